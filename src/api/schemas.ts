@@ -169,3 +169,5 @@ export type CompanySummary = z.infer<typeof CompanySummary>;
 export type CompanyDetail = z.infer<typeof CompanyDetail>;
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+export type ExternalLink = z.infer<typeof ExternalLink>;
+export type ErrorIssue = z.infer<typeof ErrorIssue>;

@@ -1,0 +1,324 @@
+// The one HTTP client: auth header, timeouts, retries with backoff, rate-limit pacing, error envelopes
+// and response validation. Every API call of mtg goes through ApiClient.request().
+
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import {
+  ApiError,
+  type ApiIssue,
+  InterruptedError,
+  MtgError,
+  NetworkError,
+  RateLimitExhaustedError,
+  ResponseShapeError,
+} from './errors.js';
+import { parseRateLimitHeaders, parseRetryAfter, RateLimiter, type WaitInfo } from './ratelimit.js';
+import { backoffMs, retryAfterJitterMs, shouldRetryNetworkError, shouldRetryStatus } from './retry.js';
+import { endpointUrl, isLoopbackHost, type Query } from './url.js';
+
+export interface ClientOptions {
+  baseUrl: URL;
+  apiKey: string;
+  userAgent: string;
+  timeoutMs: number;
+  maxRetries: number;
+  maxWaitMs: number;
+  /** One line per request, status, timing and rate-limit state (--verbose). Never given the key. */
+  log?: (line: string) => void;
+  /** Rate-limit waits, for the spinner or a stderr line. */
+  onWait?: (info: WaitInfo) => void;
+  /** Aborts in-flight requests and waits (Ctrl-C). */
+  signal?: AbortSignal;
+  random?: () => number;
+}
+
+export interface RequestOptions<S extends z.ZodType = z.ZodType> {
+  method: string;
+  /** An endpoint path under the base URL... */
+  path?: string;
+  query?: Query;
+  /** ...or an absolute URL (a Link rel="next" target), which must be on the base URL's origin. */
+  url?: URL;
+  body?: unknown;
+  schema?: S;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  /** The body exactly as the server sent it (validated against the schema when one was given). */
+  data: T;
+  headers: Record<string, string | string[] | undefined>;
+  url: URL;
+}
+
+type Undici = typeof import('undici');
+let undiciModule: Promise<Undici> | undefined;
+// undici is loaded on the first request, not at start-up (`mtg --help` never needs it).
+const loadUndici = () => {
+  undiciModule ??= import('undici');
+  return undiciModule;
+};
+
+export class ApiClient {
+  readonly limiter: RateLimiter;
+  private dispatcher: Dispatcher | undefined;
+  private readonly random: () => number;
+
+  constructor(readonly options: ClientOptions) {
+    this.random = options.random ?? Math.random;
+    this.limiter = new RateLimiter({
+      maxWaitMs: options.maxWaitMs,
+      onWait: options.onWait,
+      sleep: (ms) => this.sleep(ms),
+    });
+  }
+
+  get baseUrl(): URL {
+    return this.options.baseUrl;
+  }
+
+  async request<S extends z.ZodType = z.ZodType<unknown>>(req: RequestOptions<S>): Promise<ApiResponse<z.output<S>>> {
+    const url = req.url ?? endpointUrl(this.options.baseUrl, req.path ?? '/', req.query);
+    if (url.origin !== this.options.baseUrl.origin) {
+      // The key goes only to the configured origin.
+      throw new MtgError(
+        `Refusing to follow a link to ${url.origin}: it is not the configured origin ${this.options.baseUrl.origin}`,
+        1,
+      );
+    }
+    const what = `${req.method} ${url.pathname}`;
+    const undici = await loadUndici();
+    const dispatcher = this.getDispatcher(undici);
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const maxAttempts = this.options.maxRetries + 1;
+    let lastError: MtgError | undefined;
+
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      this.throwIfAborted();
+      const ticket = await this.limiter.acquire();
+      const started = performance.now();
+      let res: Dispatcher.ResponseData;
+      let text: string;
+      try {
+        res = await undici.request(url, {
+          method: req.method as Dispatcher.HttpMethod,
+          headers: this.headers(body !== undefined),
+          body,
+          dispatcher,
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+          signal: this.options.signal,
+        });
+        text = await res.body.text();
+      } catch (err) {
+        this.throwIfAborted();
+        const code = errorCode(err);
+        lastError = new NetworkError(
+          `${what} failed: ${describeNetworkError(err, this.options.timeoutMs)} (after ${attempt + 1} ${attempt ? 'tries' : 'try'})`,
+          code,
+        );
+        this.log(`${what} -> ${code ?? 'network error'} after ${elapsed(started)}`);
+        if (attempt + 1 < maxAttempts && shouldRetryNetworkError(req.method, code)) {
+          await this.backoff(attempt, what);
+          continue;
+        }
+        throw lastError;
+      }
+
+      const get = (name: string) => headerValue(res.headers[name]);
+      const rate = parseRateLimitHeaders(get);
+      this.limiter.observe(ticket, rate);
+      this.log(
+        `${what} -> ${res.statusCode} in ${elapsed(started)}` +
+          (rate.remaining !== undefined
+            ? ` (rate limit ${rate.remaining}/${rate.limit ?? '?'} left, resets in ${rate.reset ?? '?'} s)`
+            : ''),
+      );
+
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        const data = parseJson(text, what);
+        if (req.schema) validate(req.schema, data, what);
+        return { status: res.statusCode, data: data as z.output<S>, headers: res.headers, url };
+      }
+
+      const retryAfter = parseRetryAfter(get('retry-after'), Date.now());
+      lastError = apiErrorFrom(res.statusCode, text, retryAfter, req.method, url.pathname);
+      if (res.statusCode >= 300 && res.statusCode < 400) {
+        // Redirects are not followed: the key must not travel to wherever Location points.
+        throw new ApiError(
+          res.statusCode,
+          undefined,
+          `${what} answered with a redirect (${res.statusCode}) to ${get('location') ?? 'nowhere'}; redirects are not followed`,
+          [],
+          undefined,
+          req.method,
+          url.pathname,
+        );
+      }
+      if (attempt + 1 < maxAttempts && shouldRetryStatus(req.method, res.statusCode)) {
+        if (res.statusCode === 429) {
+          const seconds = (retryAfter ?? backoffMs(attempt, this.random) / 1000) + retryAfterJitterMs(this.random) / 1000;
+          this.limiter.pause(seconds);
+        } else {
+          await this.backoff(attempt, what);
+        }
+        continue;
+      }
+      if (res.statusCode === 429) {
+        throw new RateLimitExhaustedError(
+          `${lastError.message} — still rate-limited after ${attempt + 1} ${attempt ? 'tries' : 'try'}`,
+        );
+      }
+      if (attempt > 0) {
+        throw new ApiError(
+          res.statusCode,
+          (lastError as ApiError).code,
+          `${lastError.message} (after ${attempt + 1} tries)`,
+          (lastError as ApiError).issues,
+          retryAfter,
+          req.method,
+          url.pathname,
+        );
+      }
+      throw lastError;
+    }
+    // Unreachable: the loop returns or throws on its last attempt.
+    throw lastError ?? new NetworkError(`${what} failed`, undefined);
+  }
+
+  /** Close keep-alive sockets so the process can exit promptly. */
+  async close(): Promise<void> {
+    const d = this.dispatcher;
+    this.dispatcher = undefined;
+    if (d) await d.close().catch(() => undefined);
+  }
+
+  private headers(hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.options.apiKey}`,
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+    };
+    if (hasBody) headers['content-type'] = 'application/json';
+    return headers;
+  }
+
+  private getDispatcher(undici: Undici): Dispatcher {
+    if (!this.dispatcher) {
+      const opts = { headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs, connections: 16 };
+      // Loopback never goes through a proxy; elsewhere HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honored.
+      this.dispatcher = isLoopbackHost(this.options.baseUrl.hostname)
+        ? new undici.Agent(opts)
+        : new undici.EnvHttpProxyAgent(opts);
+    }
+    return this.dispatcher;
+  }
+
+  private async backoff(attempt: number, what: string): Promise<void> {
+    const ms = backoffMs(attempt, this.random);
+    this.log(`${what}: retrying in ${ms} ms`);
+    await this.sleep(ms);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    const signal = this.options.signal;
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new InterruptedError());
+      const timer = setTimeout(done, ms);
+      function done() {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }
+      function onAbort() {
+        clearTimeout(timer);
+        reject(new InterruptedError());
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private throwIfAborted(): void {
+    if (this.options.signal?.aborted) throw new InterruptedError();
+  }
+
+  private log(line: string): void {
+    this.options.log?.(line);
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function elapsed(started: number): string {
+  return `${Math.round(performance.now() - started)} ms`;
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (err && typeof err === 'object') {
+    const e = err as { code?: unknown; cause?: { code?: unknown } };
+    if (typeof e.code === 'string') return e.code;
+    if (e.cause && typeof e.cause.code === 'string') return e.cause.code;
+  }
+  return undefined;
+}
+
+function describeNetworkError(err: unknown, timeoutMs: number): string {
+  const code = errorCode(err);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return `no answer within ${timeoutMs / 1000} s (--timeout)`;
+  }
+  if (code === 'ECONNREFUSED') return 'connection refused (is the server running?)';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was dropped';
+  if (code === 'ENOTFOUND') return 'host not found';
+  return err instanceof Error ? err.message : String(err);
+}
+
+function parseJson(text: string, what: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ResponseShapeError(what, ['the body is not valid JSON']);
+  }
+}
+
+function validate(schema: z.ZodType, data: unknown, what: string): void {
+  const result = schema.safeParse(data);
+  if (result.success) return;
+  const problems = result.error.issues.slice(0, 5).map((issue) => {
+    const path = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') : '(body)';
+    return `${path.replace(/^\./, '')}: ${issue.message}`;
+  });
+  if (result.error.issues.length > 5) problems.push(`…and ${result.error.issues.length - 5} more`);
+  throw new ResponseShapeError(what, problems);
+}
+
+/** Build the error from the envelope; tolerate servers (or proxies) that send something else. */
+export function apiErrorFrom(
+  status: number,
+  text: string,
+  retryAfter: number | undefined,
+  method: string,
+  path: string,
+): ApiError {
+  let code: string | undefined;
+  let message = `${method} ${path} failed with HTTP ${status}`;
+  let issues: ApiIssue[] = [];
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    if (body && typeof body === 'object') {
+      if (typeof body.code === 'string') code = body.code;
+      if (typeof body.error === 'string' && body.error) message = body.error;
+      if (Array.isArray(body.issues)) {
+        issues = body.issues
+          .filter((i): i is Record<string, unknown> => !!i && typeof i === 'object')
+          .map((i) => ({ message: String(i.message ?? ''), path: String(i.path ?? '') }));
+      }
+    }
+  } catch {
+    // Not the envelope (a proxy's HTML page, say): keep the generic message.
+  }
+  const hint = status === 401 ? ' (check the API key: `mtg auth status`)' : '';
+  return new ApiError(status, code, `${message}${hint}`, issues, retryAfter, method, path);
+}

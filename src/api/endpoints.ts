@@ -1,0 +1,132 @@
+// One typed function per endpoint of the spec (section 4). List endpoints return a PaginateOptions
+// for paginate()/paginatePages(); the others send their request and return the parsed body.
+
+import { z } from 'zod';
+import type { ActionItemStatus, AssigneeType, ShareAccess } from './assumptions.js';
+import type { ApiClient } from './client.js';
+import type { PaginateOptions } from './paginate.js';
+import * as S from './schemas.js';
+
+const enc = encodeURIComponent;
+
+// ---- Action items --------------------------------------------------------------------------
+
+export interface ActionItemsQuery {
+  assigneeType?: AssigneeType;
+  assigneeProfileId?: number;
+  assigneeTeamId?: number;
+  status?: string;
+  attendeeProfileIds?: readonly string[];
+  tagIds?: readonly string[];
+}
+
+export function listActionItems(query: ActionItemsQuery): PaginateOptions<S.ActionItem> {
+  return { path: '/action-items', query: { ...query }, item: S.ActionItem };
+}
+
+export interface ActionItemCreateBody {
+  title: string;
+  description?: string;
+  assigneeProfileId?: number;
+}
+
+export async function createActionItem(client: ApiClient, body: ActionItemCreateBody): Promise<S.CreatedActionItem> {
+  return (await client.request({ method: 'POST', path: '/action-items', body, schema: S.CreatedActionItem })).data;
+}
+
+export interface ActionItemUpdateBody {
+  title?: string;
+  description?: string;
+  status?: ActionItemStatus;
+  assigneeProfileId?: number | null;
+}
+
+export async function updateActionItem(
+  client: ApiClient,
+  id: number,
+  body: ActionItemUpdateBody,
+): Promise<S.UpdatedActionItem> {
+  return (await client.request({ method: 'PUT', path: `/action-item/${id}`, body, schema: S.UpdatedActionItem })).data;
+}
+
+// ---- Calendar ------------------------------------------------------------------------------
+
+export interface CalendarMeetingBody {
+  privateNotes?: string;
+  tagIds?: number[];
+}
+
+export async function setCalendarMeeting(
+  client: ApiClient,
+  calendarMeetingId: string,
+  body: CalendarMeetingBody,
+): Promise<S.Meeting> {
+  const path = `/calendar/events/${enc(calendarMeetingId)}/meeting`;
+  return (await client.request({ method: 'PUT', path, body, schema: S.Meeting })).data;
+}
+
+// ---- Companies and people ------------------------------------------------------------------
+
+export async function getCompany(client: ApiClient, domain: string): Promise<S.CompanyDetail> {
+  return (await client.request({ method: 'GET', path: `/company/${enc(domain)}`, schema: S.CompanyDetail })).data;
+}
+
+export function listCompanies(query: { tagIds?: readonly string[] }): PaginateOptions<S.CompanySummary> {
+  return { path: '/companies', query: { ...query }, item: S.CompanySummary };
+}
+
+export function listPeople(query: {
+  domains?: readonly string[];
+  tagIds?: readonly string[];
+  limit?: number;
+}): PaginateOptions<S.Person> {
+  return { path: '/people', query: { ...query }, item: S.Person };
+}
+
+// ---- Meetings ------------------------------------------------------------------------------
+
+export function listMeetings(query: { tagIds?: readonly string[] }): PaginateOptions<S.Meeting> {
+  return { path: '/meetings', query: { ...query }, item: S.Meeting };
+}
+
+export interface SearchQuery {
+  searchTerm?: string;
+  meetingIds?: readonly string[];
+  tagIds?: readonly string[];
+  attendeeProfileIds?: readonly string[];
+}
+
+export function searchMeetings(query: SearchQuery): PaginateOptions<S.Meeting> {
+  return { path: '/search', query: { ...query }, item: S.Meeting };
+}
+
+export async function getTranscript(client: ApiClient, meetingId: string): Promise<S.TranscriptEntry[]> {
+  const path = `/meeting/${enc(meetingId)}/transcript`;
+  return (await client.request({ method: 'GET', path, schema: z.array(S.TranscriptEntry) })).data;
+}
+
+export type ShareTarget = { email: string; access: ShareAccess } | { teamId: number; access: ShareAccess };
+
+export async function shareMeeting(client: ApiClient, meetingId: string, targets: ShareTarget[]): Promise<S.Meeting> {
+  const path = `/meeting/${enc(meetingId)}/share`;
+  return (await client.request({ method: 'PUT', path, body: targets, schema: S.Meeting })).data;
+}
+
+// ---- Tags ----------------------------------------------------------------------------------
+
+export async function createTag(client: ApiClient, body: { name: string; description?: string }): Promise<S.Tag> {
+  return (await client.request({ method: 'POST', path: '/tag', body, schema: S.Tag })).data;
+}
+
+export async function updateTag(
+  client: ApiClient,
+  tagId: number,
+  body: { name?: string; description?: string },
+): Promise<S.Tag> {
+  return (await client.request({ method: 'PUT', path: `/tag/${tagId}`, body, schema: S.Tag })).data;
+}
+
+export async function applyTag(client: ApiClient, tagId: number, meetingIds: string[]): Promise<S.Meeting[]> {
+  return (await client.request({ method: 'PUT', path: '/tag', body: { tagId, meetingIds }, schema: z.array(S.Meeting) }))
+    .data;
+}

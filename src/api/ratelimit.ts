@@ -1,0 +1,145 @@
+// Client-side pacing from RateLimit-Limit/Remaining/Reset and Retry-After, so that long exports and
+// bulk updates stay under the server's windows instead of meeting 429. One limiter is shared by every
+// request of a command; concurrent callers take turns through acquire().
+
+import { RateLimitExhaustedError } from './errors.js';
+
+export interface RateLimitHeaders {
+  limit?: number;
+  remaining?: number;
+  /** Seconds until the reported window refills. */
+  reset?: number;
+}
+
+/** What the limiter knows: the latest window report and how many requests went out since. */
+export interface PacingState {
+  limit?: number;
+  remaining?: number;
+  /** Epoch ms when the reported window refills. */
+  resetAt?: number;
+  /** Requests dispatched after the one whose headers are applied; the server may not have counted them. */
+  inFlightSince: number;
+  /** Epoch ms until which a 429 asked us to wait. */
+  pausedUntil: number;
+}
+
+export interface WaitInfo {
+  ms: number;
+  reason: 'window' | 'retry-after';
+  /** The reported window's allowance, to name it for people ("the window of 300 requests"). */
+  limit?: number;
+}
+
+/** A small margin so that we do not arrive a hair before a window that rounds down. */
+export const RESET_MARGIN_MS = 50;
+
+/** How long to wait before the next request may go out (0 = now). Pure: unit-tested on its own. */
+export function pacingDelay(state: PacingState, now: number): WaitInfo | undefined {
+  if (state.pausedUntil > now) return { ms: state.pausedUntil - now, reason: 'retry-after', limit: state.limit };
+  if (state.remaining === undefined || state.resetAt === undefined) return undefined;
+  if (now >= state.resetAt) return undefined; // the window has refilled
+  if (state.remaining - state.inFlightSince > 0) return undefined;
+  return { ms: state.resetAt - now + RESET_MARGIN_MS, reason: 'window', limit: state.limit };
+}
+
+export function parseRateLimitHeaders(get: (name: string) => string | undefined): RateLimitHeaders {
+  const num = (name: string) => {
+    const raw = get(name);
+    if (raw === undefined) return undefined;
+    const value = Number.parseFloat(raw);
+    return Number.isFinite(value) && value >= 0 ? value : undefined;
+  };
+  return { limit: num('ratelimit-limit'), remaining: num('ratelimit-remaining'), reset: num('ratelimit-reset') };
+}
+
+/** Retry-After is delta-seconds or an HTTP-date (RFC 9110 section 10.2.3). Returns seconds. */
+export function parseRetryAfter(raw: string | undefined, now: number): number | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const trimmed = raw.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number.parseFloat(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, (date - now) / 1000);
+}
+
+export interface RateLimiterOptions {
+  /** The most a command may wait on rate limits in all (--max-wait). */
+  maxWaitMs: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  onWait?: (info: WaitInfo) => void;
+}
+
+export interface Ticket {
+  seq: number;
+}
+
+export class RateLimiter {
+  private readonly state: PacingState = { inFlightSince: 0, pausedUntil: 0 };
+  private dispatched = 0;
+  private appliedSeq = 0;
+  private turn: Promise<void> = Promise.resolve();
+  private waitedMs = 0;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: RateLimiterOptions) {
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** Total time spent waiting so far (for messages). */
+  get totalWaitedMs(): number {
+    return this.waitedMs;
+  }
+
+  /** Wait for our turn and for the window, then count the request as dispatched. */
+  acquire(): Promise<Ticket> {
+    const next = this.turn.then(() => this.waitForWindow());
+    // A failed wait (max-wait reached) must not wedge later callers.
+    this.turn = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  private async waitForWindow(): Promise<Ticket> {
+    // Bounded: each pass either dispatches or sleeps through a wait that --max-wait caps.
+    for (;;) {
+      const wait = pacingDelay({ ...this.state, inFlightSince: this.dispatched - this.appliedSeq }, this.now());
+      if (!wait) break;
+      if (this.waitedMs + wait.ms > this.options.maxWaitMs) {
+        throw new RateLimitExhaustedError(
+          `Still rate-limited after waiting ${Math.round(this.waitedMs / 1000)} s in all (--max-wait ${Math.round(this.options.maxWaitMs / 1000)} s)`,
+        );
+      }
+      this.options.onWait?.(wait);
+      await this.sleep(wait.ms);
+      this.waitedMs += wait.ms;
+      if (this.state.resetAt !== undefined && this.now() >= this.state.resetAt) {
+        // The window refilled: assume its full allowance until the next report says otherwise.
+        this.state.remaining = this.state.limit;
+        this.state.resetAt = undefined;
+        this.appliedSeq = this.dispatched;
+      }
+    }
+    this.dispatched++;
+    return { seq: this.dispatched };
+  }
+
+  /** Apply a response's headers, unless a newer request's report was applied already. */
+  observe(ticket: Ticket, headers: RateLimitHeaders, receivedAt = this.now()): void {
+    if (ticket.seq <= this.appliedSeq) return;
+    if (headers.remaining === undefined) return;
+    this.appliedSeq = ticket.seq;
+    this.state.limit = headers.limit;
+    this.state.remaining = headers.remaining;
+    this.state.resetAt = headers.reset === undefined ? undefined : receivedAt + headers.reset * 1000;
+  }
+
+  /** A 429: nobody sends until Retry-After has passed. */
+  pause(seconds: number): void {
+    this.state.pausedUntil = Math.max(this.state.pausedUntil, this.now() + seconds * 1000);
+  }
+}

@@ -1,0 +1,35 @@
+// When a failed request may be sent again. GET and PUT are idempotent here; POST is retried only
+// when it surely never reached the server, so a POST that may have been applied is never sent twice.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
+/** Error codes meaning the connection was never made: the server cannot have seen the request. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export function isIdempotent(method: string): boolean {
+  return method === 'GET' || method === 'PUT' || method === 'HEAD' || method === 'DELETE';
+}
+
+/** A request that got no HTTP answer: retry? `errorCode` is Node's/undici's error code. */
+export function shouldRetryNetworkError(method: string, errorCode: string | undefined): boolean {
+  if (errorCode !== undefined && NEVER_SENT.has(errorCode)) return true;
+  return isIdempotent(method);
+}
+
+/** A request that got an HTTP answer: retry? (429 is handled by the pacing, for every method.) */
+export function shouldRetryStatus(method: string, status: number): boolean {
+  if (status === 429) return true; // refused by the limiter before it was applied
+  if (!isIdempotent(method)) return false;
+  return status === 408 || status >= 500;
+}
+
+/** Exponential backoff with full jitter, capped (AWS architecture blog's "full jitter"). */
+export function backoffMs(attempt: number, random: () => number = Math.random, baseMs = 200, capMs = 8_000): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** A little jitter on top of Retry-After so that many clients do not return in the same instant. */
+export function retryAfterJitterMs(random: () => number = Math.random): number {
+  return Math.round(random() * 250);
+}
