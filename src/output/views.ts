@@ -1,0 +1,58 @@
+// Views of each resource, built from the zod schemas so --fields and csv columns follow the API.
+import * as S from '../api/schemas.js';
+import { fieldsOfSchema } from './fields.js';
+import type { ResourceView } from './types.js';
+
+export type ResourceName =
+  | 'meeting'
+  | 'actionItem'
+  | 'tag'
+  | 'person'
+  | 'company'
+  | 'companyDetail'
+  | 'transcript'
+  | 'sharedWith'
+  | 'raw';
+
+const ARRAY_LABELS = { tags: 'name' };
+
+function build(
+  name: string,
+  schema: Parameters<typeof fieldsOfSchema>[0],
+  tableColumns: string[],
+  dimColumns: string[] = [],
+): ResourceView {
+  return { name, fields: fieldsOfSchema(schema), tableColumns, dimColumns, arrayLabels: ARRAY_LABELS };
+}
+
+const builders: Record<ResourceName, () => ResourceView> = {
+  meeting: () =>
+    build('meeting', S.Meeting, ['id', 'name', 'createdAt', 'duration', 'tags'], ['id', 'createdAt']),
+  actionItem: () =>
+    build(
+      'action item',
+      S.ActionItem,
+      ['id', 'status', 'title', 'assignee.name', 'meetingIds'],
+      ['id', 'meetingIds'],
+    ),
+  tag: () => build('tag', S.Tag, ['id', 'name', 'description'], ['id', 'description']),
+  person: () =>
+    build(
+      'person',
+      S.Person,
+      ['id', 'firstName', 'lastName', 'email', 'companyName', 'title'],
+      ['id', 'title'],
+    ),
+  company: () => build('company', S.CompanySummary, ['domain', 'name'], ['domain']),
+  companyDetail: () =>
+    build('company', S.CompanyDetail, ['domain', 'name', 'externalLinks', 'people'], ['externalLinks']),
+  transcript: () =>
+    build('transcript entry', S.TranscriptEntry, ['timestamp', 'speaker', 'text'], ['timestamp']),
+  sharedWith: () => build('share', S.SharedWith, ['name', 'email', 'teamId', 'access'], ['email', 'teamId']),
+  raw: () => ({ name: 'response', fields: [], tableColumns: [], arrayLabels: ARRAY_LABELS, open: true }),
+};
+
+/** A fresh view each call (callers may adjust it without affecting others). */
+export function viewFor(resource: ResourceName): ResourceView {
+  return builders[resource]();
+}
