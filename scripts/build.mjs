@@ -19,6 +19,8 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   define: { __MTG_VERSION__: JSON.stringify(pkg.version) },
   // Some CommonJS dependencies call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __mtgCreateRequire } from 'node:module'; const require = __mtgCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __mtgCreateRequire } from 'node:module'; const require = __mtgCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

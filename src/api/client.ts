@@ -77,7 +77,9 @@ export class ApiClient {
     return this.options.baseUrl;
   }
 
-  async request<S extends z.ZodType = z.ZodType<unknown>>(req: RequestOptions<S>): Promise<ApiResponse<z.output<S>>> {
+  async request<S extends z.ZodType = z.ZodType<unknown>>(
+    req: RequestOptions<S>,
+  ): Promise<ApiResponse<z.output<S>>> {
     const url = req.url ?? endpointUrl(this.options.baseUrl, req.path ?? '/', req.query);
     if (url.origin !== this.options.baseUrl.origin) {
       // The key goes only to the configured origin.
@@ -157,7 +159,8 @@ export class ApiClient {
       }
       if (attempt + 1 < maxAttempts && shouldRetryStatus(req.method, res.statusCode)) {
         if (res.statusCode === 429) {
-          const seconds = (retryAfter ?? backoffMs(attempt, this.random) / 1000) + retryAfterJitterMs(this.random) / 1000;
+          const seconds =
+            (retryAfter ?? backoffMs(attempt, this.random) / 1000) + retryAfterJitterMs(this.random) / 1000;
           this.limiter.pause(seconds);
         } else {
           await this.backoff(attempt, what);
@@ -205,7 +208,11 @@ export class ApiClient {
 
   private getDispatcher(undici: Undici): Dispatcher {
     if (!this.dispatcher) {
-      const opts = { headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs, connections: 16 };
+      const opts = {
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        connections: 16,
+      };
       // Loopback never goes through a proxy; elsewhere HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honored.
       this.dispatcher = isLoopbackHost(this.options.baseUrl.hostname)
         ? new undici.Agent(opts)
@@ -287,7 +294,9 @@ function validate(schema: z.ZodType, data: unknown, what: string): void {
   const result = schema.safeParse(data);
   if (result.success) return;
   const problems = result.error.issues.slice(0, 5).map((issue) => {
-    const path = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') : '(body)';
+    const path = issue.path.length
+      ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')
+      : '(body)';
     return `${path.replace(/^\./, '')}: ${issue.message}`;
   });
   if (result.error.issues.length > 5) problems.push(`…and ${result.error.issues.length - 5} more`);

@@ -30,8 +30,12 @@ export interface ActionItemCreateBody {
   assigneeProfileId?: number;
 }
 
-export async function createActionItem(client: ApiClient, body: ActionItemCreateBody): Promise<S.CreatedActionItem> {
-  return (await client.request({ method: 'POST', path: '/action-items', body, schema: S.CreatedActionItem })).data;
+export async function createActionItem(
+  client: ApiClient,
+  body: ActionItemCreateBody,
+): Promise<S.CreatedActionItem> {
+  return (await client.request({ method: 'POST', path: '/action-items', body, schema: S.CreatedActionItem }))
+    .data;
 }
 
 export interface ActionItemUpdateBody {
@@ -46,7 +50,9 @@ export async function updateActionItem(
   id: number,
   body: ActionItemUpdateBody,
 ): Promise<S.UpdatedActionItem> {
-  return (await client.request({ method: 'PUT', path: `/action-item/${id}`, body, schema: S.UpdatedActionItem })).data;
+  return (
+    await client.request({ method: 'PUT', path: `/action-item/${id}`, body, schema: S.UpdatedActionItem })
+  ).data;
 }
 
 // ---- Calendar ------------------------------------------------------------------------------
@@ -68,7 +74,8 @@ export async function setCalendarMeeting(
 // ---- Companies and people ------------------------------------------------------------------
 
 export async function getCompany(client: ApiClient, domain: string): Promise<S.CompanyDetail> {
-  return (await client.request({ method: 'GET', path: `/company/${enc(domain)}`, schema: S.CompanyDetail })).data;
+  return (await client.request({ method: 'GET', path: `/company/${enc(domain)}`, schema: S.CompanyDetail }))
+    .data;
 }
 
 export function listCompanies(query: { tagIds?: readonly string[] }): PaginateOptions<S.CompanySummary> {
@@ -107,14 +114,21 @@ export async function getTranscript(client: ApiClient, meetingId: string): Promi
 
 export type ShareTarget = { email: string; access: ShareAccess } | { teamId: number; access: ShareAccess };
 
-export async function shareMeeting(client: ApiClient, meetingId: string, targets: ShareTarget[]): Promise<S.Meeting> {
+export async function shareMeeting(
+  client: ApiClient,
+  meetingId: string,
+  targets: ShareTarget[],
+): Promise<S.Meeting> {
   const path = `/meeting/${enc(meetingId)}/share`;
   return (await client.request({ method: 'PUT', path, body: targets, schema: S.Meeting })).data;
 }
 
 // ---- Tags ----------------------------------------------------------------------------------
 
-export async function createTag(client: ApiClient, body: { name: string; description?: string }): Promise<S.Tag> {
+export async function createTag(
+  client: ApiClient,
+  body: { name: string; description?: string },
+): Promise<S.Tag> {
   return (await client.request({ method: 'POST', path: '/tag', body, schema: S.Tag })).data;
 }
 
@@ -127,6 +141,12 @@ export async function updateTag(
 }
 
 export async function applyTag(client: ApiClient, tagId: number, meetingIds: string[]): Promise<S.Meeting[]> {
-  return (await client.request({ method: 'PUT', path: '/tag', body: { tagId, meetingIds }, schema: z.array(S.Meeting) }))
-    .data;
+  return (
+    await client.request({
+      method: 'PUT',
+      path: '/tag',
+      body: { tagId, meetingIds },
+      schema: z.array(S.Meeting),
+    })
+  ).data;
 }

@@ -35,10 +35,7 @@ export class UsageError extends MtgError {
 /** No API key anywhere. */
 export class MissingKeyError extends MtgError {
   constructor(profile: string) {
-    super(
-      `No API key for profile "${profile}". Run \`mtg auth login\` or set MTG_API_KEY.`,
-      ExitCode.auth,
-    );
+    super(`No API key for profile "${profile}". Run \`mtg auth login\` or set MTG_API_KEY.`, ExitCode.auth);
   }
 }
 
@@ -59,7 +56,11 @@ export class ApiError extends MtgError {
     readonly method: string,
     readonly path: string,
   ) {
-    super(message, exitCodeForStatus(status), issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)));
+    super(
+      message,
+      exitCodeForStatus(status),
+      issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)),
+    );
   }
 }
 

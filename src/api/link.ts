@@ -80,7 +80,11 @@ function skipToComma(text: string, from: number): number {
 }
 
 /** The target of the first link whose rel includes `rel`, resolved against the request URL. */
-export function findLink(header: string | string[] | undefined, rel: string, base: string | URL): URL | undefined {
+export function findLink(
+  header: string | string[] | undefined,
+  rel: string,
+  base: string | URL,
+): URL | undefined {
   const wanted = rel.toLowerCase();
   for (const link of parseLinkHeader(header)) {
     const rels = (link.params.rel ?? '').toLowerCase().split(/\s+/);

@@ -32,7 +32,10 @@ export interface PaginateOptions<T> {
   maxPages?: number;
 }
 
-export async function* paginatePages<T>(client: ApiClient, options: PaginateOptions<T>): AsyncGenerator<Page<T>> {
+export async function* paginatePages<T>(
+  client: ApiClient,
+  options: PaginateOptions<T>,
+): AsyncGenerator<Page<T>> {
   const schema = z.array(options.item);
   const maxPages = options.maxPages ?? 1_000_000;
   const seen = new Set<string>();
@@ -41,18 +44,27 @@ export async function* paginatePages<T>(client: ApiClient, options: PaginateOpti
   let first = next === undefined;
   for (let number = 1; number <= maxPages && remaining > 0 && (first || next); number++) {
     const res = await client.request(
-      first ? { method: 'GET', path: options.path, query: options.query, schema } : { method: 'GET', url: next, schema },
+      first
+        ? { method: 'GET', path: options.path, query: options.query, schema }
+        : { method: 'GET', url: next, schema },
     );
     first = false;
     const items = res.data as T[];
     next = findLink(res.headers.link, 'next', res.url);
     if (next) {
-      if (seen.has(next.href)) throw new MtgError(`The server's next link repeats a page already fetched (${next.pathname})`, 1);
+      if (seen.has(next.href))
+        throw new MtgError(`The server's next link repeats a page already fetched (${next.pathname})`, 1);
       seen.add(next.href);
     }
     const taken = items.length > remaining ? items.slice(0, remaining) : items;
     remaining -= taken.length;
-    yield { items: taken, url: res.url, next, number, more: taken.length < items.length || next !== undefined };
+    yield {
+      items: taken,
+      url: res.url,
+      next,
+      number,
+      more: taken.length < items.length || next !== undefined,
+    };
   }
 }
 

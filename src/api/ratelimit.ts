@@ -35,7 +35,8 @@ export const RESET_MARGIN_MS = 50;
 
 /** How long to wait before the next request may go out (0 = now). Pure: unit-tested on its own. */
 export function pacingDelay(state: PacingState, now: number): WaitInfo | undefined {
-  if (state.pausedUntil > now) return { ms: state.pausedUntil - now, reason: 'retry-after', limit: state.limit };
+  if (state.pausedUntil > now)
+    return { ms: state.pausedUntil - now, reason: 'retry-after', limit: state.limit };
   if (state.remaining === undefined || state.resetAt === undefined) return undefined;
   if (now >= state.resetAt) return undefined; // the window has refilled
   if (state.remaining - state.inFlightSince > 0) return undefined;
@@ -49,7 +50,11 @@ export function parseRateLimitHeaders(get: (name: string) => string | undefined)
     const value = Number.parseFloat(raw);
     return Number.isFinite(value) && value >= 0 ? value : undefined;
   };
-  return { limit: num('ratelimit-limit'), remaining: num('ratelimit-remaining'), reset: num('ratelimit-reset') };
+  return {
+    limit: num('ratelimit-limit'),
+    remaining: num('ratelimit-remaining'),
+    reset: num('ratelimit-reset'),
+  };
 }
 
 /** Retry-After is delta-seconds or an HTTP-date (RFC 9110 section 10.2.3). Returns seconds. */
@@ -107,7 +112,10 @@ export class RateLimiter {
   private async waitForWindow(): Promise<Ticket> {
     // Bounded: each pass either dispatches or sleeps through a wait that --max-wait caps.
     for (;;) {
-      const wait = pacingDelay({ ...this.state, inFlightSince: this.dispatched - this.appliedSeq }, this.now());
+      const wait = pacingDelay(
+        { ...this.state, inFlightSince: this.dispatched - this.appliedSeq },
+        this.now(),
+      );
       if (!wait) break;
       if (this.waitedMs + wait.ms > this.options.maxWaitMs) {
         throw new RateLimitExhaustedError(

@@ -24,7 +24,12 @@ export function shouldRetryStatus(method: string, status: number): boolean {
 }
 
 /** Exponential backoff with full jitter, capped (AWS architecture blog's "full jitter"). */
-export function backoffMs(attempt: number, random: () => number = Math.random, baseMs = 200, capMs = 8_000): number {
+export function backoffMs(
+  attempt: number,
+  random: () => number = Math.random,
+  baseMs = 200,
+  capMs = 8_000,
+): number {
   const ceiling = Math.min(capMs, baseMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

@@ -68,7 +68,10 @@ export const UpdatedActionItem = z.looseObject({
 export const InsightResult = z.looseObject({
   speaker: z.string().nullable(),
   timestamp: z.number().nullable(),
-  insight: z.union([z.string(), z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))]),
+  insight: z.union([
+    z.string(),
+    z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  ]),
 });
 
 export const CalendarEvent = z.looseObject({

@@ -1,0 +1,52 @@
+// --checkpoint FILE: after every complete page, record where the export stands (next link, items and
+// bytes written) so that the same command run again continues from there. The record is replaced
+// atomically; the output file is truncated back to the recorded bytes on resume, which drops a
+// half-written page.
+
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { UsageError } from '../api/errors.js';
+
+export interface CheckpointRecord {
+  version: 1;
+  /** What was being exported; a checkpoint of another command, filter or format is refused. */
+  signature: string;
+  /** The next page's URL, or null when the export finished. */
+  next: string | null;
+  items: number;
+  bytes: number;
+}
+
+export async function readCheckpoint(path: string, signature: string): Promise<CheckpointRecord | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`Cannot read checkpoint ${path}: ${(err as Error).message}`);
+  }
+  let record: CheckpointRecord;
+  try {
+    record = JSON.parse(text) as CheckpointRecord;
+  } catch {
+    throw new UsageError(`Checkpoint ${path} is not valid JSON; remove it to start over`);
+  }
+  if (record.version !== 1 || typeof record.items !== 'number' || typeof record.bytes !== 'number') {
+    throw new UsageError(`Checkpoint ${path} is not an mtg checkpoint; remove it to start over`);
+  }
+  if (record.signature !== signature) {
+    throw new UsageError(
+      `Checkpoint ${path} belongs to another export (other command, filters, format or output); remove it to start over`,
+    );
+  }
+  return record;
+}
+
+export async function writeCheckpoint(path: string, record: CheckpointRecord): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  await rename(temp, path);
+}
+
+export async function removeCheckpoint(path: string): Promise<void> {
+  await unlink(path).catch(() => undefined);
+}

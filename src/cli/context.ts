@@ -1,0 +1,93 @@
+// What a command's run function gets: parsed globals, the three streams, the environment, an abort
+// signal, and lazy accessors for settings, the API client and the output module, so that nothing
+// heavy is loaded before a command needs it.
+
+import type { ApiClient } from '../api/client.js';
+import { MissingKeyError, UsageError } from '../api/errors.js';
+import { checkBaseUrl } from '../api/url.js';
+import { needsStore, resolveSettings, type Settings } from '../config/settings.js';
+import type { ConfigStore } from '../config/store.js';
+import type { Globals } from './globals.js';
+import { Progress } from './progress.js';
+
+export type OutStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+export type InStream = NodeJS.ReadableStream & { isTTY?: boolean };
+
+export interface IO {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: InStream;
+}
+
+export const VERSION: string = typeof __MTG_VERSION__ === 'string' ? __MTG_VERSION__ : '0.0.0-dev';
+declare const __MTG_VERSION__: string | undefined;
+
+export class Context {
+  readonly progress: Progress;
+  private storePromise: Promise<ConfigStore> | undefined;
+  private clientInstance: ApiClient | undefined;
+
+  constructor(
+    readonly globals: Globals,
+    readonly io: IO,
+    readonly env: NodeJS.ProcessEnv,
+    readonly signal: AbortSignal,
+  ) {
+    this.progress = new Progress({ stream: io.stderr, quiet: globals.quiet, verbose: globals.verbose });
+  }
+
+  store(): Promise<ConfigStore> {
+    this.storePromise ??= import('../config/store.js').then(({ ConfigStore }) =>
+      ConfigStore.open(this.env.MTG_CONFIG_DIR || undefined),
+    );
+    return this.storePromise;
+  }
+
+  async settings(): Promise<Settings> {
+    const input = {
+      flags: { apiKey: this.globals.apiKey, baseUrl: this.globals.baseUrl, profile: this.globals.profile },
+      env: this.env,
+    };
+    return resolveSettings(input, needsStore(input) ? await this.store() : undefined);
+  }
+
+  /** The base URL, checked; a clear error when none is set anywhere. */
+  baseUrl(settings: Settings): URL {
+    if (!settings.baseUrl) {
+      throw new UsageError(
+        `No base URL for profile "${settings.profile}". Set one with \`mtg config set base-url URL\`, MTG_BASE_URL or --base-url` +
+          ' (`mtg sandbox` gives one to try).',
+      );
+    }
+    return checkBaseUrl(settings.baseUrl, this.globals.insecure);
+  }
+
+  /** The API client for this command, built on first use. */
+  async client(overrides?: { apiKey?: string; baseUrl?: URL }): Promise<ApiClient> {
+    if (this.clientInstance && !overrides) return this.clientInstance;
+    const settings = await this.settings();
+    const baseUrl = overrides?.baseUrl ?? this.baseUrl(settings);
+    const apiKey = overrides?.apiKey ?? settings.apiKey;
+    if (!apiKey) throw new MissingKeyError(settings.profile);
+    const { ApiClient } = await import('../api/client.js');
+    const client = new ApiClient({
+      baseUrl,
+      apiKey,
+      userAgent: `mtg/${VERSION} (node ${process.version}; ${process.platform})`,
+      timeoutMs: this.globals.timeoutMs,
+      maxRetries: this.globals.maxRetries,
+      maxWaitMs: this.globals.maxWaitMs,
+      signal: this.signal,
+      log: this.globals.verbose ? (line) => this.progress.debug(line) : undefined,
+      onWait: (info) => this.progress.wait(info),
+    });
+    if (!overrides) this.clientInstance = client;
+    return client;
+  }
+
+  /** Close what the command opened (keep-alive sockets) so the process exits promptly. */
+  async dispose(): Promise<void> {
+    this.progress.stop();
+    await this.clientInstance?.close();
+  }
+}

@@ -1,0 +1,90 @@
+// Turning command-line words into validated values, before anything is sent. Every failure is a
+// UsageError: one line, exit 2.
+
+import { UsageError } from '../api/errors.js';
+
+/** Repeatable options: one value per use and comma lists (--tag 3 --tag 7, --tag 3,7). */
+export function listValues(value: unknown): string[] {
+  const raw = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return raw
+    .flatMap((v) => String(v).split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+/** commander collector for repeatable options. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function positiveId(value: string, what: string): number {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1 || !Number.isSafeInteger(Number(trimmed))) {
+    throw new UsageError(`${what} must be a positive whole number, got "${value}"`);
+  }
+  return Number(trimmed);
+}
+
+export function positiveIds(values: string[], what: string): number[] {
+  return values.map((v) => positiveId(v, what));
+}
+
+/** A non-empty string ID (meeting IDs are strings in the spec). */
+export function stringId(value: string | undefined, what: string): string {
+  const trimmed = (value ?? '').trim();
+  if (!trimmed) throw new UsageError(`${what} must not be empty`);
+  if (/[\s/?#]/.test(trimmed))
+    throw new UsageError(`${what} "${value}" contains characters an ID cannot have`);
+  return trimmed;
+}
+
+/** Match an enum value case-insensitively; the error lists the valid values. */
+export function oneOf<T extends string>(value: string, allowed: readonly T[], what: string): T {
+  const found = allowed.find((a) => a.toLowerCase() === value.trim().toLowerCase());
+  if (!found) throw new UsageError(`Invalid ${what} "${value}". Valid values: ${allowed.join(', ')}`);
+  return found;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export function email(value: string): string {
+  const trimmed = value.trim();
+  if (!EMAIL.test(trimmed)) throw new UsageError(`Invalid email address "${value}"`);
+  return trimmed;
+}
+
+/** Read `--stdin`: one ID per line, or NDJSON objects with an "id". Blank lines and # comments skipped. */
+export async function readStdinIds(stdin: NodeJS.ReadableStream & { isTTY?: boolean }): Promise<string[]> {
+  if (stdin.isTTY)
+    throw new UsageError('--stdin expects IDs piped in, one per line (e.g. `... | mtg ... --stdin`)');
+  let text = '';
+  stdin.setEncoding('utf8');
+  for await (const chunk of stdin) text += chunk;
+  return parseIdLines(text);
+}
+
+export function parseIdLines(text: string): string[] {
+  const ids: string[] = [];
+  text.split(/\r?\n/).forEach((line, index) => {
+    const trimmed = line.trim();
+    if (!trimmed || trimmed.startsWith('#')) return;
+    if (trimmed.startsWith('{')) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(trimmed);
+      } catch {
+        throw new UsageError(`stdin line ${index + 1}: not valid JSON`);
+      }
+      const id = (parsed as { id?: unknown })?.id;
+      if (typeof id !== 'string' && typeof id !== 'number')
+        throw new UsageError(`stdin line ${index + 1}: the object has no "id"`);
+      ids.push(String(id));
+      return;
+    }
+    // tsv starts with the ID: take the first field so `mtg ... list | mtg ... --stdin` works,
+    // and skip its header row.
+    const first = trimmed.split(/\t/)[0]!.trim();
+    if (ids.length === 0 && first.toLowerCase() === 'id') return;
+    ids.push(first);
+  });
+  return ids;
+}

@@ -1,0 +1,161 @@
+// The shared path of every list command: validate output options before sending anything, page
+// through the endpoint, stream items to the writer, show progress, honor --limit and --checkpoint,
+// and leave the output well-formed whatever happens.
+
+import { UsageError } from '../api/errors.js';
+import type { PaginateOptions } from '../api/paginate.js';
+import type { ResourceName } from '../output/views.js';
+import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
+import type { Context } from './context.js';
+import { LIST_FORMATS, type ListFormat } from './globals.js';
+
+type Output = typeof import('../output/index.js');
+
+export async function loadOutput(): Promise<Output> {
+  return import('../output/index.js');
+}
+
+/** --format/--json (or the TTY default), checked against the formats a command supports. */
+export function chooseFormat(ctx: Context, allowed: readonly string[] = LIST_FORMATS): string {
+  const format = ctx.globals.format ?? (ctx.io.stdout.isTTY && !ctx.globals.output ? 'table' : 'tsv');
+  if (!allowed.includes(format)) {
+    throw new UsageError(
+      `Invalid --format "${format}" for this command. Valid values: ${allowed.join(', ')}`,
+    );
+  }
+  return format;
+}
+
+/** Writer options for a resource, with --fields validated against it (exit 2 on an unknown field). */
+export async function writerSetup(ctx: Context, resource: ResourceName, format: ListFormat) {
+  const out = await loadOutput();
+  const view = out.viewFor(resource);
+  let fields: string[] | undefined;
+  if (ctx.globals.fields !== undefined) {
+    try {
+      fields = out.parseFields(ctx.globals.fields, view);
+    } catch (err) {
+      if (err instanceof out.OutputUsageError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
+  const stdoutColor = ctx.globals.output
+    ? false
+    : out.colorEnabled({ stream: ctx.io.stdout, noColorFlag: !ctx.globals.color, env: ctx.env });
+  const options = {
+    format,
+    fields,
+    rawCells: ctx.globals.rawCells,
+    bom: ctx.globals.bom,
+    color: stdoutColor,
+    width: ctx.io.stdout.columns ?? 100,
+  };
+  return { out, view, options };
+}
+
+export interface ListSpec<T> {
+  endpoint: PaginateOptions<T>;
+  resource: ResourceName;
+  /** Plural noun for progress and notes ("action items"). */
+  noun: string;
+  /** Identifies the export in a checkpoint (command name; the query is added here). */
+  command: string;
+}
+
+export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<number> {
+  const format = chooseFormat(ctx) as ListFormat;
+  const { out, view, options } = await writerSetup(ctx, spec.resource, format);
+  const { globals } = ctx;
+  if (globals.checkpoint && !globals.output) {
+    throw new UsageError('--checkpoint needs -o/--output FILE: a resumed export appends to that file');
+  }
+  const client = await ctx.client();
+  const { paginatePages } = await import('../api/paginate.js');
+
+  const signature = JSON.stringify([
+    spec.command,
+    spec.endpoint.path,
+    spec.endpoint.query,
+    format,
+    options.fields,
+    globals.output,
+    globals.limit,
+  ]);
+  const resume = globals.checkpoint ? await readCheckpoint(globals.checkpoint, signature) : undefined;
+  if (resume && resume.next === null) {
+    ctx.progress.note(
+      `Checkpoint ${globals.checkpoint} says this export already finished (${resume.items} items).`,
+    );
+    return 0;
+  }
+  const sink = globals.checkpoint
+    ? await out.openAppendOutput(globals.output!, resume?.bytes ?? 0)
+    : await out.openOutput(globals.output);
+  const writer = out.createItemWriter(sink.stream, view, { ...options, continueAfter: resume?.items ?? 0 });
+  const already = resume?.items ?? 0;
+  if (resume)
+    ctx.progress.note(`Resuming from checkpoint: ${out.humanCount(already)} ${spec.noun} already written.`);
+
+  let more = false;
+  try {
+    const pages = paginatePages(client, {
+      ...spec.endpoint,
+      startUrl: resume?.next ? new URL(resume.next) : undefined,
+      limit: globals.limit === undefined ? undefined : Math.max(0, globals.limit - already),
+    });
+    for await (const page of pages) {
+      await writer.writeMany(page.items);
+      more = page.more;
+      const total = already + writer.count;
+      ctx.progress.update(`Fetched ${out.humanCount(total)} ${spec.noun}, page ${page.number}`);
+      if (globals.checkpoint) {
+        await sink.flush();
+        await writeCheckpoint(globals.checkpoint, {
+          version: 1,
+          signature,
+          next: page.next?.href ?? null,
+          items: total,
+          bytes: sink.bytesWritten,
+        });
+      }
+    }
+    await writer.end();
+    await sink.commit();
+  } catch (err) {
+    ctx.progress.stop();
+    await writer.abort().catch(() => undefined);
+    await sink.abort().catch(() => undefined);
+    const total = already + writer.count;
+    if (total > 0 && !ctx.globals.quiet) {
+      ctx.progress.line(
+        `Stopped after ${out.humanCount(total)} ${spec.noun}` +
+          (globals.checkpoint ? `; run the same command again to resume from ${globals.checkpoint}.` : '.'),
+      );
+    }
+    throw err;
+  }
+  ctx.progress.stop();
+  if (globals.checkpoint) await removeCheckpoint(globals.checkpoint);
+  const total = already + writer.count;
+  if (total === 0) ctx.progress.note(`No ${spec.noun} found.`);
+  else if (more && globals.limit !== undefined) {
+    ctx.progress.note(
+      `Showing the first ${out.humanCount(total)} ${spec.noun}; more exist (raise --limit to see them).`,
+    );
+  }
+  return 0;
+}
+
+/** A single object result (create/update/view-as-data). */
+export async function writeResult(ctx: Context, resource: ResourceName, item: unknown): Promise<void> {
+  const format = chooseFormat(ctx) as ListFormat;
+  const { out, view, options } = await writerSetup(ctx, resource, format);
+  const sink = await out.openOutput(ctx.globals.output);
+  try {
+    await out.writeOne(sink.stream, item, view, options);
+    await sink.commit();
+  } catch (err) {
+    await sink.abort().catch(() => undefined);
+    throw err;
+  }
+}

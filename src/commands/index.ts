@@ -1,0 +1,7 @@
+// The command tree, in the order `mtg --help` lists it.
+
+import type { TreeNode } from '../cli/spec.js';
+import { authGroup } from './auth.js';
+import { configGroup } from './config.js';
+
+export const commandTree: TreeNode[] = [authGroup, configGroup];

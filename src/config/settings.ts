@@ -1,0 +1,66 @@
+// Where each setting comes from, first wins: flag, environment, stored profile (cli-contract.md).
+
+import type { ConfigStore } from './store.js';
+
+export type Source = 'flag' | 'env' | 'config' | 'none';
+
+export interface SettingsInput {
+  flags: { apiKey?: string; baseUrl?: string; profile?: string };
+  env: NodeJS.ProcessEnv;
+}
+
+export interface Settings {
+  profile: string;
+  apiKey?: string;
+  apiKeySource: Source;
+  baseUrl?: string;
+  baseUrlSource: Source;
+  appUrl?: string;
+  configDir?: string;
+}
+
+export function profileName(input: SettingsInput): string {
+  return input.flags.profile || input.env.MTG_PROFILE || 'default';
+}
+
+/** True when flags and environment already give everything, so the config file need not be read. */
+export function needsStore(input: SettingsInput): boolean {
+  const env = input.env;
+  return !(
+    (input.flags.apiKey || env.MTG_API_KEY) &&
+    (input.flags.baseUrl || env.MTG_BASE_URL) &&
+    env.MTG_APP_URL
+  );
+}
+
+export function resolveSettings(input: SettingsInput, store: ConfigStore | undefined): Settings {
+  const profile = profileName(input);
+  const stored = store?.profile(profile) ?? {};
+  const env = input.env;
+  const pick = (flag: string | undefined, envValue: string | undefined, config: string | undefined) =>
+    flag
+      ? { value: flag, source: 'flag' as const }
+      : envValue
+        ? { value: envValue, source: 'env' as const }
+        : config
+          ? { value: config, source: 'config' as const }
+          : { value: undefined, source: 'none' as const };
+  const key = pick(input.flags.apiKey, env.MTG_API_KEY, stored['api-key']);
+  const base = pick(input.flags.baseUrl, env.MTG_BASE_URL, stored['base-url']);
+  return {
+    profile,
+    apiKey: key.value,
+    apiKeySource: key.source,
+    baseUrl: base.value,
+    baseUrlSource: base.source,
+    appUrl: env.MTG_APP_URL || stored['app-url'],
+    configDir: env.MTG_CONFIG_DIR || undefined,
+  };
+}
+
+/** "mtg_sk_…1a2b": enough to tell keys apart, never enough to use one. */
+export function maskKey(key: string): string {
+  if (key.length <= 8) return '•'.repeat(key.length);
+  const prefix = /^[A-Za-z]+_(?:[A-Za-z]+_)?/.exec(key)?.[0] ?? '';
+  return `${prefix.slice(0, 12)}…${key.slice(-4)}`;
+}
