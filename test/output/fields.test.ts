@@ -9,7 +9,10 @@ describe('fieldsOfSchema', () => {
     const S = Base.extend({
       tags: z.array(z.object({ name: z.string() })),
       meta: z.record(z.string(), z.number()).optional(),
-      deep: z.object({ a: z.object({ b: z.boolean() }).optional() }).nullable().optional(),
+      deep: z
+        .object({ a: z.object({ b: z.boolean() }).optional() })
+        .nullable()
+        .optional(),
     });
     expect(fieldsOfSchema(S)).toEqual(['id', 'who.name', 'tags', 'meta', 'deep.a.b']);
   });
@@ -32,7 +35,15 @@ describe('fieldsOfSchema', () => {
   });
 
   it('every view has table columns that are valid fields', () => {
-    for (const r of ['meeting', 'tag', 'person', 'company', 'companyDetail', 'transcript', 'sharedWith'] as const) {
+    for (const r of [
+      'meeting',
+      'tag',
+      'person',
+      'company',
+      'companyDetail',
+      'transcript',
+      'sharedWith',
+    ] as const) {
       const v = viewFor(r);
       expect(v.fields.length).toBeGreaterThan(0);
       for (const c of v.tableColumns) expect(v.fields).toContain(c);

@@ -12,5 +12,4 @@ export function collector(): { stream: Writable; text: () => string } {
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
 export const ANSI = /\u001b\[[0-9;]*m/;

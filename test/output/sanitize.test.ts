@@ -33,8 +33,30 @@ describe('sanitizeForTerminal', () => {
   });
 
   it('property: no control characters survive, idempotent', () => {
-    const controlish = fc.constantFrom('\u001b', '\u0007', '\u009b', '\u009d', '\u009c', '[', ']', '\\', '\r', '\n', '\t', '\u0000', '\u007f', '\u0085', ';', 'm', '0');
-    const input = fc.array(fc.oneof(fc.string({ unit: 'grapheme' }), controlish, fc.string({ unit: 'binary' })), { maxLength: 30 }).map((a) => a.join(''));
+    const controlish = fc.constantFrom(
+      '\u001b',
+      '\u0007',
+      '\u009b',
+      '\u009d',
+      '\u009c',
+      '[',
+      ']',
+      '\\',
+      '\r',
+      '\n',
+      '\t',
+      '\u0000',
+      '\u007f',
+      '\u0085',
+      ';',
+      'm',
+      '0',
+    );
+    const input = fc
+      .array(fc.oneof(fc.string({ unit: 'grapheme' }), controlish, fc.string({ unit: 'binary' })), {
+        maxLength: 30,
+      })
+      .map((a) => a.join(''));
     fc.assert(
       fc.property(input, (s) => {
         const out = sanitizeForTerminal(s);
@@ -46,7 +68,9 @@ describe('sanitizeForTerminal', () => {
   });
 
   it('property: strings without controls are unchanged', () => {
-    const clean = fc.string({ unit: 'binary' }).map((s) => s.replace(FORBIDDEN, '').replace(new RegExp(FORBIDDEN, 'g'), ''));
+    const clean = fc
+      .string({ unit: 'binary' })
+      .map((s) => s.replace(FORBIDDEN, '').replace(new RegExp(FORBIDDEN, 'g'), ''));
     fc.assert(
       fc.property(clean, (s) => {
         expect(sanitizeForTerminal(s)).toBe(s);
