@@ -1,0 +1,36 @@
+// Turning one field value into the text of one cell (csv, tsv and table share these rules).
+import { isPlainObject } from './fields.js';
+
+/**
+ * null/undefined -> "", booleans "true"/"false", numbers as JSON writes them, strings as is,
+ * arrays joined with `sep` (objects in them by their `label` key when given, else as JSON),
+ * other objects (records, whole sub-objects) as JSON.
+ */
+export function cellText(value: unknown, sep: string, label?: string): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  if (Array.isArray(value)) return value.map((v) => elementText(v, label)).join(sep);
+  return JSON.stringify(value) ?? '';
+}
+
+function elementText(v: unknown, label: string | undefined): string {
+  if (isPlainObject(v)) {
+    if (label !== undefined && v[label] !== undefined) return cellText(v[label], ',');
+    return JSON.stringify(v);
+  }
+  if (Array.isArray(v)) return JSON.stringify(v);
+  return cellText(v, ';');
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * Spreadsheet formula injection (OWASP "CSV injection"): a text cell starting with = + - @ tab
+ * or CR gets a leading "'". Number values are left alone so -5 stays a number.
+ */
+export function guardFormula(text: string, value: unknown): string {
+  if (typeof value === 'number' || !FORMULA_START.test(text)) return text;
+  return "'" + text;
+}

@@ -1,0 +1,70 @@
+// Writing with backpressure: resolve at once while the stream has room, otherwise on 'drain'.
+// 'error' and 'close' also settle the wait, so a consumer that went away (EPIPE from `| head`)
+// rejects instead of hanging forever.
+
+export function writeChunk(out: NodeJS.WritableStream, chunk: string): Promise<void> {
+  if (chunk === '') return Promise.resolve();
+  if (out.write(chunk)) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const done = (err?: unknown): void => {
+      out.off('drain', onDrain);
+      out.off('error', onError);
+      out.off('close', onClose);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDrain = (): void => done();
+    const onError = (err: unknown): void => done(err ?? new Error('output stream error'));
+    const onClose = (): void => done(new Error('output stream closed'));
+    out.on('drain', onDrain);
+    out.on('error', onError);
+    out.on('close', onClose);
+  });
+}
+
+/** Turns items into text; `index` counts from the first item of the whole document. */
+export interface Encoder {
+  item(item: unknown, index: number): string;
+  /** Text that completes the document; `total` includes resumed items. */
+  finish(total: number): string;
+}
+
+/** The streaming ItemWriter shared by json, ndjson, csv and tsv. */
+export function streamWriter(out: NodeJS.WritableStream, enc: Encoder, continueAfter = 0) {
+  let count = 0;
+  let closed = false;
+  const check = (): void => {
+    if (closed) throw new Error('write after end');
+  };
+  return {
+    get count() {
+      return count;
+    },
+    // async: a write after end rejects rather than throws; the body up to writeChunk still runs
+    // synchronously, so chunks go out in call order even when callers do not await.
+    async write(item: unknown): Promise<void> {
+      check();
+      return writeChunk(out, enc.item(item, continueAfter + count++));
+    },
+    async writeMany(items: readonly unknown[]): Promise<void> {
+      check();
+      let text = '';
+      for (const item of items) text += enc.item(item, continueAfter + count++);
+      return writeChunk(out, text);
+    },
+    end(): Promise<void> {
+      if (closed) return Promise.resolve();
+      closed = true;
+      return writeChunk(out, enc.finish(continueAfter + count));
+    },
+    abort(): Promise<void> {
+      // Every item went out as one complete chunk, so finishing the document is all it takes;
+      // no waiting for 'drain': the consumer may be the thing that stopped.
+      if (closed) return Promise.resolve();
+      closed = true;
+      const tail = enc.finish(continueAfter + count);
+      if (tail !== '') out.write(tail);
+      return Promise.resolve();
+    },
+  };
+}
