@@ -1,0 +1,184 @@
+// The human table: borderless columns (like `gh`), fitted to the terminal width, one line per
+// row, every server string sanitized. Rows are buffered until end() (fine for humans).
+// cli-table3 is imported lazily so the other formats do not pay for loading it.
+import { cellText } from './cells.js';
+import { createChalk } from './color.js';
+import { fieldsOfValue, getPath, isPlainObject } from './fields.js';
+import { sanitizeOneLine } from './sanitize.js';
+import { writeChunk } from './stream.js';
+import { textWidth, truncate } from './text.js';
+import type { ItemWriter, ResourceView, WriterOptions } from './types.js';
+
+const DEFAULT_WIDTH = 100;
+const GAP = 2; // spaces between columns
+const MIN_COL = 4;
+const HUMAN_KEYS = ['name', 'title', 'email', 'domain', 'url', 'id'];
+
+/** Cell text for people: arrays of objects by a readable key (tags by name), joined with ", ". */
+function humanCell(value: unknown, view: ResourceView, column: string): string {
+  const last = column.slice(column.lastIndexOf('.') + 1);
+  let v = value;
+  if (Array.isArray(v)) {
+    const label = view.arrayLabels?.[last];
+    v = v.map((e) => (isPlainObject(e) ? (label !== undefined ? e[label] : humanLabel(e)) : e));
+  }
+  return sanitizeOneLine(cellText(v, ', '));
+}
+
+function humanLabel(o: Record<string, unknown>): unknown {
+  for (const k of HUMAN_KEYS) {
+    const v = o[k];
+    if (typeof v === 'string' || typeof v === 'number') return v;
+  }
+  return JSON.stringify(o);
+}
+
+/** Column widths that fit `total`: the widest columns give way first (water-filling). */
+export function fitWidths(natural: readonly number[], total: number): number[] {
+  const n = natural.length;
+  const avail = total - GAP * (n - 1);
+  if (natural.reduce((a, b) => a + b, 0) <= avail) return [...natural];
+  const sorted = [...natural].sort((a, b) => a - b);
+  let remaining = avail;
+  let cap = 0;
+  for (let i = 0; i < n; i++) {
+    const share = Math.floor(remaining / (n - i));
+    const w = sorted[i] ?? 0;
+    if (w > share) {
+      cap = share;
+      break;
+    }
+    remaining -= w;
+  }
+  return natural.map((w) => Math.max(Math.min(w, MIN_COL), Math.min(w, cap)));
+}
+
+type Paint = (text: string, column: string, raw: string) => string;
+
+async function render(headers: string[], rows: string[][], width: number, paint: Paint, head: Paint) {
+  const { default: Table } = await import('cli-table3');
+  const natural = headers.map((h, i) => Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i] ?? ''))));
+  const widths = fitWidths(natural, width);
+  const clip = (s: string, i: number): string => truncate(s, widths[i] ?? MIN_COL);
+  const table = new Table({
+    head: headers.map((h, i) => head(clip(h, i), h, h)),
+    chars: {
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: ' '.repeat(GAP),
+    },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    wordWrap: false,
+  });
+  for (const row of rows) table.push(row.map((c, i) => paint(clip(c, i), headers[i] ?? '', c)));
+  // cli-table3 pads the last column; trailing blanks only get in the way of copy and paste.
+  return (
+    table
+      .toString()
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n') + '\n'
+  );
+}
+
+function painters(view: ResourceView, color: boolean): { paint: Paint; head: Paint } {
+  const c = createChalk(color);
+  const dim = new Set(view.dimColumns ?? []);
+  const paint: Paint = (text, column, raw) => {
+    if (!color) return text;
+    if (column === 'status' || column.endsWith('.status')) {
+      if (raw === 'DONE') return c.green(text);
+      if (raw === 'PENDING') return c.yellow(text);
+    }
+    return dim.has(column) ? c.dim(text) : text;
+  };
+  const head: Paint = (text) => (color ? c.bold(text) : text);
+  return { paint, head };
+}
+
+function tableColumns(view: ResourceView, opts: WriterOptions, first: unknown): string[] {
+  if (opts.fields && opts.fields.length > 0) return opts.fields;
+  if (view.tableColumns.length > 0) return view.tableColumns;
+  if (view.fields.length > 0) return view.fields;
+  return isPlainObject(first) ? fieldsOfValue(first).slice(0, 8) : ['value'];
+}
+
+export function tableWriter(out: NodeJS.WritableStream, view: ResourceView, opts: WriterOptions): ItemWriter {
+  let columns: string[] | undefined;
+  const rows: string[][] = []; // only the cell text of the shown columns is kept, not the items
+  let closed = false;
+  const add = (item: unknown): void => {
+    if (closed) throw new Error('write after end');
+    columns ??= tableColumns(view, opts, item);
+    const cols = columns;
+    rows.push(
+      isPlainObject(item) || cols[0] !== 'value'
+        ? cols.map((c) => humanCell(getPath(item, c), view, c))
+        : [humanCell(item, view, 'value')],
+    );
+  };
+  const finish = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    if (rows.length === 0 || !columns) return; // the caller reports "No … found." on stderr
+    const { paint, head } = painters(view, opts.color);
+    await writeChunk(out, await render(columns, rows, opts.width ?? DEFAULT_WIDTH, paint, head));
+  };
+  return {
+    get count() {
+      return rows.length;
+    },
+    async write(item) {
+      add(item);
+    },
+    async writeMany(items) {
+      for (const item of items) add(item);
+    },
+    end: finish,
+    abort: finish, // show what was fetched before the interruption
+  };
+}
+
+/** One object as a two-column key/value table; without --fields, absent optional fields are skipped. */
+export async function writeKeyValue(
+  out: NodeJS.WritableStream,
+  item: unknown,
+  view: ResourceView,
+  opts: WriterOptions,
+): Promise<void> {
+  const explicit = opts.fields && opts.fields.length > 0;
+  const keys = explicit
+    ? opts.fields!
+    : view.open || view.fields.length === 0
+      ? fieldsOfValue(item)
+      : view.fields;
+  const rows = keys
+    .filter((k) => explicit || getPath(item, k) !== undefined)
+    .map((k) => [k, humanCell(getPath(item, k), view, k)]);
+  if (rows.length === 0) {
+    if (!isPlainObject(item)) await writeChunk(out, sanitizeOneLine(cellText(item, ', ')) + '\n');
+    return;
+  }
+  const { paint } = painters(view, opts.color);
+  const bold = createChalk(opts.color).bold;
+  // Keys are never truncated (a plain two-column layout; no cli-table3 needed): values get the rest.
+  const keyWidth = Math.max(...rows.map((r) => textWidth(r[0] ?? '')));
+  const valueWidth = Math.max(MIN_COL, (opts.width ?? DEFAULT_WIDTH) - keyWidth - GAP);
+  const lines = rows.map(([k = '', v = '']) => {
+    const key = bold(k) + ' '.repeat(keyWidth - textWidth(k) + GAP);
+    return (key + paint(truncate(v, valueWidth), k, v)).trimEnd();
+  });
+  await writeChunk(out, lines.join('\n') + '\n');
+}

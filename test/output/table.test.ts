@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import {
+  colorEnabled,
+  createItemWriter,
+  defaultFormat,
+  humanCount,
+  truncate,
+  viewFor,
+  writeOne,
+} from '../../src/output/index.js';
+import { fitWidths } from '../../src/output/table.js';
+import { ANSI, collector } from './helpers.js';
+
+const view = viewFor('actionItem');
+const items = [
+  {
+    id: 11,
+    title: 'Send the deck',
+    status: 'DONE',
+    assignee: { profileId: 1, name: 'Ann' },
+    meetingIds: ['m1', 'm2'],
+  },
+  {
+    id: 12,
+    title: 'Evil \u001b]0;pwned\u0007title\u001b[2J\nsecond line',
+    status: 'PENDING',
+    assignee: null,
+    meetingIds: [],
+  },
+];
+
+async function table(input: unknown[], color: boolean, width?: number, fields?: string[]) {
+  const c = collector();
+  const w = createItemWriter(c.stream, view, { format: 'table', color, width, fields });
+  for (const it of input) await w.write(it);
+  await w.end();
+  return c.text();
+}
+
+describe('table', () => {
+  it('shows the default columns and values, no escape sequences when color is off', async () => {
+    const text = await table(items, false);
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^id\s+status\s+title\s+assignee\.name\s+meetingIds$/);
+    expect(lines[1]).toMatch(/^11\s+DONE\s+Send the deck\s+Ann\s+m1, m2$/);
+    expect(text).toContain('Evil title second line');
+    expect(text).not.toContain('\u001b');
+    expect(text).not.toContain('\u0007');
+  });
+
+  it('colors status and dims secondary columns when color is on', async () => {
+    const text = await table(items, true);
+    expect(text).toMatch(ANSI);
+    expect(text).toContain('\u001b[32mDONE'); // green
+    expect(text).toContain('\u001b[33mPENDING'); // yellow
+    expect(text).toContain('\u001b[2m11'); // dim id
+    // server-sent sequences are still gone: only our SGR codes remain
+    expect(text.replace(/\u001b\[[0-9;]*m/g, '')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('fits the width, truncating long cells with …', async () => {
+    const long = { ...items[0], title: 'x'.repeat(300) };
+    const text = await table([long], false, 60);
+    for (const line of text.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(60);
+    expect(text).toContain('…');
+  });
+
+  it('prints nothing for an empty list', async () => {
+    expect(await table([], false)).toBe('');
+  });
+
+  it('--fields picks the columns', async () => {
+    const text = await table(items, false, 100, ['title', 'id']);
+    expect(text.split('\n')[0]).toMatch(/^title\s+id$/);
+  });
+
+  it('writeOne renders key/value lines, skipping absent fields', async () => {
+    const c = collector();
+    await writeOne(c.stream, { id: 5, name: 'sales', description: null }, viewFor('tag'), {
+      format: 'table',
+      color: false,
+    });
+    expect(c.text()).toBe('id           5\nname         sales\ndescription\n');
+  });
+
+  it('fitWidths gives way from the widest columns', () => {
+    expect(fitWidths([2, 10, 50], 100)).toEqual([2, 10, 50]);
+    const w = fitWidths([2, 10, 80, 80], 60);
+    expect(w[0]).toBe(2);
+    expect(w[1]).toBe(10);
+    expect(w.reduce((a, b) => a + b, 0) + 2 * 3).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('colorEnabled', () => {
+  const tty = { isTTY: true };
+  const pipe = { isTTY: false };
+  it.each([
+    ['tty', tty, false, {}, true],
+    ['pipe', pipe, false, {}, false],
+    ['--no-color', tty, true, {}, false],
+    ['NO_COLOR', tty, false, { NO_COLOR: '1' }, false],
+    ['empty NO_COLOR is ignored', tty, false, { NO_COLOR: '' }, true],
+    ['FORCE_COLOR on a pipe', pipe, false, { FORCE_COLOR: '1' }, true],
+    ['FORCE_COLOR=0 on a tty', tty, false, { FORCE_COLOR: '0' }, false],
+    ['NO_COLOR beats FORCE_COLOR', pipe, false, { NO_COLOR: '1', FORCE_COLOR: '1' }, false],
+    ['--no-color beats FORCE_COLOR', pipe, true, { FORCE_COLOR: '3' }, false],
+    ['TERM=dumb', tty, false, { TERM: 'dumb' }, false],
+  ])('%s', (_n, stream, noColorFlag, env, expected) => {
+    expect(colorEnabled({ stream, noColorFlag, env })).toBe(expected);
+  });
+});
+
+describe('text helpers', () => {
+  it('truncate counts code points', () => {
+    expect(truncate('hello', 5)).toBe('hello');
+    expect(truncate('hello world', 6)).toBe('hello…');
+    expect(truncate('🎉🎉🎉', 2)).toBe('🎉…');
+    expect(truncate('abc', 0)).toBe('');
+  });
+  it('humanCount', () => {
+    expect(humanCount(1250)).toBe('1,250');
+    expect(humanCount(0)).toBe('0');
+  });
+  it('defaultFormat', () => {
+    expect(defaultFormat(true)).toBe('table');
+    expect(defaultFormat(false)).toBe('tsv');
+  });
+});
