@@ -1,0 +1,211 @@
+// Where the data goes: stdout, or a file written atomically (-o) or appended to (--checkpoint).
+// Atomic: a temp file in the target's directory (same filesystem, so rename is atomic), fsync'd
+// and renamed over the target on commit; removed on abort and, as a last resort, on process exit.
+import { randomBytes } from 'node:crypto';
+import { closeSync, unlinkSync } from 'node:fs';
+import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
+
+export interface OutputSink {
+  stream: NodeJS.WritableStream;
+  /** Bytes handed to the OS so far (for a file: including the kept prefix of an appended file). */
+  readonly bytesWritten: number;
+  /** Waits until everything written so far is in the file (and fsync'd); no-op for stdout. */
+  flush(): Promise<void>;
+  /** Success: finish the file (atomic output: fsync + rename over the target). */
+  commit(): Promise<void>;
+  /** Failure or interruption: atomic output removes its temp file, the target stays as it was. */
+  abort(): Promise<void>;
+}
+
+/** A Writable over a FileHandle that knows exactly how many bytes reached the file. */
+class FileSink extends Writable {
+  position: number;
+  constructor(
+    readonly fh: FileHandle,
+    start: number,
+  ) {
+    super({ decodeStrings: true });
+    this.position = start;
+  }
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.writeAll(chunk).then(() => cb(), cb);
+  }
+  override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
+    this.writeAll(Buffer.concat(chunks.map((c) => c.chunk))).then(() => cb(), cb);
+  }
+  private async writeAll(buf: Buffer): Promise<void> {
+    let off = 0;
+    while (off < buf.length) {
+      const { bytesWritten } = await this.fh.write(buf, off, buf.length - off, this.position);
+      off += bytesWritten;
+      this.position += bytesWritten;
+    }
+  }
+  /** Resolves when every chunk written so far has been written to the file. */
+  settle(): Promise<void> {
+    if (this.writableLength === 0) return Promise.resolve();
+    return new Promise((res, rej) => this.write(Buffer.alloc(0), (err) => (err ? rej(err) : res())));
+  }
+  finish(): Promise<void> {
+    return new Promise((res, rej) => {
+      if (this.writableFinished) return res();
+      this.once('error', rej);
+      this.end(() => {
+        this.off('error', rej);
+        res();
+      });
+    });
+  }
+}
+
+// Temp files not yet committed or aborted, removed synchronously if the process exits anyway.
+const pendingTemps = new Map<string, number>(); // path -> fd
+let exitHookInstalled = false;
+function trackTemp(path: string, fd: number): void {
+  pendingTemps.set(path, fd);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const [p, fd] of pendingTemps) {
+      try {
+        closeSync(fd);
+      } catch {}
+      try {
+        unlinkSync(p);
+      } catch {}
+    }
+  });
+}
+
+function stdoutSink(): OutputSink {
+  const out = process.stdout;
+  // stdout itself, not a wrapper: renderers need its isTTY and columns.
+  return {
+    stream: out,
+    get bytesWritten() {
+      return (out as { bytesWritten?: number }).bytesWritten ?? 0;
+    },
+    flush: async () => {},
+    commit: async () => {}, // stdout is never closed
+    abort: async () => {},
+  };
+}
+
+/** `path` undefined or "-": stdout. Otherwise an atomic file at `path`. */
+export async function openOutput(path?: string): Promise<OutputSink> {
+  if (path === undefined || path === '-') return stdoutSink();
+  const target = resolve(path);
+  const temp = join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
+  );
+  const fh = await open(temp, 'wx', 0o644);
+  trackTemp(temp, fh.fd);
+  const sink = new FileSink(fh, 0);
+  sink.on('error', () => {}); // surfaced through write()/commit(); an unhandled 'error' would crash
+  let state: 'open' | 'committed' | 'aborted' = 'open';
+
+  const discard = async (): Promise<void> => {
+    sink.destroy();
+    pendingTemps.delete(temp);
+    await fh.close().catch(() => {});
+    await unlink(temp).catch(() => {});
+  };
+  return {
+    stream: sink,
+    get bytesWritten() {
+      return sink.position;
+    },
+    flush: async () => {
+      await sink.settle();
+      await fh.sync();
+    },
+    async commit() {
+      if (state !== 'open') return;
+      state = 'committed';
+      try {
+        await sink.finish();
+        // Keep the mode of a file being replaced (e.g. someone made it 0600).
+        const old = await stat(target).catch(() => undefined);
+        if (old) await fh.chmod(old.mode & 0o7777);
+        await fh.sync();
+        pendingTemps.delete(temp);
+        await fh.close();
+        await rename(temp, target);
+      } catch (err) {
+        await discard();
+        throw err;
+      }
+      await syncDir(dirname(target));
+    },
+    async abort() {
+      if (state !== 'open') return;
+      state = 'aborted';
+      await discard();
+    },
+  };
+}
+
+/**
+ * Resuming an export: keeps the first `truncateToBytes` bytes of the existing file (what the
+ * checkpoint recorded as complete), drops the rest (a half-written page), and appends after it.
+ * commit() and abort() both keep what was written (abort flushes without waiting on anything else).
+ */
+export async function openAppendOutput(path: string, truncateToBytes: number): Promise<OutputSink> {
+  if (!Number.isSafeInteger(truncateToBytes) || truncateToBytes < 0) {
+    throw new RangeError(`invalid resume offset: ${truncateToBytes}`);
+  }
+  const fh = await open(path, 'r+').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' && truncateToBytes === 0) return open(path, 'w', 0o644);
+    throw err;
+  });
+  try {
+    const { size } = await fh.stat();
+    if (size < truncateToBytes) {
+      throw new Error(`${path} has ${size} bytes, fewer than the ${truncateToBytes} the checkpoint recorded`);
+    }
+    await fh.truncate(truncateToBytes);
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
+  const sink = new FileSink(fh, truncateToBytes);
+  sink.on('error', () => {});
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    try {
+      await sink.finish();
+      await fh.sync();
+    } finally {
+      await fh.close().catch(() => {});
+    }
+  };
+  return {
+    stream: sink,
+    get bytesWritten() {
+      return sink.position;
+    },
+    flush: async () => {
+      await sink.settle();
+      await fh.sync();
+    },
+    commit: close,
+    abort: close,
+  };
+}
+
+// Makes the rename itself durable; not possible everywhere (Windows), so best effort.
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const d = await open(dir, 'r');
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  } catch {}
+}
