@@ -1,0 +1,227 @@
+// The client against small hand-written servers: behaviour that must hold for any server, not only
+// for our sandbox.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiClient } from '../../src/api/client.js';
+import { ApiError, NetworkError, RateLimitExhaustedError, ResponseShapeError } from '../../src/api/errors.js';
+import { paginate } from '../../src/api/paginate.js';
+import { ActionItem } from '../../src/api/schemas.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
+const servers: Server[] = [];
+const clients: ApiClient[] = [];
+const KEY = 'mtg_sk_secretsecret1234';
+
+async function serve(handler: Handler): Promise<{ url: URL; hits: IncomingMessage[] }> {
+  const hits: IncomingMessage[] = [];
+  const server = createServer((req, res) => {
+    hits.push(req);
+    handler(req, res, hits.length);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), hits };
+}
+
+function client(baseUrl: URL, over: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
+  const c = new ApiClient({
+    baseUrl,
+    apiKey: KEY,
+    userAgent: 'mtg-test',
+    timeoutMs: 2000,
+    maxRetries: 3,
+    maxWaitMs: 10_000,
+    random: () => 0,
+    ...over,
+  });
+  clients.push(c);
+  return c;
+}
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+
+const item = (id: number) => ({
+  id,
+  title: `t${id}`,
+  description: '',
+  assignee: null,
+  status: 'PENDING',
+  meetingIds: [],
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+describe('ApiClient', () => {
+  it('sends the bearer key, JSON headers and a User-Agent', async () => {
+    const { url, hits } = await serve((_req, res) => json(res, 200, []));
+    await client(url).request({ method: 'POST', path: '/tag', body: { name: 'x' } });
+    expect(hits[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(hits[0]!.headers['content-type']).toBe('application/json');
+    expect(hits[0]!.headers['user-agent']).toBe('mtg-test');
+  });
+
+  it('retries a GET on 500 and succeeds', async () => {
+    const { url, hits } = await serve((_req, res, n) =>
+      n < 3 ? json(res, 500, { code: 'INTERNAL', error: 'boom' }) : json(res, 200, []),
+    );
+    const res = await client(url).request({ method: 'GET', path: '/people' });
+    expect(res.data).toEqual([]);
+    expect(hits.length).toBe(3);
+  });
+
+  it('gives up after --max-retries and says how many tries', async () => {
+    const { url, hits } = await serve((_req, res) => json(res, 503, { code: 'INTERNAL', error: 'down' }));
+    const err = await client(url, { maxRetries: 2 })
+      .request({ method: 'GET', path: '/people' })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.message).toBe('down (after 3 tries)');
+    expect(hits.length).toBe(3);
+  });
+
+  it('never sends a POST twice when it may have been applied (500 or a dropped connection)', async () => {
+    const five = await serve((_req, res) => json(res, 500, { code: 'INTERNAL', error: 'boom' }));
+    await expect(
+      client(five.url).request({ method: 'POST', path: '/action-items', body: { title: 'x' } }),
+    ).rejects.toThrow('boom');
+    expect(five.hits.length).toBe(1);
+
+    const reset = await serve((req) => req.socket.destroy());
+    const err = await client(reset.url)
+      .request({ method: 'POST', path: '/action-items', body: { title: 'x' } })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(reset.hits.length).toBe(1);
+  });
+
+  it('retries a PUT whose connection was dropped', async () => {
+    const { url, hits } = await serve((req, res, n) =>
+      n === 1 ? req.socket.destroy() : json(res, 200, { ok: true }),
+    );
+    await client(url).request({ method: 'PUT', path: '/tag/1', body: {} });
+    expect(hits.length).toBe(2);
+  });
+
+  it('abandons a response that stalls mid-body after --timeout and retries the GET', async () => {
+    const { url, hits } = await serve((_req, res, n) => {
+      if (n === 1) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('[{"id":'); // then nothing
+        return;
+      }
+      json(res, 200, []);
+    });
+    const res = await client(url, { timeoutMs: 300 }).request({ method: 'GET', path: '/people' });
+    expect(res.data).toEqual([]);
+    expect(hits.length).toBe(2);
+  });
+
+  it('waits Retry-After on 429, then succeeds', async () => {
+    const waits: number[] = [];
+    const { url, hits } = await serve((_req, res, n) =>
+      n === 1
+        ? json(
+            res,
+            429,
+            { code: 'RATE_LIMITED', error: 'Rate limit exceeded for the Free plan' },
+            { 'retry-after': '1' },
+          )
+        : json(res, 200, []),
+    );
+    const started = Date.now();
+    await client(url, { onWait: (w) => waits.push(w.ms) }).request({ method: 'GET', path: '/people' });
+    expect(hits.length).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(waits.length).toBe(1);
+  });
+
+  it('ends with a rate-limit error (exit 5) when 429 persists past the retries', async () => {
+    const { url } = await serve((_req, res) =>
+      json(res, 429, { code: 'RATE_LIMITED', error: 'slow down' }, { 'retry-after': '0' }),
+    );
+    const err = await client(url, { maxRetries: 1 })
+      .request({ method: 'GET', path: '/people' })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(RateLimitExhaustedError);
+    expect(err.exitCode).toBe(5);
+  });
+
+  it('does not follow redirects, so the key never travels to the Location', async () => {
+    const other = await serve((_req, res) => json(res, 200, []));
+    const { url } = await serve((_req, res) => {
+      res.writeHead(302, { location: `${other.url.href}people` });
+      res.end();
+    });
+    const err = await client(url)
+      .request({ method: 'GET', path: '/people' })
+      .catch((e) => e);
+    expect(err.message).toContain('redirects are not followed');
+    expect(other.hits.length).toBe(0);
+  });
+
+  it('refuses a next link to another origin and sends it nothing', async () => {
+    const other = await serve((_req, res) => json(res, 200, [item(2)]));
+    const { url } = await serve((_req, res) =>
+      json(res, 200, [item(1)], { link: `<${other.url.href}action-items?cursor=x>; rel="next"` }),
+    );
+    const seen: number[] = [];
+    const err = await (async () => {
+      for await (const i of paginate(client(url), { path: '/action-items', item: ActionItem }))
+        seen.push(i.id);
+    })().catch((e) => e);
+    expect(seen).toEqual([1]);
+    expect(err.message).toContain('not the configured origin');
+    expect(other.hits.length).toBe(0);
+  });
+
+  it('follows next links with the cursor untouched and stops fetching at --limit', async () => {
+    const { url, hits } = await serve((req, res) => {
+      const page = Number(new URL(req.url!, 'http://x').searchParams.get('cursor') ?? '0');
+      const next = page < 9 ? { link: `</action-items?cursor=${page + 1}&status=ALL>; rel="next"` } : {};
+      json(res, 200, [item(page * 2 + 1), item(page * 2 + 2)], next);
+    });
+    const ids: number[] = [];
+    for await (const i of paginate(client(url), {
+      path: '/action-items',
+      query: { status: 'ALL' },
+      item: ActionItem,
+      limit: 5,
+    })) {
+      ids.push(i.id);
+    }
+    expect(ids).toEqual([1, 2, 3, 4, 5]);
+    expect(hits.length).toBe(3);
+    expect(hits[1]!.url).toBe('/action-items?cursor=1&status=ALL');
+  });
+
+  it('names the field path when a response does not match the spec', async () => {
+    const { url } = await serve((_req, res) => json(res, 200, [item(1), { ...item(2), status: 'MAYBE' }]));
+    const err = await client(url)
+      .request({ method: 'GET', path: '/action-items', schema: z.array(ActionItem) })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ResponseShapeError);
+    expect(err.details.join('\n')).toMatch(/^\[1\]\.status: /);
+  });
+
+  it('keeps the key out of every error message', async () => {
+    const { url } = await serve((_req, res) =>
+      json(res, 401, { code: 'UNAUTHORIZED', error: 'Invalid API key' }),
+    );
+    const err = await client(url)
+      .request({ method: 'GET', path: '/people' })
+      .catch((e) => e);
+    expect(err.exitCode).toBe(3);
+    expect(`${err.message}${err.details.join('')}`).not.toContain(KEY);
+  });
+});
