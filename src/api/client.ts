@@ -55,7 +55,8 @@ type Undici = typeof import('undici');
 let undiciModule: Promise<Undici> | undefined;
 // undici is loaded on the first request, not at start-up (`mtg --help` never needs it).
 const loadUndici = () => {
-  undiciModule ??= import('undici');
+  // undici is CommonJS: in the split bundle its exports arrive as the default export.
+  undiciModule ??= import('undici').then((m) => ('Agent' in m ? m : (m as { default: Undici }).default));
   return undiciModule;
 };
 

@@ -3,5 +3,6 @@
 import type { TreeNode } from '../cli/spec.js';
 import { authGroup } from './auth.js';
 import { configGroup } from './config.js';
+import { sandboxCommand } from './sandbox.js';
 
-export const commandTree: TreeNode[] = [authGroup, configGroup];
+export const commandTree: TreeNode[] = [authGroup, configGroup, sandboxCommand];
