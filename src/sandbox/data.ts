@@ -342,7 +342,8 @@ function makeMeetings(
   teams: TeamRec[],
 ): MeetingRec[] {
   const me = profiles[0]!;
-  const others = profiles.slice(1);
+  // The hostile person attends only the hostile meeting, so its strings stay in the named records.
+  const others = profiles.slice(1).filter((p) => p.id !== HOSTILE_PERSON_ID);
   const plainTagIds = tags.filter((t) => t.id !== HOSTILE_TAG_ID).map((t) => t.id);
   const meetings: MeetingRec[] = [];
   let createdAt = BASE_TIME;
@@ -453,7 +454,8 @@ function makeActionItems(
     const id = i + 1;
     const r = rng.next();
     // ~35% mine, ~15% unassigned, the rest colleagues and customers.
-    const assigneeId = r < 0.35 ? ME_ID : r < 0.5 ? null : profiles[rng.int(1, profiles.length - 1)]!.id;
+    let assigneeId = r < 0.35 ? ME_ID : r < 0.5 ? null : profiles[rng.int(1, profiles.length - 1)]!.id;
+    if (assigneeId === HOSTILE_PERSON_ID) assigneeId = ME_ID + 1;
     const done = rng.chance(0.3);
     const meetingIds: string[] = [];
     if (i < capacity && rng.chance(0.85)) {
