@@ -110,6 +110,8 @@ export function meeting(store: Store, m: MeetingRec, shape: MeetingShape): Meeti
     updatedAt: iso(m.updatedAt),
     duration: m.duration,
     url: m.url,
+    // Absent, not null, when recordings are disabled ("present only when ... enabled").
+    ...(m.recordingUrl !== undefined && { recordingUrl: m.recordingUrl }),
     tags: m.tagIds.flatMap((id) => {
       const t = store.tags.get(id);
       return t ? [{ id: t.id, name: t.name, description: t.description }] : [];
@@ -146,7 +148,6 @@ export function meeting(store: Store, m: MeetingRec, shape: MeetingShape): Meeti
     linkAccess: m.linkAccess,
     calendarEvent: m.calendarEvent ? { ...m.calendarEvent } : null,
   };
-  if (m.recordingUrl !== undefined) out.recordingUrl = m.recordingUrl;
   if (shape.sharedWith) out.sharedWith = m.sharedWith.map((s) => ({ ...s }));
   if (shape.errors) out.errors = shape.errors;
   return out;

@@ -260,6 +260,27 @@ describe('sandbox rate limits', () => {
   });
 });
 
+describe('sandbox rate limits across keys', () => {
+  it('counts every key of the account in one budget, and still sends headers on 401', async () => {
+    const sb = await startSandbox({ limits: '2/10s', apiKeys: ['key_a', 'key_b'] });
+    try {
+      expect((await call(sb, '/companies', { key: 'key_a' })).status).toBe(200);
+      expect((await call(sb, '/companies', { key: 'key_b' })).status).toBe(200);
+      const third = await call(sb, '/companies', { key: 'key_a' });
+      expect(third.status).toBe(429);
+      expect(ok(S.ErrorEnvelope, third.body).error).toBe(
+        'Rate limit exceeded for the Pro plan (2 per 10 seconds)',
+      );
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(9);
+      const anonymous = await call(sb, '/companies', { key: null });
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('ratelimit-remaining')).toBe('1');
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
 describe('sandbox faults, latency, base path', () => {
   it('answers 500 INTERNAL with faults 500:1 and applies no mutation', async () => {
     const sb = await startSandbox({ faults: '500:1', limits: 'none' });
