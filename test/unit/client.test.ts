@@ -188,7 +188,8 @@ describe('ApiClient', () => {
   it('follows next links with the cursor untouched and stops fetching at --limit', async () => {
     const { url, hits } = await serve((req, res) => {
       const page = Number(new URL(req.url!, 'http://x').searchParams.get('cursor') ?? '0');
-      const next = page < 9 ? { link: `</action-items?cursor=${page + 1}&status=ALL>; rel="next"` } : {};
+      const next: Record<string, string> =
+        page < 9 ? { link: `</action-items?cursor=${page + 1}&status=ALL>; rel="next"` } : {};
       json(res, 200, [item(page * 2 + 1), item(page * 2 + 2)], next);
     });
     const ids: number[] = [];
