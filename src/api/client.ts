@@ -177,7 +177,8 @@ export class ApiClient {
         throw new ApiError(
           res.statusCode,
           (lastError as ApiError).code,
-          `${lastError.message} (after ${attempt + 1} tries)`,
+          // Name the request: the server's own message ("internal error") does not say which one.
+          `${lastError.message.startsWith(what) ? '' : `${what} failed with HTTP ${res.statusCode}: `}${lastError.message} (after ${attempt + 1} tries)`,
           (lastError as ApiError).issues,
           retryAfter,
           req.method,

@@ -86,7 +86,7 @@ describe('ApiClient', () => {
       .request({ method: 'GET', path: '/people' })
       .catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err.message).toBe('down (after 3 tries)');
+    expect(err.message).toBe('GET /people failed with HTTP 503: down (after 3 tries)');
     expect(hits.length).toBe(3);
   });
 
