@@ -4,10 +4,13 @@ import { rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await (await import('node:fs/promises')).readFile('package.json', 'utf8'));
-await rm('dist', { recursive: true, force: true });
+// MTG_BUILD_OUTDIR builds elsewhere (bench/run.mjs measures a private copy that a concurrent
+// `npm run build` cannot delete mid-run); the default is dist/.
+const outdir = process.env.MTG_BUILD_OUTDIR || 'dist';
+await rm(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { mtg: 'src/cli/main.ts' },
-  outdir: 'dist',
+  outdir,
   bundle: true,
   splitting: true,
   format: 'esm',
