@@ -8,6 +8,8 @@ export interface ArgSpec {
   description: string;
   required?: boolean;
   variadic?: boolean;
+  /** Values offered by completion (the command validates them itself, e.g. with oneOf()). */
+  choices?: readonly string[];
 }
 
 export interface OptionSpec {

@@ -2,7 +2,8 @@
 
 import type { TreeNode } from '../cli/spec.js';
 import { authGroup } from './auth.js';
+import { completionCommand } from './completion.js';
 import { configGroup } from './config.js';
 import { sandboxCommand } from './sandbox.js';
 
-export const commandTree: TreeNode[] = [authGroup, configGroup, sandboxCommand];
+export const commandTree: TreeNode[] = [authGroup, configGroup, sandboxCommand, completionCommand];
