@@ -1,0 +1,176 @@
+// `mtg meetings view` in a terminal: one meeting as a readable page (details, attendees, notes,
+// action items, insights, sharing) rather than a table. Every server string is sanitized.
+import type { ChalkInstance } from 'chalk';
+import type { Meeting } from '../api/schemas.js';
+import { createChalk } from './color.js';
+import { renderMarkdown, visibleWidth } from './markdown.js';
+import { sanitizeOneLine } from './sanitize.js';
+import { formatClock } from './transcript.js';
+
+export interface MeetingPageOptions {
+  color: boolean;
+  /** Terminal columns; notes are wrapped to fit. */
+  width: number;
+  /** The meeting's page in the web app, when an app URL is configured. */
+  webUrl?: string;
+  /** Time zone for the date (default: the local one); tests pin it. */
+  timeZone?: string;
+}
+
+const INDENT = '  ';
+const MAX_WIDTH = 100;
+const text1 = (s: string | null | undefined): string => sanitizeOneLine(s ?? '').trim();
+
+/** 2700 -> "45m", 3725 -> "1h 2m 5s", 42 -> "42s". */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const parts = [h ? `${h}h` : '', m ? `${m}m` : '', s || total === 0 ? `${s}s` : ''];
+  return parts.filter(Boolean).join(' ');
+}
+
+/** "2024-05-01 14:30 UTC+02:00" in the given (or local) time zone; the raw text if it is no date. */
+export function formatDate(iso: string, timeZone?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return text1(iso);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'longOffset',
+  }).formatToParts(date);
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const zone = get('timeZoneName').replace(/^GMT$/, 'UTC').replace(/^GMT/, 'UTC');
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${zone}`;
+}
+
+/** Aligned "key  value" lines; rows without a value are left out. */
+function details(rows: [string, string | undefined][], c: ChalkInstance): string[] {
+  const shown = rows.filter((r): r is [string, string] => r[1] !== undefined && r[1] !== '');
+  const keyWidth = Math.max(0, ...shown.map(([k]) => k.length));
+  return shown.map(([k, v]) => `${INDENT}${c.dim(k.padEnd(keyWidth))}  ${v}`);
+}
+
+function section(title: string, body: string[], c: ChalkInstance): string[] {
+  return body.length === 0 ? [] : ['', c.bold(title), ...body];
+}
+
+function personLine(
+  p: { name: string | null; email: string | null; title?: string | null; companyName?: string | null },
+  c: ChalkInstance,
+): string {
+  const name = text1(p.name) || text1(p.email) || 'Unknown';
+  const role = [text1(p.title), text1(p.companyName)].filter(Boolean).join(', ');
+  const email = p.email && text1(p.email) !== name ? ` <${text1(p.email)}>` : '';
+  return `${name}${role ? c.dim(` — ${role}`) : ''}${c.dim(email)}`;
+}
+
+function attendees(m: Meeting, c: ChalkInstance): string[] {
+  return m.attendees.map((a) => {
+    const marks = [a.isCalendarEventOrganizer ? 'organizer' : ''].filter(Boolean);
+    return `${INDENT}• ${personLine(a, c)}${marks.length ? c.dim(` (${marks.join(', ')})`) : ''}`;
+  });
+}
+
+function notes(markdown: string | null | undefined, opts: MeetingPageOptions): string[] {
+  if (!markdown || markdown.trim() === '') return [];
+  const rendered = renderMarkdown(markdown, {
+    color: opts.color,
+    width: Math.min(opts.width, MAX_WIDTH),
+    indent: INDENT,
+  });
+  return rendered === '' ? [] : rendered.split('\n');
+}
+
+function statusLabel(status: string, c: ChalkInstance): string {
+  const label = text1(status).padEnd(7);
+  if (status === 'DONE') return c.green(label);
+  if (status === 'PENDING') return c.yellow(label);
+  return label;
+}
+
+function actionItems(m: Meeting, c: ChalkInstance): string[] {
+  return m.actionItems.flatMap((item) => {
+    const who = item.assignee ? text1(item.assignee.name) || text1(item.assignee.email) : 'unassigned';
+    const head = `${INDENT}${statusLabel(item.status, c)}  ${text1(item.title)}${c.dim(` — ${who}`)}`;
+    const description = text1(item.description);
+    return description ? [head, `${INDENT}${' '.repeat(9)}${c.dim(description)}`] : [head];
+  });
+}
+
+function insightValue(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  return text1(String(v));
+}
+
+/** String results as bullets; custom-field results as "key: value" lines under a bullet. */
+function insights(m: Meeting, c: ChalkInstance): string[] {
+  const lines: string[] = [];
+  for (const [name, results] of Object.entries(m.insights)) {
+    lines.push(`${INDENT}${c.underline(text1(name) || 'Insight')}`);
+    for (const r of results) {
+      const where = [text1(r.speaker), r.timestamp === null ? '' : formatClock(r.timestamp)].filter(Boolean);
+      const source = where.length ? c.dim(` (${where.join(' at ')})`) : '';
+      if (typeof r.insight === 'string') {
+        lines.push(`${INDENT}  • ${text1(r.insight)}${source}`);
+        continue;
+      }
+      const entries = Object.entries(r.insight);
+      if (entries.length === 0) lines.push(`${INDENT}  • —${source}`);
+      entries.forEach(([key, value], i) => {
+        const bullet = i === 0 ? '• ' : '  ';
+        lines.push(
+          `${INDENT}  ${bullet}${c.dim(`${text1(key)}:`)} ${insightValue(value)}${i === 0 ? source : ''}`,
+        );
+      });
+    }
+  }
+  return lines;
+}
+
+function sharedWith(m: Meeting, c: ChalkInstance): string[] {
+  const rows: [string, string][] = (m.sharedWith ?? []).map((s) => {
+    const who =
+      s.teamId !== undefined
+        ? `${text1(s.name)}${c.dim(` (team ${s.teamId})`)}`
+        : personLine({ name: s.name, email: s.email ?? null }, c);
+    return [who, text1(s.access)];
+  });
+  if (m.linkAccess) rows.push([c.dim('Anyone with the link'), text1(m.linkAccess)]);
+  const width = Math.max(0, ...rows.map(([who]) => visibleWidth(who)));
+  return rows.map(([who, access]) => `${INDENT}${who}${' '.repeat(width - visibleWidth(who))}  ${access}`);
+}
+
+/** The whole page, ending with a newline. */
+export function renderMeetingPage(m: Meeting, opts: MeetingPageOptions): string {
+  const c = createChalk(opts.color);
+  const tags = m.tags.map((t) => text1(t.name)).join(', ');
+  const lines = [
+    c.bold(text1(m.name) || 'Untitled meeting'),
+    ...details(
+      [
+        ['ID', text1(m.id)],
+        ['Date', formatDate(m.createdAt, opts.timeZone)],
+        ['Duration', m.duration === null ? undefined : formatDuration(m.duration)],
+        ['Link', m.url ? text1(m.url) : undefined],
+        ['Recording', m.recordingUrl ? `${text1(m.recordingUrl)} ${c.dim('(valid 24 h)')}` : undefined],
+        ['Web', opts.webUrl],
+        ['Tags', tags || undefined],
+      ],
+      c,
+    ),
+    ...section(`Attendees (${m.attendees.length})`, attendees(m, c), c),
+    ...section('Notes', notes(m.notes, opts), c),
+    ...section('Private notes', notes(m.privateNotes, opts), c),
+    ...section(`Action items (${m.actionItems.length})`, actionItems(m, c), c),
+    ...section('Insights', insights(m, c), c),
+    ...section('Shared with', sharedWith(m, c), c),
+  ];
+  return lines.join('\n') + '\n';
+}
