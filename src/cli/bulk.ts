@@ -1,0 +1,165 @@
+// The shared runner of batch commands (action-items update, tags apply): a bounded pool of workers
+// over a list of items. The ApiClient's one RateLimiter paces the requests; the pool only bounds how
+// many are in flight, so a large batch neither floods the server nor runs one request at a time.
+
+import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../api/errors.js';
+import type { ResourceName } from '../output/views.js';
+import type { Context } from './context.js';
+import type { ListFormat } from './globals.js';
+
+/**
+ * Requests in flight at once. Eight keeps a batch well inside the Pro plan's 20 requests per
+ * second (the limiter paces anything beyond) and below the client's 16 connections.
+ */
+export const DEFAULT_BULK_CONCURRENCY = 8;
+
+/**
+ * Hidden knob, not in --help: MTG_CONCURRENCY=N overrides the default pool size. bench/run.mjs
+ * uses MTG_CONCURRENCY=1 to time a batch one request at a time against the concurrent default.
+ */
+function concurrencyFromEnv(): number | undefined {
+  const raw = process.env.MTG_CONCURRENCY;
+  const n = raw === undefined ? Number.NaN : Number(raw);
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
+export type BulkResult<R> =
+  | { status: 'ok'; value: R }
+  | { status: 'failed'; error: unknown }
+  /** Never finished: Ctrl-C came before it started or while it was in flight. */
+  | { status: 'skipped' };
+
+export interface BulkOptions<R> {
+  /** Workers running at once (default DEFAULT_BULK_CONCURRENCY). */
+  concurrency?: number;
+  /** Once aborted, no new item is started; items not started are 'skipped'. */
+  signal?: AbortSignal;
+  /** Called once per item in INPUT order, as soon as it and every item before it have settled. */
+  onResult?: (result: BulkResult<R>, index: number) => void | Promise<void>;
+}
+
+/** Run `worker` over `items`, at most `concurrency` at a time; results come back in input order. */
+export async function runBulk<T, R>(
+  items: readonly T[],
+  worker: (item: T, index: number) => Promise<R>,
+  options: BulkOptions<R> = {},
+): Promise<BulkResult<R>[]> {
+  const concurrency = Math.max(
+    1,
+    Math.floor(options.concurrency ?? concurrencyFromEnv() ?? DEFAULT_BULK_CONCURRENCY),
+  );
+  const { signal } = options;
+  const results: (BulkResult<R> | undefined)[] = new Array(items.length).fill(undefined);
+  let nextToStart = 0;
+  let nextToEmit = 0;
+  // Emissions are chained so onResult calls never overlap and keep input order.
+  let emitting: Promise<void> = Promise.resolve();
+
+  const emitReady = (): void => {
+    emitting = emitting.then(async () => {
+      while (nextToEmit < items.length && results[nextToEmit] !== undefined) {
+        const index = nextToEmit++;
+        await options.onResult?.(results[index]!, index);
+      }
+    });
+  };
+
+  const settle = (index: number, result: BulkResult<R>): void => {
+    results[index] = result;
+    emitReady();
+  };
+
+  const lane = async (): Promise<void> => {
+    while (nextToStart < items.length) {
+      if (signal?.aborted) return;
+      const index = nextToStart++;
+      try {
+        settle(index, { status: 'ok', value: await worker(items[index]!, index) });
+      } catch (error) {
+        const interrupted = signal?.aborted || error instanceof InterruptedError;
+        settle(index, interrupted ? { status: 'skipped' } : { status: 'failed', error });
+      }
+    }
+  };
+
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+  for (let i = 0; i < items.length; i++) if (results[i] === undefined) settle(i, { status: 'skipped' });
+  emitReady();
+  await emitting;
+  return results as BulkResult<R>[];
+}
+
+export interface BulkSummary {
+  total: number;
+  ok: number;
+  failed: number;
+  skipped: number;
+}
+
+export function summarize(results: readonly BulkResult<unknown>[]): BulkSummary {
+  const count = (s: BulkResult<unknown>['status']) => results.filter((r) => r.status === s).length;
+  return { total: results.length, ok: count('ok'), failed: count('failed'), skipped: count('skipped') };
+}
+
+/**
+ * The contract's exit code of a batch: 0 when all applied; 130 when interrupted; 6 when some
+ * failed and others applied; when every one failed, the first failure's own code (4 when all were
+ * not found, 3 on a rejected key), so a batch of one exits like a single request would.
+ */
+export function bulkExitCode(results: readonly BulkResult<unknown>[]): number {
+  const { ok, failed, skipped } = summarize(results);
+  if (skipped > 0) return ExitCode.interrupted;
+  if (failed === 0) return ExitCode.ok;
+  if (ok > 0) return ExitCode.partial;
+  const first = results.find((r) => r.status === 'failed') as { error: unknown };
+  return exitCodeOf(first.error);
+}
+
+/** One line for a failed item: the message and any validation issues. */
+export function failureText(error: unknown): string {
+  if (error instanceof MtgError) {
+    return error.details.length ? `${error.message} (${error.details.join('; ')})` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Where a batch command writes the items that were applied: the list writer, in input order. */
+export interface ItemOutput {
+  write(items: readonly unknown[]): Promise<void>;
+  /** Finish the document; with -o, the file is kept only when something was applied. */
+  finish(keep: boolean): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * Validate --format/--fields for a command that changes something, before it sends anything: an
+ * output mistake must not surface after the change was made.
+ */
+export async function checkOutputOptions(ctx: Context, resource: ResourceName): Promise<void> {
+  const { chooseFormat, writerSetup } = await import('./list.js');
+  await writerSetup(ctx, resource, chooseFormat(ctx) as ListFormat);
+}
+
+/**
+ * Validate --format/--fields and open the output, before anything is sent (a bad --fields is exit 2
+ * with nothing sent).
+ */
+export async function openItemOutput(ctx: Context, resource: ResourceName): Promise<ItemOutput> {
+  const { chooseFormat, writerSetup } = await import('./list.js');
+  const format = chooseFormat(ctx) as ListFormat;
+  const { out, view, options } = await writerSetup(ctx, resource, format);
+  const sink = await out.openOutput(ctx.globals.output);
+  const writer = out.createItemWriter(sink.stream, view, options);
+  return {
+    write: (items) => writer.writeMany(items),
+    async finish(keep) {
+      await writer.end();
+      if (keep) await sink.commit();
+      else await sink.abort();
+    },
+    async abort() {
+      await writer.abort().catch(() => undefined);
+      await sink.abort().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, ExitCode, InterruptedError, UsageError } from '../../src/api/errors.js';
+import { type BulkResult, bulkExitCode, failureText, runBulk, summarize } from '../../src/cli/bulk.js';
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const notFound = (id: number) =>
+  new ApiError(404, 'NOT_FOUND', `Action item ${id} not found`, [], undefined, 'PUT', '/x');
+
+describe('runBulk', () => {
+  it('returns results in input order whatever the completion order', async () => {
+    const items = [50, 10, 30, 0, 20];
+    const results = await runBulk(items, async (ms) => {
+      await delay(ms);
+      return ms * 2;
+    });
+    expect(results).toEqual(items.map((ms) => ({ status: 'ok', value: ms * 2 })));
+  });
+
+  it('never runs more than `concurrency` workers at once, and does run them concurrently', async () => {
+    let running = 0;
+    let peak = 0;
+    await runBulk(
+      Array.from({ length: 20 }, (_, i) => i),
+      async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await delay(5);
+        running--;
+      },
+      { concurrency: 4 },
+    );
+    expect(peak).toBe(4);
+  });
+
+  it('defaults to 8 at once', async () => {
+    let running = 0;
+    let peak = 0;
+    await runBulk(Array.from({ length: 30 }), async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await delay(2);
+      running--;
+    });
+    expect(peak).toBe(8);
+  });
+
+  it('keeps going after failures and reports each one', async () => {
+    const results = await runBulk([1, 2, 3, 4], async (n) => {
+      if (n % 2 === 0) throw notFound(n);
+      return n;
+    });
+    expect(results.map((r) => r.status)).toEqual(['ok', 'failed', 'ok', 'failed']);
+    expect(summarize(results)).toEqual({ total: 4, ok: 2, failed: 2, skipped: 0 });
+  });
+
+  it('calls onResult in input order, one at a time', async () => {
+    const seen: number[] = [];
+    let inside = false;
+    await runBulk(
+      [30, 5, 20, 1, 10],
+      async (ms) => {
+        await delay(ms);
+        return ms;
+      },
+      {
+        concurrency: 5,
+        onResult: async (_r, index) => {
+          expect(inside).toBe(false);
+          inside = true;
+          await delay(1);
+          seen.push(index);
+          inside = false;
+        },
+      },
+    );
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('stops starting items once the signal is aborted; the rest are skipped', async () => {
+    const controller = new AbortController();
+    const started: number[] = [];
+    const results = await runBulk(
+      Array.from({ length: 10 }, (_, i) => i),
+      async (i) => {
+        started.push(i);
+        if (i === 2) controller.abort();
+        await delay(1);
+        return i;
+      },
+      { concurrency: 2, signal: controller.signal },
+    );
+    expect(started.length).toBeLessThanOrEqual(4);
+    expect(results.slice(started.length).every((r) => r.status === 'skipped')).toBe(true);
+    expect(bulkExitCode(results)).toBe(ExitCode.interrupted);
+  });
+
+  it('counts an item interrupted in flight as skipped, not failed', async () => {
+    const results = await runBulk([1], async () => {
+      throw new InterruptedError();
+    });
+    expect(results).toEqual([{ status: 'skipped' }]);
+  });
+
+  it('handles an empty list', async () => {
+    expect(await runBulk([], async () => 1)).toEqual([]);
+  });
+});
+
+describe('bulkExitCode', () => {
+  const ok: BulkResult<number> = { status: 'ok', value: 1 };
+  const failed = (error: unknown): BulkResult<number> => ({ status: 'failed', error });
+
+  it('is 0 when everything applied', () => {
+    expect(bulkExitCode([ok, ok])).toBe(0);
+  });
+  it('is 6 when some failed and others applied', () => {
+    expect(bulkExitCode([ok, failed(notFound(2))])).toBe(ExitCode.partial);
+  });
+  it("is the first failure's own code when all failed", () => {
+    expect(bulkExitCode([failed(notFound(1)), failed(notFound(2))])).toBe(ExitCode.notFound);
+    const auth = new ApiError(401, 'UNAUTHORIZED', 'bad key', [], undefined, 'PUT', '/x');
+    expect(bulkExitCode([failed(auth), failed(notFound(2))])).toBe(ExitCode.auth);
+    expect(bulkExitCode([failed(new Error('bug'))])).toBe(ExitCode.api);
+  });
+});
+
+describe('failureText', () => {
+  it('includes validation issues', () => {
+    const err = new ApiError(
+      400,
+      'VALIDATION_ERROR',
+      'Validation failed',
+      [{ path: 'title', message: 'must not be blank' }],
+      undefined,
+      'PUT',
+      '/x',
+    );
+    expect(failureText(err)).toBe('Validation failed (title: must not be blank)');
+    expect(failureText(new UsageError('nope'))).toBe('nope');
+    expect(failureText('plain')).toBe('plain');
+  });
+});
