@@ -2,7 +2,12 @@
 // for paginate()/paginatePages(); the others send their request and return the parsed body.
 
 import { z } from 'zod';
-import type { ActionItemStatus, AssigneeType, ShareAccess } from './assumptions.js';
+import {
+  type ActionItemStatus,
+  type AssigneeType,
+  type ShareAccess,
+  TAG_APPLY_MEETINGS_FIELD,
+} from './assumptions.js';
 import type { ApiClient } from './client.js';
 import type { PaginateOptions } from './paginate.js';
 import * as S from './schemas.js';
@@ -145,7 +150,7 @@ export async function applyTag(client: ApiClient, tagId: number, meetingIds: str
     await client.request({
       method: 'PUT',
       path: '/tag',
-      body: { tagId, meetingIds },
+      body: { tagId, [TAG_APPLY_MEETINGS_FIELD]: meetingIds },
       schema: z.array(S.Meeting),
     })
   ).data;
