@@ -1,10 +1,28 @@
 // The command tree, in the order `mtg --help` lists it.
 
 import type { TreeNode } from '../cli/spec.js';
+import { actionItemsGroup } from './action-items.js';
+import { apiCommand } from './api.js';
 import { authGroup } from './auth.js';
+import { calendarGroup } from './calendar.js';
+import { companiesGroup } from './companies.js';
 import { completionCommand } from './completion.js';
 import { configGroup } from './config.js';
 import { meetingsGroup } from './meetings.js';
+import { peopleGroup } from './people.js';
 import { sandboxCommand } from './sandbox.js';
+import { tagsGroup } from './tags.js';
 
-export const commandTree: TreeNode[] = [authGroup, configGroup, meetingsGroup, sandboxCommand, completionCommand];
+export const commandTree: TreeNode[] = [
+  authGroup,
+  configGroup,
+  meetingsGroup,
+  actionItemsGroup,
+  tagsGroup,
+  calendarGroup,
+  peopleGroup,
+  companiesGroup,
+  apiCommand,
+  sandboxCommand,
+  completionCommand,
+];

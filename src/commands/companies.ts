@@ -1,0 +1,71 @@
+// mtg companies list|view: the companies whose people attend your meetings.
+
+import type { Context } from '../cli/context.js';
+import type { ListFormat } from '../cli/globals.js';
+import { listValues, positiveIds } from '../cli/input.js';
+import type { GroupSpec } from '../cli/spec.js';
+import { domainName } from './people.js';
+
+/** Table format without --fields: the company, its links and its people, readably. */
+async function writeReadable(ctx: Context, company: unknown, width: number, color: boolean): Promise<void> {
+  const out = await import('../output/index.js');
+  const { writeCompanyDetail } = await import('../output/company.js');
+  const sink = await out.openOutput(ctx.globals.output);
+  try {
+    await writeCompanyDetail(sink.stream, company, { width, color });
+    await sink.commit();
+  } catch (err) {
+    await sink.abort().catch(() => undefined);
+    throw err;
+  }
+}
+
+export const companiesGroup: GroupSpec = {
+  name: 'companies',
+  summary: 'List companies and show one with its links and people',
+  commands: [
+    {
+      name: 'list',
+      summary: 'List the companies whose people attend your meetings (every page)',
+      options: [
+        {
+          flags: '--tag <id>',
+          description: 'only companies of meetings with this tag (repeatable, comma lists)',
+          repeatable: true,
+        },
+      ],
+      examples: ['mtg companies list', 'mtg companies list --tag 3 --json'],
+      async run(ctx, _args, opts) {
+        const tags = positiveIds(listValues(opts.tag), '--tag');
+        const { listCompanies } = await import('../api/endpoints.js');
+        const { runList } = await import('../cli/list.js');
+        return runList(ctx, {
+          endpoint: listCompanies({ tagIds: tags.length ? tags.map(String) : undefined }),
+          resource: 'company',
+          noun: 'companies',
+          command: 'companies list',
+        });
+      },
+    },
+    {
+      name: 'view',
+      summary: 'Show a company: its external links and its people',
+      args: [{ name: 'DOMAIN', description: 'the company domain, e.g. acme.com', required: true }],
+      examples: ['mtg companies view acme.com', 'mtg companies view acme.com --json'],
+      async run(ctx, args) {
+        const domain = domainName(String(args.DOMAIN ?? ''), 'DOMAIN');
+        const { chooseFormat, writerSetup, writeResult } = await import('../cli/list.js');
+        const format = chooseFormat(ctx) as ListFormat;
+        const { options } = await writerSetup(ctx, 'companyDetail', format);
+        const { getCompany } = await import('../api/endpoints.js');
+        const company = await getCompany(await ctx.client(), domain);
+        if (format === 'table' && ctx.globals.fields === undefined) {
+          await writeReadable(ctx, company, options.width, options.color);
+        } else {
+          await writeResult(ctx, 'companyDetail', company);
+        }
+        return 0;
+      },
+    },
+  ],
+};

@@ -1,0 +1,57 @@
+// mtg people list: the people attending your meetings.
+
+import { UsageError } from '../api/errors.js';
+import { listValues, positiveIds } from '../cli/input.js';
+import type { GroupSpec } from '../cli/spec.js';
+
+/** A company domain such as acme.com (no scheme, path or @). */
+export function domainName(value: string, what: string): string {
+  const trimmed = value.trim().toLowerCase();
+  if (!/^[^\s/@:?#]+\.[^\s/@:?#]+$/.test(trimmed)) {
+    throw new UsageError(`${what} must be a domain name such as acme.com, got "${value}"`);
+  }
+  return trimmed;
+}
+
+export const peopleGroup: GroupSpec = {
+  name: 'people',
+  summary: 'List the people attending your meetings',
+  commands: [
+    {
+      name: 'list',
+      summary: 'List people, most recent meeting first (every page)',
+      options: [
+        {
+          flags: '--domain <domain>',
+          description: 'only people of these company domains (repeatable, comma lists)',
+          repeatable: true,
+        },
+        {
+          flags: '--tag <id>',
+          description: 'only attendees of meetings with this tag (repeatable, comma lists)',
+          repeatable: true,
+        },
+      ],
+      examples: [
+        'mtg people list',
+        'mtg people list --domain acme.com --domain globex.com --json',
+        'mtg people list --tag 3 --format csv -o people.csv',
+      ],
+      async run(ctx, _args, opts) {
+        const domains = listValues(opts.domain).map((d) => domainName(d, '--domain'));
+        const tags = positiveIds(listValues(opts.tag), '--tag');
+        const { listPeople } = await import('../api/endpoints.js');
+        const { runList } = await import('../cli/list.js');
+        return runList(ctx, {
+          endpoint: listPeople({
+            domains: domains.length ? domains : undefined,
+            tagIds: tags.length ? tags.map(String) : undefined,
+          }),
+          resource: 'person',
+          noun: 'people',
+          command: 'people list',
+        });
+      },
+    },
+  ],
+};
