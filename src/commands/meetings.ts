@@ -52,7 +52,7 @@ const search: CommandSpec = {
   description:
     'Search meetings by name, notes and transcript. Filters combine: every --tag, --attendee and --meeting ' +
     'narrows the result further; each is repeatable and takes comma lists.',
-  args: [{ name: 'term', description: 'text to search for (omit to list every meeting the filters allow)' }],
+  args: [{ name: 'TERM', description: 'text to search for (omit to list every meeting the filters allow)' }],
   options: [
     tagOption,
     {
@@ -64,7 +64,7 @@ const search: CommandSpec = {
   ],
   examples: ['mtg meetings search roadmap --limit 5', 'mtg meetings search --tag 3 --attendee 12,14 --json'],
   async run(ctx, args, opts) {
-    const term = typeof args.term === 'string' && args.term.trim() !== '' ? args.term : undefined;
+    const term = typeof args.TERM === 'string' && args.TERM.trim() !== '' ? args.TERM : undefined;
     const attendees = positiveIds(listValues(opts.attendee), 'Attendee profile ID').map(String);
     const meetings = listValues(opts.meeting).map((id) => stringId(id, 'Meeting ID'));
     const { searchMeetings } = await import('../api/endpoints.js');
@@ -118,7 +118,7 @@ const view: CommandSpec = {
     'private notes, action items, insights and sharing. With --json or --format ndjson the meeting exactly ' +
     'as the API sent it; csv/tsv give one row. --web prints the link to the meeting in the web app ' +
     '(from MTG_APP_URL or `mtg config set app-url URL`) without sending a request.',
-  args: [{ name: 'meetingId', description: 'the meeting ID', required: true }],
+  args: [{ name: 'MEETING_ID', description: 'the meeting ID', required: true }],
   options: [
     { flags: '--web', description: 'print the web-app link instead (no request)', defaultValue: false },
   ],
@@ -128,7 +128,7 @@ const view: CommandSpec = {
     'mtg meetings view mtg_3f2a9c --web',
   ],
   async run(ctx, args, opts) {
-    const meetingId = stringId(args.meetingId as string, 'Meeting ID');
+    const meetingId = stringId(args.MEETING_ID as string, 'Meeting ID');
     const { writeDocument } = await import('../output/document.js');
     if (opts.web) {
       const base = await appUrl(ctx);
@@ -183,14 +183,14 @@ const transcript: CommandSpec = {
     'Print the transcript of a meeting. Formats (global --format): text (default: "[mm:ss] Speaker: text"), ' +
     'srt and vtt (subtitles; each cue lasts until the next entry), md (a Markdown document), json and ndjson ' +
     '(entries exactly as the API sent them). -o FILE writes any of them atomically.',
-  args: [{ name: 'meetingId', description: 'the meeting ID', required: true }],
+  args: [{ name: 'MEETING_ID', description: 'the meeting ID', required: true }],
   examples: [
     'mtg meetings transcript mtg_3f2a9c',
     'mtg meetings transcript mtg_3f2a9c --format srt -o meeting.srt',
     'mtg meetings transcript mtg_3f2a9c --format md > notes.md',
   ],
   async run(ctx, args) {
-    const meetingId = stringId(args.meetingId as string, 'Meeting ID');
+    const meetingId = stringId(args.MEETING_ID as string, 'Meeting ID');
     const format = transcriptFormat(ctx);
     // --fields checked before anything is sent
     if (format === 'json' || format === 'ndjson') await writerSetup(ctx, 'transcript', format);
@@ -357,7 +357,7 @@ const share: CommandSpec = {
     `Every target is checked before anything is sent. More than ${SHARE_MAX_TARGETS} go out in batches of ` +
     `${SHARE_MAX_TARGETS}. Each failed target is reported on stderr; the meeting's sharing list is printed. ` +
     'Exit 6 when some targets failed and the rest applied, 1 when all failed.',
-  args: [{ name: 'meetingId', description: 'the meeting ID', required: true }],
+  args: [{ name: 'MEETING_ID', description: 'the meeting ID', required: true }],
   options: [
     {
       flags: '--email <addr>',
@@ -383,7 +383,7 @@ const share: CommandSpec = {
     'mtg people list --domain acme.example --fields email | mtg meetings share mtg_3f2a9c --stdin',
   ],
   async run(ctx, args, opts) {
-    const meetingId = stringId(args.meetingId as string, 'Meeting ID');
+    const meetingId = stringId(args.MEETING_ID as string, 'Meeting ID');
     const access = oneOf(String(opts.access ?? 'Viewer'), SHARE_ACCESS_VALUES, 'access');
     const targets = await shareTargets(ctx, opts);
     const format = chooseFormat(ctx) as ListFormat;
