@@ -22,6 +22,15 @@ export function writeChunk(out: NodeJS.WritableStream, chunk: string): Promise<v
   });
 }
 
+/** Best-effort write for interruptions: never waits, never throws, skips a dead stream. */
+export function writeNoWait(out: NodeJS.WritableStream, chunk: string): void {
+  const w = out as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
+  if (chunk === '' || w.destroyed || w.writableEnded) return;
+  try {
+    out.write(chunk);
+  } catch {}
+}
+
 /** Turns items into text; `index` counts from the first item of the whole document. */
 export interface Encoder {
   item(item: unknown, index: number): string;
@@ -62,8 +71,7 @@ export function streamWriter(out: NodeJS.WritableStream, enc: Encoder, continueA
       // no waiting for 'drain': the consumer may be the thing that stopped.
       if (closed) return Promise.resolve();
       closed = true;
-      const tail = enc.finish(continueAfter + count);
-      if (tail !== '') out.write(tail);
+      writeNoWait(out, enc.finish(continueAfter + count));
       return Promise.resolve();
     },
   };
