@@ -77,6 +77,8 @@ export interface RateLimiterOptions {
 
 export interface Ticket {
   seq: number;
+  /** When the request was let out (the limiter's clock); lets observe() tell which window it fell in. */
+  at?: number;
 }
 
 export class RateLimiter {
@@ -133,17 +135,39 @@ export class RateLimiter {
       }
     }
     this.dispatched++;
-    return { seq: this.dispatched };
+    return { seq: this.dispatched, at: this.now() };
   }
 
-  /** Apply a response's headers, unless a newer request's report was applied already. */
+  /**
+   * Apply a response's headers, unless a newer request's report was applied already.
+   *
+   * Each report bounds the window's end from above: the server decided at or before `receivedAt`,
+   * so the window refills no later than receivedAt + Reset. Every report of the same window gives
+   * such a bound; the earliest one is the tightest, and it comes from early in the window. Keeping
+   * only the latest report's bound (from the window's last request) made a batch wait out the
+   * window plus the time it took to send the window's requests (bench figure e: 13.0 s for 200
+   * updates at 20 per second, now about 10.8 s). A report is taken to be of the same window when it
+   * names the same allowance, shows less remaining than the last one and its request left before
+   * the window's bound; a report of a refilled window shows more remaining (or a different
+   * window) and replaces the bound.
+   */
   observe(ticket: Ticket, headers: RateLimitHeaders, receivedAt = this.now()): void {
     if (ticket.seq <= this.appliedSeq) return;
     if (headers.remaining === undefined) return;
+    const bound = headers.reset === undefined ? undefined : receivedAt + headers.reset * 1000;
+    const prior = this.state;
+    const sameWindow =
+      bound !== undefined &&
+      prior.resetAt !== undefined &&
+      prior.remaining !== undefined &&
+      ticket.at !== undefined &&
+      headers.limit === prior.limit &&
+      headers.remaining < prior.remaining &&
+      ticket.at < prior.resetAt;
     this.appliedSeq = ticket.seq;
     this.state.limit = headers.limit;
     this.state.remaining = headers.remaining;
-    this.state.resetAt = headers.reset === undefined ? undefined : receivedAt + headers.reset * 1000;
+    this.state.resetAt = sameWindow ? Math.min(prior.resetAt!, bound) : bound;
   }
 
   /** A 429: nobody sends until Retry-After has passed. */

@@ -144,6 +144,37 @@ describe('RateLimiter', () => {
     expect(clock.sleeps.length).toBe(1);
   });
 
+  it("waits for the window's earliest bound, not the bound of its last request", async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
+    // The window's first request comes back at t=100: it refills by t=1100 at the latest.
+    const first = await limiter.acquire();
+    clock.advance(100);
+    limiter.observe(first, { limit: 3, remaining: 2, reset: 1 });
+    // The rest of the window, answered later: each still says "1 s", a later (looser) bound.
+    for (const remaining of [1, 0]) {
+      const t = await limiter.acquire();
+      clock.advance(200);
+      limiter.observe(t, { limit: 3, remaining, reset: 1 });
+    }
+    expect(clock.now()).toBe(500);
+    await limiter.acquire();
+    expect(clock.sleeps).toEqual([1100 - 500 + RESET_MARGIN_MS]);
+  });
+
+  it('takes the bound of a refilled window from its own reports', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const a = await limiter.acquire();
+    limiter.observe(a, { limit: 3, remaining: 1, reset: 1 });
+    clock.advance(1500); // that window is over; the next request opens a new one
+    const b = await limiter.acquire();
+    clock.advance(100);
+    limiter.observe(b, { limit: 3, remaining: 0, reset: 1 });
+    await limiter.acquire();
+    expect(clock.sleeps).toEqual([1000 + RESET_MARGIN_MS]);
+  });
+
   it('ignores a stale report that arrives after a newer one', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
