@@ -66,6 +66,19 @@ describe('table', () => {
     expect(text).toContain('…');
   });
 
+  it('long lists (rendered in blocks) stay aligned with one header', async () => {
+    const many = Array.from({ length: 450 }, (_, i) => ({
+      ...items[0],
+      id: i + 1,
+      title: 't'.repeat(i % 40),
+    }));
+    const lines = (await table(many, false)).trimEnd().split('\n');
+    expect(lines).toHaveLength(451);
+    expect(lines.filter((l) => l.startsWith('id '))).toHaveLength(1);
+    const statusAt = lines[0]!.indexOf('status');
+    for (const l of lines.slice(1)) expect(l.indexOf('DONE')).toBe(statusAt);
+  });
+
   it('prints nothing for an empty list', async () => {
     expect(await table([], false)).toBe('');
   });
