@@ -4,6 +4,7 @@
 
 import { UsageError } from '../api/errors.js';
 import type { PaginateOptions } from '../api/paginate.js';
+import { defaultFormat } from '../output/types.js';
 import type { ResourceName } from '../output/views.js';
 import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
 import type { Context } from './context.js';
@@ -17,7 +18,8 @@ export async function loadOutput(): Promise<Output> {
 
 /** --format/--json (or the TTY default), checked against the formats a command supports. */
 export function chooseFormat(ctx: Context, allowed: readonly string[] = LIST_FORMATS): string {
-  const format = ctx.globals.format ?? (ctx.io.stdout.isTTY && !ctx.globals.output ? 'table' : 'tsv');
+  // A file is data, not a screen: -o gets tsv by default even from a terminal.
+  const format = ctx.globals.format ?? defaultFormat(!!ctx.io.stdout.isTTY && !ctx.globals.output);
   if (!allowed.includes(format)) {
     throw new UsageError(
       `Invalid --format "${format}" for this command. Valid values: ${allowed.join(', ')}`,
