@@ -19,7 +19,9 @@ export class ConfigStore {
 
   /** conf (and its JSON-schema machinery) is loaded only by commands that need stored settings. */
   static async open(configDir: string | undefined): Promise<ConfigStore> {
+    const before = signalListeners();
     const { default: Conf } = await import('conf');
+    dropSignalListenersAddedSince(before);
     if (configDir) {
       mkdirSync(configDir, { recursive: true, mode: 0o700 });
     }
@@ -72,6 +74,27 @@ export class ConfigStore {
       chmodSync(dir, 0o700);
     } catch {
       // The folder is not ours to change (a shared MTG_CONFIG_DIR): the file itself is still 0600.
+    }
+  }
+}
+
+// conf's atomic writer (atomically -> when-exit) hooks SIGINT/SIGTERM when it loads, and on the
+// signal sends it again to the process. That echo reached the CLI's own handler as a "second
+// Ctrl-C" and forced an immediate exit: no "Interrupted.", an -o temp file left behind. Its only
+// purpose is removing temp files of a write in progress, and conf writes synchronously, so no
+// signal handler can run mid-write: the hooks are dropped. (when-exit's 'exit' hook is kept.)
+const HANDLED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+type Listener = (...args: unknown[]) => void;
+
+function signalListeners(): Map<string, Listener[]> {
+  return new Map(HANDLED_SIGNALS.map((s) => [s, process.listeners(s) as Listener[]]));
+}
+
+function dropSignalListenersAddedSince(before: Map<string, Listener[]>): void {
+  for (const signal of HANDLED_SIGNALS) {
+    const old = before.get(signal) ?? [];
+    for (const listener of process.listeners(signal) as Listener[]) {
+      if (!old.includes(listener)) process.off(signal, listener);
     }
   }
 }
