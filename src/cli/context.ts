@@ -33,7 +33,13 @@ export class Context {
     readonly env: NodeJS.ProcessEnv,
     readonly signal: AbortSignal,
   ) {
-    this.progress = new Progress({ stream: io.stderr, quiet: globals.quiet, verbose: globals.verbose });
+    this.progress = new Progress({
+      stream: io.stderr,
+      quiet: globals.quiet,
+      verbose: globals.verbose,
+      noColor: !globals.color,
+      env,
+    });
   }
 
   store(): Promise<ConfigStore> {

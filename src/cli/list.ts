@@ -50,7 +50,7 @@ export async function writerSetup(ctx: Context, resource: ResourceName, format: 
     rawCells: ctx.globals.rawCells,
     bom: ctx.globals.bom,
     color: stdoutColor,
-    width: ctx.io.stdout.columns ?? 100,
+    width: ctx.io.stdout.columns || 100, // an unsized pseudo-terminal reports 0
   };
   return { out, view, options };
 }

@@ -9,10 +9,47 @@ export interface ProgressOptions {
   stream: NodeJS.WritableStream & { isTTY?: boolean };
   quiet: boolean;
   verbose: boolean;
+  /** --no-color given; with `env` (NO_COLOR, FORCE_COLOR), decides the spinner's color like the data's. */
+  noColor?: boolean;
+  env?: Record<string, string | undefined>;
 }
 
 /** Waits shorter than this are not worth a line outside a terminal. */
 const LOG_WAITS_FROM_MS = 2_000;
+
+/**
+ * The spec's windows are per second and per minute, and RateLimit-Reset (whole seconds, rounded
+ * up) counts down the one closest to exhaustion: a wait of more than a second (plus the pacing
+ * margin) can only be the longer window.
+ */
+const PER_SECOND_WAIT_MAX_MS = 1_200;
+
+export function windowName(waitMs: number): string {
+  return waitMs <= PER_SECOND_WAIT_MAX_MS ? 'per-second window' : 'per-minute window';
+}
+
+/** "Rate limited: waiting 12 s (per-minute window)", for the spinner and the log. */
+export function waitText(info: WaitInfo): string {
+  const seconds = Math.max(1, Math.round(info.ms / 1000));
+  const why =
+    info.reason === 'retry-after' ? `${windowName(info.ms)}; the server answered 429` : windowName(info.ms);
+  return `Rate limited: waiting ${seconds} s (${why})`;
+}
+
+/**
+ * ora counts the lines to clear as text width / columns: a terminal that reports 0 columns (a
+ * pseudo-terminal nobody sized, as under `script` or `docker -t`) made it clear lines forever.
+ */
+function withColumns<T extends { columns?: number }>(stream: T): T {
+  if (stream.columns) return stream;
+  return new Proxy(stream, {
+    get(target, key) {
+      if (key === 'columns') return target.columns || 80;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
 
 export class Progress {
   private spinner: Spinner | undefined;
@@ -33,24 +70,24 @@ export class Progress {
       this.spinner.text = text;
       return;
     }
-    this.loading ??= import('ora').then(({ default: ora }) => {
-      if (this.stopped) return;
-      this.spinner = ora({
-        text: this.text,
-        stream: this.options.stream,
-        discardStdin: false,
-      }).start() as Spinner;
-    });
+    this.loading ??= Promise.all([import('ora'), import('../output/color.js')]).then(
+      ([{ default: ora }, { colorEnabled }]) => {
+        if (this.stopped) return;
+        const { stream, noColor, env } = this.options;
+        this.spinner = ora({
+          text: this.text,
+          stream: withColumns(stream as NodeJS.WriteStream),
+          discardStdin: false,
+          // chalk's own detection ignores NO_COLOR and our --no-color: decide here.
+          ...(!colorEnabled({ stream, noColorFlag: noColor, env }) && { color: false as const }),
+        }).start() as Spinner;
+      },
+    );
   }
 
   /** A rate-limit wait: spinner text on a terminal, a line under --verbose or when long. */
   wait(info: WaitInfo): void {
-    const seconds = Math.max(1, Math.round(info.ms / 1000));
-    const why =
-      info.reason === 'retry-after'
-        ? 'the server answered 429 Retry-After'
-        : `the window${info.limit ? ` of ${info.limit} requests` : ''} is used up`;
-    const text = `Rate limited: waiting ${seconds} s (${why})`;
+    const text = waitText(info);
     if (this.interactive) this.update(text);
     else if (!this.options.quiet && (this.options.verbose || info.ms >= LOG_WAITS_FROM_MS)) this.line(text);
   }

@@ -1,0 +1,54 @@
+// Runs the built CLI on a pseudo-terminal with util-linux `script`, so that stdout and stderr are
+// TTYs as in an interactive shell. What the terminal showed (both streams, escape codes and all)
+// comes back as `screen`; stdout can be sent to a file instead to keep data apart from progress.
+import { spawn } from 'node:child_process';
+import { BIN, tempConfigDir } from './cli.js';
+
+export interface TerminalResult {
+  code: number | null;
+  /** Everything written to the terminal. */
+  screen: string;
+}
+
+export interface TerminalOptions {
+  env?: Record<string, string | undefined>;
+  /** Redirect the CLI's stdout to this file (stderr stays on the terminal). */
+  stdoutFile?: string;
+  timeoutMs?: number;
+}
+
+const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+export function runInTerminal(args: string[], options: TerminalOptions = {}): Promise<TerminalResult> {
+  const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  const redirect = options.stdoutFile ? ` > ${shellQuote(options.stdoutFile)}` : '';
+  // A clean environment: no CI (ora would not animate), no color settings unless the test sets them.
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TERM: 'xterm-256color',
+    MTG_CONFIG_DIR: tempConfigDir(),
+    ...options.env,
+  };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+  return new Promise((resolve, reject) => {
+    // -q: no start/done lines, -f: flush as written, -e: the command's exit code, -c: the command.
+    const child = spawn('script', ['-qfec', command + redirect, '/dev/null'], {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      screen += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      screen += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+  });
+}
