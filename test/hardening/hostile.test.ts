@@ -1,0 +1,140 @@
+// Hostile text from the server (escape sequences, OSC links, BEL, C1 controls, formula prefixes):
+// stripped from everything printed for people, kept byte-exact in json/ndjson, formula-guarded in csv.
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  HOSTILE,
+  HOSTILE_ACTION_ITEM_ID,
+  HOSTILE_MEETING_ID,
+  HOSTILE_PERSON_ID,
+  HOSTILE_TAG_ID,
+  type Sandbox,
+  startSandbox,
+} from '../../src/sandbox/index.js';
+import { runCli, sandboxEnv } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+// Colors off, so any ESC in the output came from the server, not from us.
+const env = () => sandboxEnv(sandbox, { NO_COLOR: '1' });
+// C0 controls other than \t and \n (ESC, BEL, CR...), DEL and C1 (0x80-0x9f).
+const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+async function raw(path: string): Promise<unknown> {
+  const res = await fetch(`${sandbox.baseUrl}${path}`, {
+    headers: { authorization: `Bearer ${sandbox.apiKey}` },
+  });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ limits: 'none', pageSize: 100 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe('text for people carries no terminal control characters', () => {
+  const commands: [string[], string][] = [
+    [['meetings', 'list', '--format', 'table'], 'Board prep'],
+    [['meetings', 'search', '--meeting', HOSTILE_MEETING_ID, '--format', 'table'], 'RED ALERT'],
+    [['meetings', 'view', HOSTILE_MEETING_ID, '--format', 'table'], 'click me'],
+    [['meetings', 'transcript', HOSTILE_MEETING_ID], 'is red'],
+    [['meetings', 'transcript', HOSTILE_MEETING_ID, '--format', 'srt'], 'is red'],
+    [['meetings', 'transcript', HOSTILE_MEETING_ID, '--format', 'vtt'], 'is red'],
+    [['meetings', 'transcript', HOSTILE_MEETING_ID, '--format', 'md'], 'is red'],
+    [['action-items', 'list', '--assignee', 'anyone', '--status', 'all', '--format', 'table'], 'HYPERLINK'],
+    [['people', 'list', '--tag', String(HOSTILE_TAG_ID), '--format', 'table'], 'Mallory'],
+    [['companies', 'list', '--format', 'table'], ''],
+  ];
+  it.each(commands)('mtg %j', async (args, visible) => {
+    const r = await runCli(args, { env: env() });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(0);
+    const bad = TERMINAL_CONTROL.exec(r.stdout);
+    expect(bad && JSON.stringify(r.stdout.slice(Math.max(0, bad.index - 20), bad.index + 20))).toBeNull();
+    expect(r.stdout).toContain(visible); // the text itself survives, only the controls go
+  });
+
+  it('the hostile meeting as a page: OSC link target and window title are gone, not just their ESC', async () => {
+    const r = await runCli(['meetings', 'view', HOSTILE_MEETING_ID, '--format', 'table'], { env: env() });
+    expect(r.stdout).not.toContain('https://evil.example/'); // the OSC 8 target (a title also names evil.example)
+    expect(r.stdout).not.toContain(']8;;');
+    expect(r.stdout).not.toContain('pwned');
+    expect(r.stdout).not.toContain('[31m');
+  });
+});
+
+describe('json and ndjson keep server strings byte-exact', () => {
+  it('action-items list --json: the hostile item equals what the API sent', async () => {
+    const r = await runCli(['action-items', 'list', '--assignee', 'anyone', '--status', 'all', '--json'], {
+      env: env(),
+    });
+    expect(r.code).toBe(0);
+    const item = (JSON.parse(r.stdout) as { id: number }[]).find((i) => i.id === HOSTILE_ACTION_ITEM_ID);
+    const api = (
+      (await raw('/action-items?assigneeType=Anyone&status=ALL')) as { id: number; description: string }[]
+    ).find((i) => i.id === HOSTILE_ACTION_ITEM_ID)!;
+    expect(item).toEqual(api);
+    expect(api.description).toContain(HOSTILE.oscLink);
+  });
+
+  it('meetings view --format ndjson and transcript --json equal the API response', async () => {
+    const view = await runCli(['meetings', 'view', HOSTILE_MEETING_ID, '--format', 'ndjson'], { env: env() });
+    const fromApi = ((await raw(`/search?meetingIds=${HOSTILE_MEETING_ID}`)) as unknown[])[0] as {
+      name: string;
+      notes: string;
+    };
+    expect(JSON.parse(view.stdout)).toEqual(fromApi);
+    expect(fromApi.notes).toContain(HOSTILE.c1Csi);
+    expect(fromApi.name).toContain(HOSTILE.oscTitle);
+
+    const tr = await runCli(['meetings', 'transcript', HOSTILE_MEETING_ID, '--json'], { env: env() });
+    expect(JSON.parse(tr.stdout)).toEqual(await raw(`/meeting/${HOSTILE_MEETING_ID}/transcript`));
+  });
+});
+
+describe('csv guards spreadsheet formulas', () => {
+  const FORMULA_START = /^[=+\-@\t\r]/;
+
+  it("cells starting with = + - @ or tab get a leading '; nothing else changes", async () => {
+    const items = await runCli(
+      ['action-items', 'list', '--assignee', 'anyone', '--status', 'all', '--format', 'csv'],
+      {
+        env: env(),
+      },
+    );
+    const people = await runCli(['people', 'list', '--tag', String(HOSTILE_TAG_ID), '--format', 'csv'], {
+      env: env(),
+    });
+    const tags = await runCli(['meetings', 'search', '--meeting', HOSTILE_MEETING_ID, '--format', 'csv'], {
+      env: env(),
+    });
+    for (const r of [items, people, tags]) {
+      expect(r.code).toBe(0);
+      const rows = parse(r.stdout, { columns: true }) as Record<string, string>[];
+      for (const row of rows) for (const cell of Object.values(row)) expect(cell).not.toMatch(FORMULA_START);
+    }
+    const itemRows = parse(items.stdout, { columns: true }) as Record<string, string>[];
+    const hostile = itemRows.find((r) => r.id === String(HOSTILE_ACTION_ITEM_ID))!;
+    expect(hostile.title).toBe(`'${HOSTILE.formulaEq}`);
+    expect(hostile.description?.startsWith(`'${HOSTILE.formulaPlus} `)).toBe(true);
+    const person = (parse(people.stdout, { columns: true }) as Record<string, string>[]).find(
+      (r) => r.id === String(HOSTILE_PERSON_ID),
+    )!;
+    expect(person.firstName).toBe(`'${HOSTILE.formulaAt}`);
+    expect(person.title).toBe(`'${HOSTILE.formulaEq}`);
+  });
+
+  it('--raw-cells leaves them as sent', async () => {
+    const r = await runCli(
+      ['action-items', 'list', '--assignee', 'anyone', '--status', 'all', '--format', 'csv', '--raw-cells'],
+      { env: env() },
+    );
+    const row = (parse(r.stdout, { columns: true }) as Record<string, string>[]).find(
+      (x) => x.id === String(HOSTILE_ACTION_ITEM_ID),
+    )!;
+    expect(row.title).toBe(HOSTILE.formulaEq);
+  });
+});
