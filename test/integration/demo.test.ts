@@ -1,0 +1,68 @@
+// `npm run demo` end to end: the tour runs every section against its own sandbox, exits 0, and
+// leaves nothing running (the sandbox it started no longer answers).
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const DEMO = join(import.meta.dirname, '..', '..', 'scripts', 'demo.mjs');
+
+const SECTIONS = [
+  ['Search meetings', 'mtg meetings search roadmap --limit 3'],
+  ['View one meeting', 'mtg meetings view mtg_'],
+  ['List action items (a table)', 'mtg action-items list --assignee anyone'],
+  ['Create an action item', 'mtg action-items create "Send the demo recap"'],
+  ['Mark it done', '--status DONE'],
+  ['Create a tag', 'mtg tags create demo-'],
+  ['Tag the meeting', 'mtg tags apply '],
+  ['Share the meeting', 'mtg meetings share mtg_'],
+  ['Private notes on a calendar event', 'mtg calendar set-notes '],
+  ['Read the transcript', 'mtg meetings transcript mtg_'],
+  ['Export to CSV', '--format csv -o export.csv'],
+] as const;
+
+function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [DEMO], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('npm run demo', () => {
+  it('tours every section, exits 0 and stops its sandbox', async () => {
+    const { code, stdout, stderr } = await runDemo();
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    for (const [title, command] of SECTIONS) {
+      expect(stdout).toContain(`== ${title}\n$ `);
+      expect(stdout).toContain(command);
+    }
+    expect(stdout).not.toContain('skipped');
+    expect(stdout).not.toMatch(/\(exit \d+\)/);
+    // Real data flowed: the item was marked done, and the export's header row was shown.
+    expect(stdout).toMatch(/\d+\s+DONE\s+Send the demo recap/);
+    expect(stdout).toContain('id,title,description,');
+    expect(stdout).toContain('== Done');
+    // Piped: no escape codes from the demo, and the export's hostile cells shown as symbols.
+    expect(stdout).not.toContain('\u001b');
+
+    const baseUrl = /serving the API at (\S+);/.exec(stdout)?.[1];
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await expect(fetch(`${baseUrl}/meetings`)).rejects.toThrow();
+  });
+});
