@@ -156,7 +156,7 @@ const view: CommandSpec = {
       colorEnabled({ stream: ctx.io.stdout, noColorFlag: !ctx.globals.color, env: ctx.env });
     const page = renderMeetingPage(meeting, {
       color,
-      width: ctx.io.stdout.columns ?? 100,
+      width: ctx.io.stdout.columns || 100,
       webUrl: base ? webLink(base, meeting.id) : undefined,
     });
     await writeDocument(ctx.globals.output, page);
