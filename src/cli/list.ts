@@ -37,7 +37,8 @@ export async function writerSetup(ctx: Context, resource: ResourceName, format: 
     try {
       fields = out.parseFields(ctx.globals.fields, view);
     } catch (err) {
-      if (err instanceof out.OutputUsageError) throw new UsageError(err.message);
+      // One line on stderr ("unknown field ...; valid fields: ..."), like every other usage error.
+      if (err instanceof out.OutputUsageError) throw new UsageError(err.message.replace(/\s*\n\s*/g, '; '));
       throw err;
     }
   }
