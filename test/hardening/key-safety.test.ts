@@ -69,16 +69,19 @@ describe('the key is never printed', () => {
       1,
     ],
     ['a 500, --verbose', ['people', 'list', '-v', '--max-retries', '1'], () => env(broken.baseUrl), 1],
-  ] as const)('%s', async (_name, args, makeEnv, code) => {
-    const r = await runCli([...args], { env: makeEnv() });
-    expect(r.code).toBe(code);
-    for (const out of [r.stdout, r.stderr]) {
-      expect(out).not.toContain(KEY);
-      expect(out).not.toContain(WRONG);
-      expect(out).not.toContain('S3cretS3cretS3cret'); // nor a long part of it
-    }
-    if (args.includes('-v')) expect(r.stderr).toMatch(/GET \/\S+ -> /); // verbose did log requests
-  });
+  ] as [string, string[], () => Record<string, string>, number][])(
+    '%s',
+    async (_name, args, makeEnv, code) => {
+      const r = await runCli(args, { env: makeEnv() });
+      expect(r.code).toBe(code);
+      for (const out of [r.stdout, r.stderr]) {
+        expect(out).not.toContain(KEY);
+        expect(out).not.toContain(WRONG);
+        expect(out).not.toContain('S3cretS3cretS3cret'); // nor a long part of it
+      }
+      if (args.includes('-v')) expect(r.stderr).toMatch(/GET \/\S+ -> /); // verbose did log requests
+    },
+  );
 
   it('a network error to a closed port, --verbose', async () => {
     const r = await runCli(['people', 'list', '-v', '--max-retries', '1'], {
