@@ -1,15 +1,98 @@
-// Bundles src/cli/main.ts into dist/ as ESM. Code splitting keeps what only some commands need
-// (the sandbox, ora, cli-table3) in chunks loaded by dynamic import(), off the start-up path.
+// Bundles src/cli/entry.ts (which loads main.ts for all but --version) into dist/ as ESM. Code
+// splitting keeps what only some commands need (the sandbox, ora, cli-table3) in chunks loaded by
+// dynamic import(), off the start-up path.
 import { rm } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await (await import('node:fs/promises')).readFile('package.json', 'utf8'));
 // MTG_BUILD_OUTDIR builds elsewhere (bench/run.mjs measures a private copy that a concurrent
 // `npm run build` cannot delete mid-run); the default is dist/.
 const outdir = process.env.MTG_BUILD_OUTDIR || 'dist';
+
+// commander requires node:child_process at load time, only to run stand-alone executable
+// subcommands, which mtg never declares. Loading that builtin (it pulls in net, dgram, ...) was
+// the largest single cost of `mtg --version` (about 6 ms of a 30 ms budget, node --cpu-prof):
+// give commander a stand-in that loads the real module on first use instead.
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'lazy-child-process', namespace: 'mtg-lazy' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy' }, () => ({
+      contents:
+        'let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require("node:child_process"))[key] });',
+      loader: 'js',
+    }));
+  },
+};
+
+// The start-up path in one chunk. With splitting, esbuild gives each module to a chunk per set of
+// entry points (the entry and every dynamic import() target) that reach it, so main.ts's static
+// imports ended up spread over a dozen small files, each costing a resolve, a read and a compile
+// at every start (bench figure a). Every dynamic import of our own modules is routed through a
+// proxy that also imports everything main.ts loads: the whole start-up closure is then reached by
+// the same entry points and lands in one chunk. Only chunk boundaries change: no module is
+// duplicated, each still runs once, and what was lazy stays lazy.
+async function startupClosure() {
+  const result = await build({
+    entryPoints: ['src/cli/main.ts'],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    outdir: 'unused',
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'static-only',
+        setup(b) {
+          b.onResolve({ filter: /.*/ }, (args) =>
+            args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+          );
+        },
+      },
+    ],
+  });
+  return Object.keys(result.metafile.inputs)
+    .filter((input) => !input.endsWith('src/cli/main.ts'))
+    .map((input) => resolve(input));
+}
+
+const startupInOneChunk = (closure) => ({
+  name: 'startup-in-one-chunk',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.importer.endsWith('entry.ts')) return undefined;
+      const real = await b.resolve(args.path, {
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        kind: 'import-statement',
+      });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'mtg-lazy-entry' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy-entry' }, (args) => ({
+      contents: `import 'mtg-startup';\nexport * from ${JSON.stringify(args.path)};\n`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^mtg-startup$/ }, () => ({ path: 'mtg-startup', namespace: 'mtg-startup' }));
+    b.onLoad({ filter: /.*/, namespace: 'mtg-startup' }, () => ({
+      contents: closure.map((file) => `import ${JSON.stringify(file)};`).join('\n'),
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+});
+
 await rm(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { mtg: 'src/cli/main.ts' },
+  entryPoints: { mtg: 'src/cli/entry.ts' },
   outdir,
   bundle: true,
   splitting: true,
@@ -25,5 +108,6 @@ await build({
   banner: {
     js: "import { createRequire as __mtgCreateRequire } from 'node:module'; const require = __mtgCreateRequire(import.meta.url);",
   },
+  plugins: [lazyChildProcessForCommander, startupInOneChunk(await startupClosure())],
   logLevel: 'warning',
 });
