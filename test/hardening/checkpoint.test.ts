@@ -72,3 +72,21 @@ describe.each(['ndjson', 'json', 'csv'])('--checkpoint with %s', (format) => {
     if (format === 'csv') expect(text.split('\n').filter((l) => l.startsWith('id,')).length).toBe(1);
   });
 });
+
+it('json: after Ctrl-C the file is a closed array, and the resumed run still gives every item once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mtg-ck-'));
+  const out = join(dir, 'out.json');
+  const ck = join(dir, 'ck.json');
+  const args = [...EXPORT_ARGS, '--format', 'json', '-o', out, '--checkpoint', ck];
+  const first = spawnCli(args, sandboxEnv(slow));
+  await waitUntil(() => existsSync(ck), 10_000, 'the first checkpoint');
+  first.child.kill('SIGINT');
+  expect((await first.done).code).toBe(130);
+  expect(first.stderr()).toMatch(/run the same command again to resume/);
+  // Interrupted output is well-formed: the array was closed (the resume cuts that "]" off again).
+  const partial = JSON.parse(readFileSync(out, 'utf8')) as unknown[];
+  expect(partial.length).toBeLessThan(5000);
+  const second = await runCli(args, { env: sandboxEnv(slow) });
+  expect(second.code).toBe(0);
+  expect(sameIdsOnce(idsOf('json', readFileSync(out, 'utf8')), expected)).toBe(true);
+});

@@ -1,4 +1,6 @@
 // A server that stops answering mid-response is abandoned after --timeout and the request retried.
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
@@ -52,6 +54,59 @@ describe('--timeout', () => {
       expect(dead.requests.length).toBe(2);
     } finally {
       await dead.close();
+    }
+  });
+});
+
+/** A server whose first answer stalls mid-body and whose later answers are fine. */
+async function stallOnce(body: unknown) {
+  const hits: string[] = [];
+  const server = createServer((req, res: ServerResponse) => {
+    hits.push(req.method ?? '');
+    req.resume();
+    const json = JSON.stringify(body);
+    if (hits.length === 1) {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(json.length + 100) });
+      res.write(json.slice(0, 5)); // and then nothing more
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(json);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = () => {
+    server.closeAllConnections();
+    return new Promise((r) => server.close(r));
+  };
+  return { hits, url, close };
+}
+
+describe('--timeout on writes', () => {
+  const env = (url: string) => ({ MTG_BASE_URL: url, MTG_API_KEY: 'mtg_sk_test_x' });
+
+  it('a stalled PUT is retried (it is idempotent) and succeeds', async () => {
+    const s = await stallOnce({ id: 1, title: 'x', description: '', status: 'PENDING', meetingIds: [] });
+    try {
+      const r = await runCli(['action-items', 'update', '1', '--title', 'x', '--timeout', '0.3', '--json'], {
+        env: env(s.url),
+      });
+      expect(r.code).toBe(0);
+      expect(s.hits).toEqual(['PUT', 'PUT']);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a stalled POST is not sent again (it may have been applied): exit 1 after one try', async () => {
+    const s = await stallOnce({ id: 9, name: 't', description: null });
+    try {
+      const r = await runCli(['tags', 'create', 'T', '--timeout', '0.3'], { env: env(s.url) });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/POST \/tag failed: no answer within 0\.3 s/);
+      expect(s.hits).toEqual(['POST']);
+    } finally {
+      await s.close();
     }
   });
 });
