@@ -49,12 +49,13 @@ export class Context {
     return this.storePromise;
   }
 
-  async settings(): Promise<Settings> {
+  /** `needAppUrl: false` when only the key and base URL matter (the config file may then be skipped). */
+  async settings(needAppUrl = true): Promise<Settings> {
     const input = {
       flags: { apiKey: this.globals.apiKey, baseUrl: this.globals.baseUrl, profile: this.globals.profile },
       env: this.env,
     };
-    return resolveSettings(input, needsStore(input) ? await this.store() : undefined);
+    return resolveSettings(input, needsStore(input, needAppUrl) ? await this.store() : undefined);
   }
 
   /** The base URL, checked; a clear error when none is set anywhere. */
@@ -71,7 +72,7 @@ export class Context {
   /** The API client for this command, built on first use. */
   async client(overrides?: { apiKey?: string; baseUrl?: URL }): Promise<ApiClient> {
     if (this.clientInstance && !overrides) return this.clientInstance;
-    const settings = await this.settings();
+    const settings = await this.settings(false);
     const baseUrl = overrides?.baseUrl ?? this.baseUrl(settings);
     const apiKey = overrides?.apiKey ?? settings.apiKey;
     if (!apiKey) throw new MissingKeyError(settings.profile);
