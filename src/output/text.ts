@@ -1,9 +1,13 @@
 // Small text helpers shared by the table writer and progress messages.
 
-const countFormat = new Intl.NumberFormat('en-US');
+let countFormat: Intl.NumberFormat | undefined;
 
 /** 1250 -> "1,250" (fixed locale so progress text is stable in logs and tests). */
 export function humanCount(n: number): string {
+  // Whole numbers (every count) are grouped by hand: constructing an Intl.NumberFormat loads ICU
+  // data, about 10 ms, which every list command paid at start (bench figure b). Same text as en-US.
+  if (Number.isSafeInteger(n)) return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+  countFormat ??= new Intl.NumberFormat('en-US');
   return countFormat.format(n);
 }
 
