@@ -1,6 +1,7 @@
 // Entry point of the bundle. Parses the command line, runs the command with a Context, maps errors
 // to the contract's exit codes, and turns Ctrl-C into a clean stop (exit 130, output well-formed).
 
+import { setMaxListeners } from 'node:events';
 import { CommanderError } from 'commander';
 import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../api/errors.js';
 import { commandTree } from '../commands/index.js';
@@ -10,6 +11,10 @@ import { buildProgram } from './program.js';
 
 export async function main(argv: string[], io: IO, env: NodeJS.ProcessEnv): Promise<number> {
   const controller = new AbortController();
+  // Every in-flight request and every rate-limit wait listens to this signal, and a batch has up to
+  // 8 of each at once (src/cli/bulk.ts): past node's default of 10, `action-items update` of 60 IDs
+  // printed a MaxListenersExceededWarning. Listeners are removed as each request settles.
+  setMaxListeners(64, controller.signal);
   let exitCode: number = ExitCode.ok;
   let context: Context | undefined;
 
