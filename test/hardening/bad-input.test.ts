@@ -24,7 +24,7 @@ const SET_NOTES = ['calendar', 'set-notes', 'evt_1'];
 const SHARE = ['meetings', 'share', 'mtg_1'];
 
 /** [what is wrong, argv, stdin?] */
-export const BAD_INPUTS: [string, string[], string?][] = [
+const BAD_INPUTS: [string, string[], string?][] = [
   // positive integer IDs
   ...['0', '-1', '1.5', 'abc', HUGE, '1e3', ' ', '0x10'].map((id): [string, string[]] => [
     `action item ID ${JSON.stringify(id)}`,

@@ -102,7 +102,7 @@ describe('csv with --fields over nested values', () => {
 });
 
 describe('tsv', () => {
-  const unescape = (cell: string) =>
+  const unescapeCell = (cell: string) =>
     cell.replace(/\\(.)/g, (_m, c: string) => ({ t: '\t', n: '\n', r: '\r', '\\': '\\' })[c] ?? `\\${c}`);
 
   it('property: one line per item, and unescaping each cell gives the exact (guarded) value back', async () => {
@@ -111,7 +111,7 @@ describe('tsv', () => {
         const lines = (await render('tsv', items, fields)).split('\n');
         expect(lines.pop()).toBe('');
         expect(lines).toHaveLength(items.length + 1);
-        const cells = lines.slice(1).map((l) => l.split('\t').map(unescape));
+        const cells = lines.slice(1).map((l) => l.split('\t').map(unescapeCell));
         expect(cells).toEqual(items.map((item) => fields.map((f) => expectedCell(valueAt(item, f)))));
       }),
       { numRuns: 200 },
