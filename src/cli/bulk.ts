@@ -163,3 +163,58 @@ export async function openItemOutput(ctx: Context, resource: ResourceName): Prom
     },
   };
 }
+
+/** What a batch command says about its work; runBulkCommand does the rest. */
+export interface BulkCommandSpec<T, R> {
+  /** The work items (IDs, or batches of IDs), validated before anything is sent. */
+  items: readonly T[];
+  /** The view used to print applied results on stdout. */
+  resource: ResourceName;
+  worker: (item: T, index: number) => Promise<R>;
+  /** What goes to stdout for an applied item. */
+  printed: (value: R) => readonly unknown[];
+  /** The stderr line for a failed item. */
+  failureLine: (item: T, index: number, message: string) => string;
+  /** Spinner text once `settled` items are done, `applied` of them successfully. */
+  progressText: (settled: number, applied: readonly R[]) => string;
+  /** The closing line on stderr. */
+  summaryLine: (summary: BulkSummary, applied: readonly R[]) => string;
+}
+
+/**
+ * The shared life of a batch command: open the output before sending anything, run the workers,
+ * print applied results in input order and each failure as it settles, close the output (an -o file
+ * is kept only when something applied), print the summary, and return the contract's exit code.
+ */
+export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommandSpec<T, R>): Promise<number> {
+  const output = await openItemOutput(ctx, spec.resource);
+  const applied: R[] = [];
+  let settled = 0;
+  let results: BulkResult<R>[];
+  try {
+    results = await runBulk(spec.items, spec.worker, {
+      signal: ctx.signal,
+      onResult: async (result, index) => {
+        settled++;
+        if (result.status === 'ok') {
+          applied.push(result.value);
+          await output.write(spec.printed(result.value));
+        } else if (result.status === 'failed') {
+          ctx.progress.line(spec.failureLine(spec.items[index]!, index, failureText(result.error)));
+        }
+        ctx.progress.update(spec.progressText(settled, applied));
+      },
+    });
+  } catch (err) {
+    ctx.progress.stop();
+    await output.abort();
+    throw err;
+  }
+  ctx.progress.stop();
+  const summary = summarize(results);
+  await output.finish(summary.ok > 0);
+  const line = spec.summaryLine(summary, applied);
+  if (summary.failed || summary.skipped) ctx.progress.line(line);
+  else ctx.progress.note(line);
+  return bulkExitCode(results);
+}

@@ -196,40 +196,22 @@ export const actionItemsGroup: GroupSpec = {
         const body = updateBody(opts);
         const ids = await actionItemIds(ctx, (args.ID as string[] | undefined) ?? [], !!opts.stdin);
         const { updateActionItem } = await import('../api/endpoints.js');
-        const { runBulk, openItemOutput, summarize, bulkExitCode, failureText } = await import(
-          '../cli/bulk.js'
-        );
+        const { runBulkCommand } = await import('../cli/bulk.js');
         const client = await ctx.client();
-        const output = await openItemOutput(ctx, 'actionItem');
-        let settled = 0;
-        let results: Awaited<ReturnType<typeof runBulk>>;
-        try {
-          results = await runBulk(ids, (id) => updateActionItem(client, id, body), {
-            signal: ctx.signal,
-            onResult: async (result, index) => {
-              settled++;
-              if (result.status === 'ok') await output.write([result.value]);
-              else if (result.status === 'failed') {
-                ctx.progress.line(`action item ${ids[index]}: ${failureText(result.error)}`);
-              }
-              ctx.progress.update(`Updated ${settled} of ${ids.length} ${noun(ids.length)}`);
-            },
-          });
-        } catch (err) {
-          ctx.progress.stop();
-          await output.abort();
-          throw err;
-        }
-        ctx.progress.stop();
-        const s = summarize(results);
-        await output.finish(s.ok > 0);
-        let summary = `Updated ${s.ok} of ${s.total} ${noun(s.total)}`;
-        if (s.failed) summary += `; ${s.failed} failed`;
-        if (s.skipped)
-          summary = `Interrupted: ${summary[0]!.toLowerCase()}${summary.slice(1)}; ${s.skipped} not done`;
-        if (s.failed || s.skipped) ctx.progress.line(summary);
-        else ctx.progress.note(summary);
-        return bulkExitCode(results);
+        return runBulkCommand(ctx, {
+          items: ids,
+          resource: 'actionItem',
+          worker: (id) => updateActionItem(client, id, body),
+          printed: (item) => [item],
+          failureLine: (id, _index, message) => `action item ${id}: ${message}`,
+          progressText: (settled) => `Updated ${settled} of ${ids.length} ${noun(ids.length)}`,
+          summaryLine: (s) => {
+            const line = `Updated ${s.ok} of ${s.total} ${noun(s.total)}${s.failed ? `; ${s.failed} failed` : ''}`;
+            return s.skipped
+              ? `Interrupted: ${line[0]!.toLowerCase()}${line.slice(1)}; ${s.skipped} not done`
+              : line;
+          },
+        });
       },
     },
   ],

@@ -138,48 +138,30 @@ export const tagsGroup: GroupSpec = {
         const ids = await meetingIds(ctx, (args.MEETING_ID as string[] | undefined) ?? [], !!opts.stdin);
         const groups = batches(ids, TAG_APPLY_BATCH_SIZE);
         const { applyTag } = await import('../api/endpoints.js');
-        const { runBulk, openItemOutput, summarize, bulkExitCode, failureText } = await import(
-          '../cli/bulk.js'
-        );
+        const { runBulkCommand } = await import('../cli/bulk.js');
         const client = await ctx.client();
-        const output = await openItemOutput(ctx, 'meeting');
-        let tagged = 0;
-        let results: Awaited<ReturnType<typeof runBulk>>;
-        try {
-          results = await runBulk(groups, (group) => applyTag(client, tagId, group), {
-            signal: ctx.signal,
-            onResult: async (result, index) => {
-              const group = groups[index]!;
-              if (result.status === 'ok') {
-                tagged += group.length;
-                await output.write(result.value as unknown[]);
-              } else if (result.status === 'failed') {
-                const which =
-                  groups.length === 1
-                    ? ''
-                    : ` (batch ${index + 1} of ${groups.length}: ${group[0]} … ${group[group.length - 1]})`;
-                ctx.progress.line(
-                  `tag ${tagId}: ${group.length} ${meetingsNoun(group.length)} not tagged${which}: ${failureText(result.error)}`,
-                );
-              }
-              ctx.progress.update(`Tagged ${tagged} of ${ids.length} meetings`);
-            },
-          });
-        } catch (err) {
-          ctx.progress.stop();
-          await output.abort();
-          throw err;
-        }
-        ctx.progress.stop();
-        const s = summarize(results);
-        await output.finish(s.ok > 0);
-        let summary = `Tagged ${tagged} of ${ids.length} ${meetingsNoun(ids.length)} with tag ${tagId}`;
-        if (s.failed) summary += `; ${s.failed} of ${s.total} ${s.total === 1 ? 'batch' : 'batches'} failed`;
-        if (s.skipped)
-          summary += `; interrupted, ${s.skipped} ${s.skipped === 1 ? 'batch' : 'batches'} not done`;
-        if (s.failed || s.skipped) ctx.progress.line(summary);
-        else ctx.progress.note(summary);
-        return bulkExitCode(results);
+        const batchWord = (n: number) => (n === 1 ? 'batch' : 'batches');
+        // Counted by the IDs sent in each applied batch, not by what the server echoed back.
+        const taggedCount = (applied: readonly { group: string[] }[]) =>
+          applied.reduce((n, r) => n + r.group.length, 0);
+        return runBulkCommand(ctx, {
+          items: groups,
+          resource: 'meeting',
+          worker: async (group) => ({ group, meetings: await applyTag(client, tagId, group) }),
+          printed: (result) => result.meetings,
+          failureLine: (group, index, message) => {
+            const which =
+              groups.length === 1
+                ? ''
+                : ` (batch ${index + 1} of ${groups.length}: ${group[0]} … ${group[group.length - 1]})`;
+            return `tag ${tagId}: ${group.length} ${meetingsNoun(group.length)} not tagged${which}: ${message}`;
+          },
+          progressText: (_settled, applied) => `Tagged ${taggedCount(applied)} of ${ids.length} meetings`,
+          summaryLine: (s, applied) =>
+            `Tagged ${taggedCount(applied)} of ${ids.length} ${meetingsNoun(ids.length)} with tag ${tagId}` +
+            (s.failed ? `; ${s.failed} of ${s.total} ${batchWord(s.total)} failed` : '') +
+            (s.skipped ? `; interrupted, ${s.skipped} ${batchWord(s.skipped)} not done` : ''),
+        });
       },
     },
   ],
