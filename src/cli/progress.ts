@@ -55,6 +55,8 @@ export class Progress {
   private spinner: Spinner | undefined;
   private loading: Promise<void> | undefined;
   private text = '';
+  private work = '';
+  private waiting = '';
   private stopped = false;
   readonly interactive: boolean;
 
@@ -62,12 +64,22 @@ export class Progress {
     this.interactive = !!options.stream.isTTY && !options.quiet;
   }
 
-  /** Spinner text for ongoing work ("Fetched 1,250 action items, page 50"). */
+  /** Spinner text for ongoing work ("Fetched 1,250 action items, page 50"); ends a shown wait. */
   update(text: string): void {
+    this.work = text;
+    this.waiting = '';
+    this.render();
+  }
+
+  /**
+   * The spinner shows the work and, while one lasts, the wait beside it: a wait often follows a
+   * page within one frame, and the reader should see both how far it got and why it pauses.
+   */
+  private render(): void {
     if (!this.interactive || this.stopped) return;
-    this.text = text;
+    this.text = [this.work, this.waiting].filter(Boolean).join(' — ');
     if (this.spinner) {
-      this.spinner.text = text;
+      this.spinner.text = this.text;
       return;
     }
     this.loading ??= Promise.all([import('ora'), import('../output/color.js')]).then(
@@ -88,8 +100,10 @@ export class Progress {
   /** A rate-limit wait: spinner text on a terminal, a line under --verbose or when long. */
   wait(info: WaitInfo): void {
     const text = waitText(info);
-    if (this.interactive) this.update(text);
-    else if (!this.options.quiet && (this.options.verbose || info.ms >= LOG_WAITS_FROM_MS)) this.line(text);
+    if (this.interactive) {
+      this.waiting = text;
+      this.render();
+    } else if (!this.options.quiet && (this.options.verbose || info.ms >= LOG_WAITS_FROM_MS)) this.line(text);
   }
 
   /** A note for people (never data): goes to stderr unless --quiet. */
