@@ -49,6 +49,9 @@ function addCommand(parent: Command, spec: CommandSpec, run: Runner): void {
   });
 }
 
+/** Columns that help is wrapped to, whatever the terminal (see buildProgram). */
+export const HELP_WIDTH = 80;
+
 export interface ProgramIO {
   writeOut(s: string): void;
   writeErr(s: string): void;
@@ -65,7 +68,9 @@ export function buildProgram(tree: TreeNode[], version: string, run: Runner, io:
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+    // A fixed width, not the terminal's: help is then the same bytes everywhere, which lets
+    // entry.ts answer --help from texts rendered at build time (help-texts.ts).
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false, helpWidth: HELP_WIDTH });
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
   program.addHelpText(
     'after',
