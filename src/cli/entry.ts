@@ -1,12 +1,50 @@
-// The bundle's entry point. `mtg --version` needs none of the CLI: answer it here and load the rest
-// (commander, the command tree, main) only for everything else. Measured by `npm run bench` (a).
+// The bundle's entry point. `mtg --version` and help need none of the CLI: answer them here and load
+// the rest (commander, the command tree, main) only for everything else. Measured by `npm run bench` (a).
+//
+// Self-contained on purpose: with code splitting, esbuild makes an entry that imports any other
+// module of ours also import its runtime-helpers chunk, one more file to load at every start.
+
+import type { HelpTexts } from './help-texts.js';
 
 declare const __MTG_VERSION__: string | undefined;
 
+/**
+ * The stored text (dist/help.json, rendered by commander at build time: see help-texts.ts) for
+ * `mtg` alone, or for command words (names or aliases) followed by one --help/-h and nothing else.
+ * Anything else — options, extra arguments, an unknown path, a missing or unreadable file — and
+ * MTG_NO_HELP_CACHE=1 (forces commander, so tests can compare both paths): undefined.
+ */
+function preRenderedHelp(argv: string[]): string | undefined {
+  if (process.env.MTG_NO_HELP_CACHE === '1') return undefined;
+  const flag = argv[argv.length - 1];
+  const bare = argv.length === 0;
+  if (!bare && flag !== '--help' && flag !== '-h') return undefined;
+  const words = argv.slice(0, -1);
+  // Plain words only ("-x", "" or a word with a space are for commander to judge).
+  if (words.length > 2 || words.some((w) => w === '' || w.startsWith('-') || /\s/.test(w))) return undefined;
+  try {
+    // getBuiltinModule (node >= 20.16), not `import 'node:fs'`: a static ESM import of a builtin
+    // costs about 1 ms of every start, --version's included.
+    const { readFileSync } = process.getBuiltinModule('node:fs');
+    const help = JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8')) as HelpTexts;
+    if (bare) return typeof help.bare === 'string' ? help.bare : undefined;
+    const path = words.join(' ');
+    const key = Object.hasOwn(help.paths, path) ? help.paths[path] : undefined;
+    const text = key !== undefined && Object.hasOwn(help.texts, key) ? help.texts[key] : undefined;
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+const version = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V');
+const help = version ? undefined : preRenderedHelp(argv);
+if (version) {
   // Same output as commander's version option (see buildProgram): the version and a newline.
   process.stdout.write(`${typeof __MTG_VERSION__ === 'string' ? __MTG_VERSION__ : '0.0.0-dev'}\n`);
+} else if (help !== undefined) {
+  process.stdout.write(help);
 } else {
   await import('./main.js');
 }
