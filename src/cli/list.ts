@@ -67,13 +67,22 @@ export interface ListSpec<T> {
 
 export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<number> {
   const format = chooseFormat(ctx) as ListFormat;
-  const { out, view, options } = await writerSetup(ctx, spec.resource, format);
   const { globals } = ctx;
   if (globals.checkpoint && !globals.output) {
     throw new UsageError('--checkpoint needs -o/--output FILE: a resumed export appends to that file');
   }
-  const client = await ctx.client();
-  const { paginatePages } = await import('../api/paginate.js');
+  // The output module, the client (settings, then its chunk, which starts loading undici) and the
+  // paginator load at once rather than one after the other, so their file reads overlap and the
+  // first request leaves sooner. Nothing is sent before all three are here, and they are awaited in
+  // the old order, so a bad --fields is still reported before a missing key.
+  const setup = writerSetup(ctx, spec.resource, format);
+  const clientReady = ctx.client();
+  const paginateModule = import('../api/paginate.js');
+  clientReady.catch(() => undefined); // reported below, unless an earlier error wins
+  paginateModule.catch(() => undefined);
+  const { out, view, options } = await setup;
+  const client = await clientReady;
+  const { paginatePages } = await paginateModule;
 
   const signature = JSON.stringify([
     spec.command,
