@@ -215,6 +215,24 @@ describe('ApiClient', () => {
     expect(err.details.join('\n')).toMatch(/^\[1\]\.status: /);
   });
 
+  it('a page that does not match the spec stops pagination with the field path (compiled page schema)', async () => {
+    const bad = [
+      { ...item(2), status: 'MAYBE' },
+      { ...item(3), assignee: { profileId: -1 } },
+      { ...item(4), meetingIds: [7] },
+      { ...item(5), id: '5' },
+    ];
+    for (const wrong of bad) {
+      const { url } = await serve((_req, res) => json(res, 200, [item(1), wrong]));
+      const pages = paginate(client(url), { path: '/action-items', item: ActionItem });
+      const err = await (async () => {
+        for await (const _ of pages);
+      })().catch((e) => e);
+      expect(err, JSON.stringify(wrong)).toBeInstanceOf(ResponseShapeError);
+      expect(err.details.join('\n')).toMatch(/^\[1\]\./);
+    }
+  });
+
   it('keeps the key out of every error message', async () => {
     const { url } = await serve((_req, res) =>
       json(res, 401, { code: 'UNAUTHORIZED', error: 'Invalid API key' }),
