@@ -51,7 +51,8 @@ export interface ApiResponse<T> {
   url: URL;
 }
 
-type Undici = typeof import('undici');
+// Only the dispatchers: the build bundles a lean undici without the top-level helpers (fetch, ...).
+type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent'>;
 let undiciModule: Promise<Undici> | undefined;
 // undici is loaded on the first request, not at start-up (`mtg --help` never needs it).
 const loadUndici = () => {
@@ -108,11 +109,14 @@ export class ApiClient {
       let res: Dispatcher.ResponseData;
       let text: string;
       try {
-        res = await undici.request(url, {
+        // Dispatcher.request (what undici.request calls): the build bundles a lean undici that
+        // has the dispatchers but not the top-level helpers (scripts/build.mjs).
+        res = await dispatcher.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
           method: req.method as Dispatcher.HttpMethod,
           headers: this.headers(body !== undefined),
           body,
-          dispatcher,
           headersTimeout: this.options.timeoutMs,
           bodyTimeout: this.options.timeoutMs,
           signal: this.options.signal,
