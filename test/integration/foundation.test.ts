@@ -157,6 +157,27 @@ describe('rate limits', () => {
   });
 });
 
+describe('--max-wait', () => {
+  it('gives up with exit 5 once waiting would pass it, saying how far the export got', async () => {
+    const sb = await startSandbox({ port: 0, pageSize: 5, limits: '2/30s' });
+    try {
+      const r = await runCli(
+        ['action-items', 'list', '--assignee', 'anyone', '--format', 'ndjson', '--max-wait', '1'],
+        {
+          env: sandboxEnv(sb),
+        },
+      );
+      expect(r.code).toBe(5);
+      expect(r.stdout.trim().split('\n')).toHaveLength(10);
+      expect(r.stderr).toContain('--max-wait 1 s');
+      expect(r.stderr).toContain('Stopped after 10 action items');
+      expect(sb.count429).toBe(0);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
 describe('auth and config', () => {
   it('auth login verifies the key with one request and stores it with mode 0600 in a 0700 folder', async () => {
     const dir = join(tempConfigDir(), 'nested');
