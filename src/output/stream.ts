@@ -71,7 +71,9 @@ export function streamWriter(out: NodeJS.WritableStream, enc: Encoder, continueA
       // no waiting for 'drain': the consumer may be the thing that stopped.
       if (closed) return Promise.resolve();
       closed = true;
-      writeNoWait(out, enc.finish(continueAfter + count));
+      // A command that fails before its first item (no server, a bad key) prints no data at all,
+      // not a lone csv header or an empty array that a script could take for an empty result.
+      if (continueAfter + count > 0) writeNoWait(out, enc.finish(continueAfter + count));
       return Promise.resolve();
     },
   };

@@ -52,7 +52,7 @@ export interface ItemWriter {
   writeMany(items: readonly unknown[]): Promise<void>;
   /** Finishes the document (json closes the array, "[]" for none; table renders). */
   end(): Promise<void>;
-  /** Interrupted: finishes the document without waiting on a stalled consumer. */
+  /** Interrupted or failed: finishes the document without waiting on a stalled consumer; writes nothing when no item was written. */
   abort(): Promise<void>;
   /** Items written so far (excluding continueAfter). */
   readonly count: number;

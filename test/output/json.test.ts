@@ -69,6 +69,15 @@ describe('json', () => {
     await expect(w.write(items[1])).rejects.toThrow();
   });
 
+  it('abort before the first item writes nothing in any format (a failed command prints no data)', async () => {
+    for (const format of ['json', 'ndjson', 'csv', 'tsv', 'table'] as const) {
+      const c = collector();
+      const w = createItemWriter(c.stream, view, { format, color: false, bom: true });
+      await w.abort();
+      expect(c.text()).toBe('');
+    }
+  });
+
   it('continueAfter resumes inside an existing array', async () => {
     const first = collector();
     const w1 = createItemWriter(first.stream, view, { format: 'json', color: false });
