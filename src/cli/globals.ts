@@ -2,6 +2,7 @@
 // validated before anything is sent.
 
 import { UsageError } from '../api/errors.js';
+import { positiveId, seconds, wholeNumber } from './input.js';
 import type { OptionSpec } from './spec.js';
 
 export const LIST_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
@@ -70,14 +71,14 @@ export function parseGlobals(raw: Record<string, unknown>): Globals {
   return {
     format,
     fields: str('fields'),
-    limit: limit === undefined ? undefined : positiveInteger(limit, '--limit'),
+    limit: limit === undefined ? undefined : positiveId(limit, '--limit'),
     color: raw.color !== false,
     output: str('output'),
     quiet: !!raw.quiet,
     verbose: !!raw.verbose,
-    maxRetries: nonNegativeInteger(str('maxRetries') ?? '5', '--max-retries'),
-    timeoutMs: positiveSeconds(str('timeout') ?? '30', '--timeout') * 1000,
-    maxWaitMs: nonNegativeSeconds(str('maxWait') ?? '900', '--max-wait') * 1000,
+    maxRetries: wholeNumber(str('maxRetries') ?? '5', '--max-retries'),
+    timeoutMs: seconds(str('timeout') ?? '30', '--timeout', false) * 1000,
+    maxWaitMs: seconds(str('maxWait') ?? '900', '--max-wait', true) * 1000,
     checkpoint: str('checkpoint'),
     bom: !!raw.bom,
     rawCells: !!raw.rawCells,
@@ -86,32 +87,4 @@ export function parseGlobals(raw: Record<string, unknown>): Globals {
     baseUrl: str('baseUrl'),
     profile: str('profile'),
   };
-}
-
-export function positiveInteger(value: string, what: string): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`${what} must be a positive whole number, got "${value}"`);
-  }
-  return Number(value);
-}
-
-function nonNegativeInteger(value: string, what: string): number {
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`${what} must be a whole number of 0 or more, got "${value}"`);
-  }
-  return Number(value);
-}
-
-function positiveSeconds(value: string, what: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
-    throw new UsageError(`${what} must be a number of seconds above 0, got "${value}"`);
-  return n;
-}
-
-function nonNegativeSeconds(value: string, what: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
-    throw new UsageError(`${what} must be a number of seconds, 0 or more, got "${value}"`);
-  return n;
 }

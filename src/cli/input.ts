@@ -17,12 +17,34 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
-export function positiveId(value: string, what: string): number {
+/** A whole number of at least `min` (IDs, counts, ports); the one validator every command uses. */
+export function wholeNumber(value: string, what: string, min = 0): number {
   const trimmed = value.trim();
-  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1 || !Number.isSafeInteger(Number(trimmed))) {
-    throw new UsageError(`${what} must be a positive whole number, got "${value}"`);
+  if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed)) || Number(trimmed) < min) {
+    const expected =
+      min === 1
+        ? 'a positive whole number'
+        : min === 0
+          ? 'a whole number of 0 or more'
+          : `a whole number of at least ${min}`;
+    throw new UsageError(`${what} must be ${expected}, got "${value}"`);
   }
   return Number(trimmed);
+}
+
+export function positiveId(value: string, what: string): number {
+  return wholeNumber(value, what, 1);
+}
+
+/** Seconds as a decimal number (--timeout 0.5); zero allowed only where `allowZero`. */
+export function seconds(value: string, what: string, allowZero: boolean): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || (n === 0 && !allowZero)) {
+    throw new UsageError(
+      `${what} must be a number of seconds${allowZero ? ', 0 or more' : ' above 0'}, got "${value}"`,
+    );
+  }
+  return n;
 }
 
 export function positiveIds(values: string[], what: string): number[] {

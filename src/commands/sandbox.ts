@@ -3,17 +3,12 @@
 
 import { PLANS } from '../api/assumptions.js';
 import { UsageError } from '../api/errors.js';
-import { positiveInteger } from '../cli/globals.js';
-import { oneOf } from '../cli/input.js';
+import { oneOf, positiveId, wholeNumber } from '../cli/input.js';
 import type { CommandSpec } from '../cli/spec.js';
 
-function wholeNumber(value: unknown, what: string, min = 0): number | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value);
-  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(`${what} must be a whole number${min ? ` of at least ${min}` : ''}, got "${text}"`);
-  }
-  return Number(text);
+/** Number options are optional here: undefined when not given. */
+function optionalNumber(value: unknown, what: string, min = 0): number | undefined {
+  return value === undefined ? undefined : wholeNumber(String(value), what, min);
 }
 
 export const sandboxCommand: CommandSpec = {
@@ -63,17 +58,17 @@ export const sandboxCommand: CommandSpec = {
     };
     if (opts.limits !== undefined) check(() => parseLimits(String(opts.limits)));
     if (opts.faults !== undefined) check(() => parseFaults(String(opts.faults)));
-    const actionItems = wholeNumber(opts.actionItems, '--action-items');
-    const meetings = wholeNumber(opts.meetings, '--meetings', 1);
+    const actionItems = optionalNumber(opts.actionItems, '--action-items');
+    const meetings = optionalNumber(opts.meetings, '--meetings', 1);
     await runSandboxCommand(
       {
-        port: wholeNumber(opts.port, '--port'),
+        port: optionalNumber(opts.port, '--port'),
         host,
         plan: oneOf(String(opts.plan), PLANS, '--plan'),
         limits: opts.limits === undefined ? undefined : String(opts.limits),
-        seed: wholeNumber(opts.seed, '--seed'),
-        pageSize: positiveInteger(String(opts.pageSize), '--page-size'),
-        latencyMs: wholeNumber(opts.latency, '--latency'),
+        seed: optionalNumber(opts.seed, '--seed'),
+        pageSize: positiveId(String(opts.pageSize), '--page-size'),
+        latencyMs: optionalNumber(opts.latency, '--latency'),
         faults: opts.faults === undefined ? undefined : String(opts.faults),
         basePath: opts.basePath === undefined ? undefined : String(opts.basePath),
         sizes: {
