@@ -42,18 +42,28 @@ export async function writerSetup(ctx: Context, resource: ResourceName, format: 
       throw err;
     }
   }
-  const stdoutColor = ctx.globals.output
-    ? false
-    : out.colorEnabled({ stream: ctx.io.stdout, noColorFlag: !ctx.globals.color, env: ctx.env });
   const options = {
     format,
     fields,
     rawCells: ctx.globals.rawCells,
     bom: ctx.globals.bom,
-    color: stdoutColor,
-    width: ctx.io.stdout.columns || 100, // an unsized pseudo-terminal reports 0
+    ...screenOptions(ctx, out.colorEnabled),
   };
   return { out, view, options };
+}
+
+/**
+ * Colors and width for text meant for people on stdout: never colors into an -o file, and an
+ * unsized pseudo-terminal (it reports 0 columns) gets the default width.
+ */
+export function screenOptions(
+  ctx: Context,
+  colorEnabled: Output['colorEnabled'],
+): { color: boolean; width: number } {
+  const color =
+    !ctx.globals.output &&
+    colorEnabled({ stream: ctx.io.stdout, noColorFlag: !ctx.globals.color, env: ctx.env });
+  return { color, width: ctx.io.stdout.columns || 100 };
 }
 
 export interface ListSpec<T> {
@@ -162,12 +172,5 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
 export async function writeResult(ctx: Context, resource: ResourceName, item: unknown): Promise<void> {
   const format = chooseFormat(ctx) as ListFormat;
   const { out, view, options } = await writerSetup(ctx, resource, format);
-  const sink = await out.openOutput(ctx.globals.output);
-  try {
-    await out.writeOne(sink.stream, item, view, options);
-    await sink.commit();
-  } catch (err) {
-    await sink.abort().catch(() => undefined);
-    throw err;
-  }
+  await out.withOutput(ctx.globals.output, (stream) => out.writeOne(stream, item, view, options));
 }

@@ -7,7 +7,7 @@ import type { Meeting } from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
 import type { ListFormat } from '../cli/globals.js';
 import { email, listValues, oneOf, positiveId, positiveIds, stringId } from '../cli/input.js';
-import { chooseFormat, runList, writeResult, writerSetup } from '../cli/list.js';
+import { chooseFormat, runList, screenOptions, writeResult, writerSetup } from '../cli/list.js';
 import type { CommandSpec, GroupSpec } from '../cli/spec.js';
 import type { ResourceName } from '../output/views.js';
 
@@ -151,12 +151,8 @@ const view: CommandSpec = {
     const base = await appUrl(ctx);
     const { colorEnabled } = await import('../output/index.js');
     const { renderMeetingPage } = await import('../output/meeting-view.js');
-    const color =
-      !ctx.globals.output &&
-      colorEnabled({ stream: ctx.io.stdout, noColorFlag: !ctx.globals.color, env: ctx.env });
     const page = renderMeetingPage(meeting, {
-      color,
-      width: ctx.io.stdout.columns || 100,
+      ...screenOptions(ctx, colorEnabled),
       webUrl: base ? webLink(base, meeting.id) : undefined,
     });
     await writeDocument(ctx.globals.output, page);
@@ -218,12 +214,7 @@ const transcript: CommandSpec = {
     else if (format === 'vtt') text = render.renderVtt(entries);
     else if (format === 'md')
       text = render.renderTranscriptMarkdown(entries, `Transcript of meeting ${meetingId}`);
-    else {
-      const color =
-        !ctx.globals.output &&
-        colorEnabled({ stream: ctx.io.stdout, noColorFlag: !ctx.globals.color, env: ctx.env });
-      text = render.renderTranscriptText(entries, { color });
-    }
+    else text = render.renderTranscriptText(entries, { color: screenOptions(ctx, colorEnabled).color });
     await writeDocument(ctx.globals.output, text);
     return 0;
   },
