@@ -220,25 +220,20 @@ export const apiCommand: CommandSpec = {
     const { writerSetup } = await import('../cli/list.js');
     const setup = await writerSetup(ctx, 'raw', format as 'json' | 'ndjson');
     const client = await ctx.client();
-    const sink = await setup.out.openOutput(ctx.globals.output);
     try {
-      if (opts.paginate) await writePages(ctx, client, plan, sink.stream, setup);
-      else {
+      await setup.out.withOutput(ctx.globals.output, async (stream) => {
+        if (opts.paginate) return writePages(ctx, client, plan, stream, setup);
         const res = await client.request({
           method: plan.method,
           path: plan.path,
           query: plan.query,
           body: plan.body,
         });
-        await writeBody(sink.stream, res.data, setup, !!ctx.io.stdout.isTTY && !ctx.globals.output);
-      }
-      await sink.commit();
-    } catch (err) {
+        await writeBody(stream, res.data, setup, !!ctx.io.stdout.isTTY && !ctx.globals.output);
+      });
+    } finally {
       ctx.progress.stop();
-      await sink.abort().catch(() => undefined);
-      throw err;
     }
-    ctx.progress.stop();
     return 0;
   },
 };

@@ -8,16 +8,9 @@ import { domainName } from './people.js';
 
 /** Table format without --fields: the company, its links and its people, readably. */
 async function writeReadable(ctx: Context, company: unknown, width: number, color: boolean): Promise<void> {
-  const out = await import('../output/index.js');
+  const { withOutput } = await import('../output/index.js');
   const { writeCompanyDetail } = await import('../output/company.js');
-  const sink = await out.openOutput(ctx.globals.output);
-  try {
-    await writeCompanyDetail(sink.stream, company, { width, color });
-    await sink.commit();
-  } catch (err) {
-    await sink.abort().catch(() => undefined);
-    throw err;
-  }
+  await withOutput(ctx.globals.output, (stream) => writeCompanyDetail(stream, company, { width, color }));
 }
 
 export const companiesGroup: GroupSpec = {

@@ -1,15 +1,22 @@
-// Commands whose output is one rendered document (a meeting page, a transcript, a link) write it
+// Commands whose output is one document (a meeting page, a transcript, a link, one object) write it
 // here: to stdout, or atomically to -o FILE (nothing left behind when writing fails).
 import { openOutput } from './sink.js';
 import { writeChunk } from './stream.js';
 
-export async function writeDocument(path: string | undefined, text: string): Promise<void> {
+export async function withOutput(
+  path: string | undefined,
+  write: (stream: NodeJS.WritableStream) => Promise<void>,
+): Promise<void> {
   const sink = await openOutput(path);
   try {
-    await writeChunk(sink.stream, text);
+    await write(sink.stream);
     await sink.commit();
   } catch (err) {
     await sink.abort().catch(() => undefined);
     throw err;
   }
+}
+
+export function writeDocument(path: string | undefined, text: string): Promise<void> {
+  return withOutput(path, (stream) => writeChunk(stream, text));
 }

@@ -32,6 +32,7 @@ import type { ItemWriter, ResourceView, WriterOptions } from './types.js';
 export { cellText, guardFormula } from './cells.js';
 export { type ColorInput, colorEnabled, createChalk } from './color.js';
 export { csvQuote, tsvEscape } from './csv.js';
+export { withOutput, writeDocument } from './document.js';
 export { fieldsOfSchema, fieldsOfValue, getPath, OutputUsageError, parseFields, project } from './fields.js';
 export { sanitizeForTerminal, sanitizeOneLine } from './sanitize.js';
 export { type OutputSink, openAppendOutput, openOutput } from './sink.js';
