@@ -185,6 +185,9 @@ await build({
   sourcemap: 'linked',
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
+  // The native SQLite driver stays a runtime dependency (its .node binary cannot be bundled); only
+  // src/mirror/driver.ts imports it, so node:sqlite is one swap away.
+  external: ['better-sqlite3'],
   define,
   banner: { js: requireBanner },
   plugins: [
