@@ -12,8 +12,11 @@ import {
   RateLimitExhaustedError,
   ResponseShapeError,
 } from './errors.js';
+import { sanitizeOneLine } from '../output/sanitize.js';
+import { parseJsonExact } from './exact.js';
 import { parseRateLimitHeaders, parseRetryAfter, RateLimiter, type WaitInfo } from './ratelimit.js';
 import { backoffMs, retryAfterJitterMs, shouldRetryNetworkError, shouldRetryStatus } from './retry.js';
+import type { UnlistedCheck } from './schemas.js';
 import { endpointUrl, isLoopbackHost, type Query } from './url.js';
 
 export interface ClientOptions {
@@ -25,6 +28,8 @@ export interface ClientOptions {
   maxWaitMs: number;
   /** One line per request, status, timing and rate-limit state (--verbose). Never given the key. */
   log?: (line: string) => void;
+  /** Warnings for people (stderr, even with --quiet): an enum value the spec does not list. */
+  warn?: (line: string) => void;
   /** Rate-limit waits, for the spinner or a stderr line. */
   onWait?: (info: WaitInfo) => void;
   /** Aborts in-flight requests and waits (Ctrl-C). */
@@ -41,6 +46,8 @@ export interface RequestOptions<S extends z.ZodType = z.ZodType> {
   url?: URL;
   body?: unknown;
   schema?: S;
+  /** Finds an enum value the spec does not list in a valid body: warned about once per client. */
+  unlisted?: UnlistedCheck;
 }
 
 export interface ApiResponse<T> {
@@ -49,6 +56,11 @@ export interface ApiResponse<T> {
   data: T;
   headers: Record<string, string | string[] | undefined>;
   url: URL;
+  /**
+   * A write answered 2xx with no body (204, or 200/201 empty): the write was applied and `data` is
+   * undefined. The spec does not show success statuses, and any 2xx is success (assumptions.ts).
+   */
+  noBody?: boolean;
 }
 
 // Only the dispatchers: the build bundles a lean undici without the top-level helpers (fetch, ...).
@@ -67,6 +79,7 @@ export class ApiClient {
   private plainHeaders: Record<string, string> | undefined;
   private jsonHeaders: Record<string, string> | undefined;
   private readonly random: () => number;
+  private warnedUnlisted = false;
 
   constructor(readonly options: ClientOptions) {
     // A client is built only to send requests: start loading undici now, while the caller loads
@@ -151,8 +164,13 @@ export class ApiClient {
       }
 
       if (res.statusCode >= 200 && res.statusCode < 300) {
+        if (req.method !== 'GET' && req.method !== 'HEAD' && text.trim() === '') {
+          this.log(`${what}: the server returned no body (HTTP ${res.statusCode}); the write was applied`);
+          return { status: res.statusCode, data: undefined as z.output<S>, headers: res.headers, url, noBody: true };
+        }
         const data = parseJson(text, what);
         if (req.schema) validate(req.schema, data, what);
+        if (req.unlisted && !this.warnedUnlisted) this.warnUnlisted(req.unlisted(data), what);
         return { status: res.statusCode, data: data as z.output<S>, headers: res.headers, url };
       }
 
@@ -265,6 +283,17 @@ export class ApiClient {
     if (this.options.signal?.aborted) throw new InterruptedError();
   }
 
+  /** One warning per command run, however many items hold unlisted values. */
+  private warnUnlisted(found: string | undefined, what: string): void {
+    if (!found) return;
+    this.warnedUnlisted = true;
+    this.options.warn?.(
+      // The value is the server's text: through the one sanitizer, shortened.
+      `warning: ${what} returned a value the API spec does not list (${sanitizeOneLine(found.slice(0, 80))}); ` +
+        'values like it are printed as they came (this warning is shown once)',
+    );
+  }
+
   private log(line: string): void {
     this.options.log?.(line);
   }
@@ -301,7 +330,7 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
 function parseJson(text: string, what: string): unknown {
   if (text === '') return undefined;
   try {
-    return JSON.parse(text);
+    return parseJsonExact(text);
   } catch {
     throw new ResponseShapeError(what, ['the body is not valid JSON']);
   }
