@@ -14,6 +14,7 @@ import {
 } from './errors.js';
 import { sanitizeOneLine } from '../output/sanitize.js';
 import { parseJsonExact } from './exact.js';
+import { ProxyError, proxyFor, refusedTunnelStatus, tunnelPoolFactory } from './proxy.js';
 import { parseRateLimitHeaders, parseRetryAfter, RateLimiter, type WaitInfo } from './ratelimit.js';
 import { backoffMs, retryAfterJitterMs, shouldRetryNetworkError, shouldRetryStatus } from './retry.js';
 import type { UnlistedCheck } from './schemas.js';
@@ -64,7 +65,7 @@ export interface ApiResponse<T> {
 }
 
 // Only the dispatchers: the build bundles a lean undici without the top-level helpers (fetch, ...).
-type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent'>;
+type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent' | 'Pool'>;
 let undiciModule: Promise<Undici> | undefined;
 // undici is loaded on the first request, not at start-up (`mtg --help` never needs it).
 const loadUndici = () => {
@@ -121,10 +122,18 @@ export class ApiClient {
       const started = performance.now();
       let res: Dispatcher.ResponseData;
       let text: string;
+      // undici's headersTimeout starts once the request is on a socket: a connection that never
+      // completes (a proxy that accepts CONNECT and stays silent) would wait without bound. This
+      // deadline bounds the whole attempt, connecting included, up to the response headers.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+      const signal = this.options.signal
+        ? AbortSignal.any([this.options.signal, deadline.signal])
+        : deadline.signal;
       try {
         // Dispatcher.request (what undici.request calls): the build bundles a lean undici that
         // has the dispatchers but not the top-level helpers (scripts/build.mjs).
-        res = await dispatcher.request({
+        res = await settleOnAbort(dispatcher.request({
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: req.method as Dispatcher.HttpMethod,
@@ -132,18 +141,26 @@ export class ApiClient {
           body,
           headersTimeout: this.options.timeoutMs,
           bodyTimeout: this.options.timeoutMs,
-          signal: this.options.signal,
-        });
+          signal,
+        }), signal);
+        clearTimeout(timer);
         text = await res.body.text();
       } catch (err) {
+        clearTimeout(timer);
         this.throwIfAborted();
-        const code = errorCode(err);
+        const code = deadline.signal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(err);
+        // A proxy that answers CONNECT with an error status will answer the same again.
+        const refused = refusedTunnelStatus(err);
+        const problem =
+          refused === undefined
+            ? describeNetworkError(err, this.options.timeoutMs, code, proxyFor(url))
+            : `the proxy at ${proxyFor(url) ?? 'the configured proxy'} refused the tunnel (HTTP ${refused})`;
         lastError = new NetworkError(
-          `${what} failed: ${describeNetworkError(err, this.options.timeoutMs)} (after ${attempt + 1} ${attempt ? 'tries' : 'try'})`,
+          `${what} failed: ${problem} (after ${attempt + 1} ${attempt ? 'tries' : 'try'})`,
           code,
         );
         this.log(`${what} -> ${code ?? 'network error'} after ${elapsed(started)}`);
-        if (attempt + 1 < maxAttempts && shouldRetryNetworkError(req.method, code)) {
+        if (attempt + 1 < maxAttempts && refused === undefined && shouldRetryNetworkError(req.method, code)) {
           await this.backoff(attempt, what);
           continue;
         }
@@ -221,11 +238,14 @@ export class ApiClient {
     throw lastError ?? new NetworkError(`${what} failed`, undefined);
   }
 
-  /** Close keep-alive sockets so the process can exit promptly. */
+  /**
+   * Drop keep-alive sockets so the process can exit promptly. destroy(), not close(): close()
+   * waits for queued requests, and after Ctrl-C or a failed connection undici may still hold one.
+   */
   async close(): Promise<void> {
     const d = this.dispatcher;
     this.dispatcher = undefined;
-    if (d) await d.close().catch(() => undefined);
+    if (d) await d.destroy().catch(() => undefined);
   }
 
   // Built once per client, not per request (undici only reads them).
@@ -249,9 +269,13 @@ export class ApiClient {
         connections: 16,
       };
       // Loopback never goes through a proxy; elsewhere HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honored.
+      // The tunnel's own pool is bounded (proxy.ts): a proxy that drops CONNECT fails the attempt.
       this.dispatcher = isLoopbackHost(this.options.baseUrl.hostname)
         ? new undici.Agent(opts)
-        : new undici.EnvHttpProxyAgent(opts);
+        : new undici.EnvHttpProxyAgent({
+            ...opts,
+            clientFactory: tunnelPoolFactory(undici.Pool, this.options.timeoutMs),
+          } as ConstructorParameters<typeof undici.EnvHttpProxyAgent>[0]);
     }
     return this.dispatcher;
   }
@@ -299,6 +323,31 @@ export class ApiClient {
   }
 }
 
+/**
+ * The request, or a rejection as soon as `signal` aborts. undici only acts on an abort once the
+ * request is on a socket: one still waiting for its connection (a proxy tunnel that never opens)
+ * ignored Ctrl-C and the deadline. The abandoned request is dropped with the dispatcher (close()).
+ */
+function settleOnAbort<T extends Dispatcher.ResponseData>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (res) => {
+        signal.removeEventListener('abort', onAbort);
+        // Settled after the abort: nobody reads this body.
+        if (signal.aborted) res.body.destroy();
+        resolve(res);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -316,10 +365,15 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-function describeNetworkError(err: unknown, timeoutMs: number): string {
-  const code = errorCode(err);
+function describeNetworkError(
+  err: unknown,
+  timeoutMs: number,
+  code: string | undefined,
+  proxy: string | undefined,
+): string {
+  if (err instanceof ProxyError) return err.message;
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return `no answer within ${timeoutMs / 1000} s (--timeout)`;
+    return `no answer within ${timeoutMs / 1000} s (--timeout)${proxy ? ` through the proxy at ${proxy}` : ''}`;
   }
   if (code === 'ECONNREFUSED') return 'connection refused (is the server running?)';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was dropped';
