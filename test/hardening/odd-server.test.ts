@@ -3,7 +3,7 @@
 // statuses with and without the API's envelope, and a proxy's HTML error page.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { type OddServer, oddEnv, person, startOddServer } from './odd-server.js';
+import { type Answer, type OddServer, oddEnv, person, startOddServer } from './odd-server.js';
 
 let server: OddServer | undefined;
 afterEach(async () => {
@@ -16,7 +16,7 @@ const page = (list: number[]) => JSON.stringify(list.map(person));
 
 describe('a server that is not the sandbox', () => {
   it('follows absolute and relative next links over pages of uneven size, RateLimit-* on some only', async () => {
-    server = await startOddServer((req) => {
+    server = await startOddServer((req): Answer => {
       const at = new URL(req.url ?? '/', 'http://x').searchParams.get('page');
       if (at === null)
         return {
@@ -61,6 +61,39 @@ describe('a server that is not the sandbox', () => {
     const r = await runCli(['people', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe(1);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a Retry-After beyond --max-wait is exit 5 at once, naming the wait', async () => {
+    server = await startOddServer(() => ({
+      status: 429,
+      headers: { 'retry-after': '120' },
+      body: '{"code":"RATE_LIMITED","error":"Rate limit exceeded for plan Pro"}',
+    }));
+    const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-wait', '3'], { env: oddEnv(server) });
+    expect(r.code).toBe(5);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/wait 12\d s more, beyond --max-wait 3 s/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a RateLimit-Reset sent as a Unix time is paced to that instant, not read as decades', async () => {
+    server = await startOddServer((req): Answer => {
+      if (req.url === '/people')
+        return {
+          body: page([1]),
+          headers: {
+            link: '</people?page=2>; rel="next"',
+            'ratelimit-limit': '10',
+            'ratelimit-remaining': '0',
+            'ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1),
+          },
+        };
+      return { body: page([2]) };
+    });
+    const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-wait', '30'], { env: oddEnv(server) });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(2);
     expect(server.requests).toHaveLength(2);
   });
 
