@@ -3,6 +3,7 @@
 
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { sanitizeOneLine } from '../output/sanitize.js';
 import {
   ApiError,
   type ApiIssue,
@@ -12,7 +13,6 @@ import {
   RateLimitExhaustedError,
   ResponseShapeError,
 } from './errors.js';
-import { sanitizeOneLine } from '../output/sanitize.js';
 import { parseJsonExact } from './exact.js';
 import { ProxyError, proxyFor, refusedTunnelStatus, tunnelPoolFactory } from './proxy.js';
 import { parseRateLimitHeaders, parseRetryAfter, RateLimiter, type WaitInfo } from './ratelimit.js';
@@ -133,16 +133,19 @@ export class ApiClient {
       try {
         // Dispatcher.request (what undici.request calls): the build bundles a lean undici that
         // has the dispatchers but not the top-level helpers (scripts/build.mjs).
-        res = await settleOnAbort(dispatcher.request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: req.method as Dispatcher.HttpMethod,
-          headers: this.headers(body !== undefined),
-          body,
-          headersTimeout: this.options.timeoutMs,
-          bodyTimeout: this.options.timeoutMs,
+        res = await settleOnAbort(
+          dispatcher.request({
+            origin: url.origin,
+            path: `${url.pathname}${url.search}`,
+            method: req.method as Dispatcher.HttpMethod,
+            headers: this.headers(body !== undefined),
+            body,
+            headersTimeout: this.options.timeoutMs,
+            bodyTimeout: this.options.timeoutMs,
+            signal,
+          }),
           signal,
-        }), signal);
+        );
         clearTimeout(timer);
         text = await res.body.text();
       } catch (err) {
@@ -183,7 +186,13 @@ export class ApiClient {
       if (res.statusCode >= 200 && res.statusCode < 300) {
         if (req.method !== 'GET' && req.method !== 'HEAD' && text.trim() === '') {
           this.log(`${what}: the server returned no body (HTTP ${res.statusCode}); the write was applied`);
-          return { status: res.statusCode, data: undefined as z.output<S>, headers: res.headers, url, noBody: true };
+          return {
+            status: res.statusCode,
+            data: undefined as z.output<S>,
+            headers: res.headers,
+            url,
+            noBody: true,
+          };
         }
         const data = parseJson(text, what);
         if (req.schema) validate(req.schema, data, what);
@@ -328,7 +337,10 @@ export class ApiClient {
  * request is on a socket: one still waiting for its connection (a proxy tunnel that never opens)
  * ignored Ctrl-C and the deadline. The abandoned request is dropped with the dispatcher (close()).
  */
-function settleOnAbort<T extends Dispatcher.ResponseData>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+function settleOnAbort<T extends Dispatcher.ResponseData>(
+  pending: Promise<T>,
+  signal: AbortSignal,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason ?? new Error('aborted'));
     if (signal.aborted) onAbort();

@@ -42,8 +42,15 @@ export async function createActionItem(
   body: ActionItemCreateBody,
 ): Promise<S.CreatedActionItem | undefined> {
   const schema = S.CreatedActionItem;
-  return (await client.request({ method: 'POST', path: '/action-items', body, schema, unlisted: S.unlistedCheck(schema) }))
-    .data;
+  return (
+    await client.request({
+      method: 'POST',
+      path: '/action-items',
+      body,
+      schema,
+      unlisted: S.unlistedCheck(schema),
+    })
+  ).data;
 }
 
 export interface ActionItemUpdateBody {
@@ -60,7 +67,8 @@ export async function updateActionItem(
 ): Promise<S.UpdatedActionItem | undefined> {
   const schema = S.UpdatedActionItem;
   const path = `/action-item/${id}`;
-  return (await client.request({ method: 'PUT', path, body, schema, unlisted: S.unlistedCheck(schema) })).data;
+  return (await client.request({ method: 'PUT', path, body, schema, unlisted: S.unlistedCheck(schema) }))
+    .data;
 }
 
 // ---- Calendar ------------------------------------------------------------------------------
@@ -76,7 +84,8 @@ export async function setCalendarMeeting(
   body: CalendarMeetingBody,
 ): Promise<S.Meeting | undefined> {
   const path = `/calendar/events/${enc(calendarMeetingId)}/meeting`;
-  return (await client.request({ method: 'PUT', path, body, schema: S.Meeting, unlisted: meetingUnlisted })).data;
+  return (await client.request({ method: 'PUT', path, body, schema: S.Meeting, unlisted: meetingUnlisted }))
+    .data;
 }
 
 // ---- Companies and people ------------------------------------------------------------------
@@ -130,8 +139,9 @@ export async function shareMeeting(
   targets: ShareTarget[],
 ): Promise<S.Meeting | undefined> {
   const path = `/meeting/${enc(meetingId)}/share`;
-  return (await client.request({ method: 'PUT', path, body: targets, schema: S.Meeting, unlisted: meetingUnlisted }))
-    .data;
+  return (
+    await client.request({ method: 'PUT', path, body: targets, schema: S.Meeting, unlisted: meetingUnlisted })
+  ).data;
 }
 
 // ---- Tags ----------------------------------------------------------------------------------

@@ -61,7 +61,9 @@ export function tunnelPoolFactory(PoolClass: typeof Pool, timeoutMs: number) {
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     } as Pool.Options);
-    const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<Dispatcher.ConnectData> | undefined;
+    const connect = pool.connect.bind(pool) as (
+      ...args: unknown[]
+    ) => Promise<Dispatcher.ConnectData> | undefined;
     const name = `${origin.protocol}//${origin.host}`; // never the user:password part
     // ProxyAgent calls connect(params) in its promise form; the callback form passes through.
     pool.connect = ((...args: unknown[]) => {

@@ -5,7 +5,14 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
 /** Error codes meaning the connection was never made: the server cannot have seen the request. */
 // MTG_PROXY_CLOSED: the proxy dropped the CONNECT, so the request never left for the server.
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'MTG_PROXY_CLOSED']);
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'MTG_PROXY_CLOSED',
+]);
 
 export function isIdempotent(method: string): boolean {
   return method === 'GET' || method === 'PUT' || method === 'HEAD' || method === 'DELETE';

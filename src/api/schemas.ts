@@ -81,10 +81,7 @@ export const UpdatedActionItem = z.looseObject({
 export const InsightResult = z.looseObject({
   speaker: z.string().nullable(),
   timestamp: num().nullable(),
-  insight: z.union([
-    z.string(),
-    z.record(z.string(), z.union([z.string(), num(), z.boolean(), z.null()])),
-  ]),
+  insight: z.union([z.string(), z.record(z.string(), z.union([z.string(), num(), z.boolean(), z.null()]))]),
 });
 
 export const CalendarEvent = z.looseObject({

@@ -1,7 +1,8 @@
 // Dotted field paths: derived from the zod schemas (so --fields always matches what the API
 // returns), validated for --fields, and resolved against items.
-import { ExactInteger } from '../api/exact.js';
+
 import type { z } from 'zod';
+import { ExactInteger } from '../api/exact.js';
 
 /** A usage error (the CLI maps it to exit 2): bad --fields and similar. */
 export class OutputUsageError extends Error {

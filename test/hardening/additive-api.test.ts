@@ -46,7 +46,9 @@ const meeting = (extra: Record<string, unknown>) =>
 
 describe('additive API changes', () => {
   it('a new action-item status passes through every format, with one warning per run', async () => {
-    const items = [1, 2, 3].map((id) => json(actionItem(id, { status: 'IN_PROGRESS', newField: { a: [1] } })));
+    const items = [1, 2, 3].map((id) =>
+      json(actionItem(id, { status: 'IN_PROGRESS', newField: { a: [1] } })),
+    );
     server = await serveItems(items.slice(0, 2), items.slice(2));
     const nd = await runCli([...LIST, '--format', 'ndjson'], { env: oddEnv(server) });
     expect(nd.code).toBe(0);
@@ -93,7 +95,8 @@ describe('additive API changes', () => {
 });
 
 describe('integers beyond 2^53', () => {
-  const big = '{"id":90071992547409931,"title":"t","description":"","assignee":{"profileId":18014398509481985,"name":null,"title":null,"companyName":null,"email":null},"status":"PENDING","meetingIds":[],"n":-123456789012345678901234567890,"f":1.5,"small":9007199254740991}';
+  const big =
+    '{"id":90071992547409931,"title":"t","description":"","assignee":{"profileId":18014398509481985,"name":null,"title":null,"companyName":null,"email":null},"status":"PENDING","meetingIds":[],"n":-123456789012345678901234567890,"f":1.5,"small":9007199254740991}';
   const plain = json(actionItem(2));
 
   it('ndjson and json print them byte-identical', async () => {
@@ -112,7 +115,9 @@ describe('integers beyond 2^53', () => {
     const nd = await runCli([...LIST, '--format', 'ndjson', '--fields', 'id,assignee.profileId'], {
       env: oddEnv(server),
     });
-    expect(nd.stdout).toBe('{"id":90071992547409931,"assignee.profileId":18014398509481985}\n{"id":2,"assignee.profileId":null}\n');
+    expect(nd.stdout).toBe(
+      '{"id":90071992547409931,"assignee.profileId":18014398509481985}\n{"id":2,"assignee.profileId":null}\n',
+    );
     const csv = await runCli([...LIST, '--format', 'csv', '--fields', 'id,assignee.profileId'], {
       env: oddEnv(server),
     });

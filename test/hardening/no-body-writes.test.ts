@@ -35,11 +35,17 @@ describe('a 2xx with no body on a write', () => {
       if (req.url === '/action-item/2') return { status: 200, body: '' };
       return { body: JSON.stringify(actionItem(3, { status: 'DONE' })) };
     });
-    const r = await runCli(['action-items', 'update', '1', '2', '3', '--status', 'DONE', '--format', 'ndjson'], {
-      env: oddEnv(server),
-    });
+    const r = await runCli(
+      ['action-items', 'update', '1', '2', '3', '--status', 'DONE', '--format', 'ndjson'],
+      {
+        env: oddEnv(server),
+      },
+    );
     expectApplied(r);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; status?: string });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; status?: string });
     expect(lines.map((l) => l.id)).toEqual([1, 2, 3]);
     expect(lines[2]!.status).toBe('DONE');
     expect(r.stderr).toContain('Updated 3 of 3 action items');

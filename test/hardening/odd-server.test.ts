@@ -45,7 +45,12 @@ describe('a server that is not the sandbox', () => {
       .split('\n')
       .map((l) => (JSON.parse(l) as { id: number }).id);
     expect(got).toEqual(ids(1, 11));
-    expect(server.requests.map((q) => q.url)).toEqual(['/people', '/people?page=2', '/people?page=3', '/people?page=4']);
+    expect(server.requests.map((q) => q.url)).toEqual([
+      '/people',
+      '/people?page=2',
+      '/people?page=3',
+      '/people?page=4',
+    ]);
   });
 
   it('waits out a 429 whose Retry-After is an HTTP date, then succeeds', async () => {
@@ -70,7 +75,9 @@ describe('a server that is not the sandbox', () => {
       headers: { 'retry-after': '120' },
       body: '{"code":"RATE_LIMITED","error":"Rate limit exceeded for plan Pro"}',
     }));
-    const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-wait', '3'], { env: oddEnv(server) });
+    const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-wait', '3'], {
+      env: oddEnv(server),
+    });
     expect(r.code).toBe(5);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/wait 12\d s more, beyond --max-wait 3 s/);
@@ -91,7 +98,9 @@ describe('a server that is not the sandbox', () => {
         };
       return { body: page([2]) };
     });
-    const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-wait', '30'], { env: oddEnv(server) });
+    const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-wait', '30'], {
+      env: oddEnv(server),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(2);
     expect(server.requests).toHaveLength(2);
@@ -130,10 +139,15 @@ describe('a server that is not the sandbox', () => {
     }
   }
 
-  const html = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body><h1>Bad Gateway</h1><p>upstream</p></body></html>\n';
+  const html =
+    '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body><h1>Bad Gateway</h1><p>upstream</p></body></html>\n';
 
   it('a proxy HTML error page (502 text/html) is exit 1 and one plain line, no HTML', async () => {
-    server = await startOddServer(() => ({ status: 502, headers: { 'content-type': 'text/html' }, body: html }));
+    server = await startOddServer(() => ({
+      status: 502,
+      headers: { 'content-type': 'text/html' },
+      body: html,
+    }));
     const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-retries', '1'], {
       env: oddEnv(server),
     });
@@ -147,7 +161,11 @@ describe('a server that is not the sandbox', () => {
   });
 
   it('an HTML page with status 200 (a captive portal) is exit 1 with a plain message, no HTML', async () => {
-    server = await startOddServer(() => ({ status: 200, headers: { 'content-type': 'text/html' }, body: html }));
+    server = await startOddServer(() => ({
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: html,
+    }));
     const r = await runCli(['people', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');

@@ -66,7 +66,15 @@ export async function startOddServer(route: Route): Promise<OddServer> {
 
 /** An action item as the spec shows it, with overrides. */
 export function actionItem(id: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id, title: `item ${id}`, description: '', assignee: null, status: 'PENDING', meetingIds: [], ...extra };
+  return {
+    id,
+    title: `item ${id}`,
+    description: '',
+    assignee: null,
+    status: 'PENDING',
+    meetingIds: [],
+    ...extra,
+  };
 }
 
 /** A person as the spec shows it. */

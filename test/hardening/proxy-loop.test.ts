@@ -3,8 +3,9 @@
 // SIGINT/SIGTERM. Now every attempt counts, the message is plain, and a signal stops at once.
 // The base URL is a non-loopback https URL (loopback is never proxied); nothing leaves the machine:
 // the proxy is local and never tunnels anywhere.
-import { createServer, type Server, type Socket } from 'node:net';
+
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { spawnCli, waitUntil } from './helpers.js';
@@ -35,7 +36,16 @@ async function startProxy(behaviour: Behaviour) {
   return proxy;
 }
 
-const args = ['people', 'list', '--max-retries', '1', '--timeout', '5', '--base-url', 'https://example.invalid'];
+const args = [
+  'people',
+  'list',
+  '--max-retries',
+  '1',
+  '--timeout',
+  '5',
+  '--base-url',
+  'https://example.invalid',
+];
 const env = (url: string) => ({ MTG_API_KEY: 'mtg_sk_proxyloop', HTTPS_PROXY: url, HTTP_PROXY: url });
 
 describe('a proxy that does not open the tunnel', () => {
@@ -44,7 +54,9 @@ describe('a proxy that does not open the tunnel', () => {
     const r = await runCli(args, { env: env(p.url), timeoutMs: 15_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`mtg: GET /people failed: the proxy at ${p.url} closed the connection (after 2 tries)`);
+    expect(r.stderr.trim()).toBe(
+      `mtg: GET /people failed: the proxy at ${p.url} closed the connection (after 2 tries)`,
+    );
     expect(p.connections()).toBe(2);
   });
 
@@ -54,17 +66,22 @@ describe('a proxy that does not open the tunnel', () => {
     );
     const r = await runCli(args, { env: env(p.url), timeoutMs: 15_000 });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`mtg: GET /people failed: the proxy at ${p.url} refused the tunnel (HTTP 403) (after 1 try)`);
+    expect(r.stderr.trim()).toBe(
+      `mtg: GET /people failed: the proxy at ${p.url} refused the tunnel (HTTP 403) (after 1 try)`,
+    );
     expect(r.stderr).not.toMatch(/HTTP Tunneling|!==/);
     expect(p.connections()).toBe(1);
   });
 
   it('stays silent: --timeout bounds each try', async () => {
     const p = await startProxy((socket) => socket.resume());
-    const r = await runCli(['people', 'list', '--max-retries', '0', '--timeout', '1', '--base-url', 'https://example.invalid'], {
-      env: env(p.url),
-      timeoutMs: 15_000,
-    });
+    const r = await runCli(
+      ['people', 'list', '--max-retries', '0', '--timeout', '1', '--base-url', 'https://example.invalid'],
+      {
+        env: env(p.url),
+        timeoutMs: 15_000,
+      },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/within 1 s/);
     expect(r.stderr).toContain(p.url);
