@@ -37,9 +37,27 @@ export function parseJsonExact(text: string): unknown {
   const marked = markUnsafeIntegers(text);
   if (marked === text) return JSON.parse(text);
   seenExact = true;
-  return JSON.parse(marked, (_key, value) =>
-    typeof value === 'string' && value.startsWith(MARK) ? new ExactInteger(value.slice(MARK.length)) : value,
-  );
+  // A walk after the parse: several times faster than a JSON.parse reviver.
+  return revive(JSON.parse(marked));
+}
+
+function revive(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return value.startsWith(MARK) ? new ExactInteger(value.slice(MARK.length)) : value;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = revive(value[i]);
+  } else if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    for (const key in o) {
+      const before = o[key];
+      const after = revive(before);
+      // defineProperty: a plain assignment to a "__proto__" key would set the prototype.
+      if (after !== before)
+        Object.defineProperty(o, key, { value: after, writable: true, enumerable: true, configurable: true });
+    }
+  }
+  return value;
 }
 
 /** The text with each unsafe integer literal (outside strings) replaced by a marked string. */

@@ -50,3 +50,12 @@ describe('exact integers', () => {
     }
   });
 });
+
+describe('exact integers under odd keys', () => {
+  it('a "__proto__" key holding one stays an own property', () => {
+    const text = '{"__proto__":90071992547409931,"a":[{"__proto__":{"b":90071992547409931}}]}';
+    const v = parseJsonExact(text);
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+    expect(stringifyExact(v)).toBe(text);
+  });
+});
