@@ -72,6 +72,7 @@ const leanUndici = {
         'module.exports = {',
         "  Agent: require('undici/lib/dispatcher/agent'),",
         "  EnvHttpProxyAgent: require('undici/lib/dispatcher/env-http-proxy-agent'),",
+        "  Pool: require('undici/lib/dispatcher/pool'),",
         '};',
       ].join('\n'),
       resolveDir: process.cwd(),

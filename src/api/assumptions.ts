@@ -18,6 +18,13 @@ export const SHARE_MAX_TARGETS = 50;
 
 /** Action item states (spec section 3). */
 export const ACTION_ITEM_STATUSES = ['PENDING', 'DONE'] as const;
+
+/**
+ * Values the spec shows for `access` (SharedWith) and `linkAccess` (Meeting). Like `status`, these
+ * enums are open in responses: another value is printed as it came, with one warning per run.
+ */
+export const SHARE_ACCESS_SEEN = ['Owner', 'Viewer', 'Editor'] as const;
+export const LINK_ACCESS_SEEN = ['Viewer', 'Editor'] as const;
 export type ActionItemStatus = (typeof ACTION_ITEM_STATUSES)[number];
 
 /** `status` filter of GET /action-items; omitted means PENDING. */

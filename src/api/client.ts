@@ -3,6 +3,7 @@
 
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { sanitizeOneLine } from '../output/sanitize.js';
 import {
   ApiError,
   type ApiIssue,
@@ -12,8 +13,11 @@ import {
   RateLimitExhaustedError,
   ResponseShapeError,
 } from './errors.js';
+import { parseJsonExact } from './exact.js';
+import { ProxyError, proxyFor, refusedTunnelStatus, tunnelPoolFactory } from './proxy.js';
 import { parseRateLimitHeaders, parseRetryAfter, RateLimiter, type WaitInfo } from './ratelimit.js';
 import { backoffMs, retryAfterJitterMs, shouldRetryNetworkError, shouldRetryStatus } from './retry.js';
+import type { UnlistedCheck } from './schemas.js';
 import { endpointUrl, isLoopbackHost, type Query } from './url.js';
 
 export interface ClientOptions {
@@ -25,6 +29,8 @@ export interface ClientOptions {
   maxWaitMs: number;
   /** One line per request, status, timing and rate-limit state (--verbose). Never given the key. */
   log?: (line: string) => void;
+  /** Warnings for people (stderr, even with --quiet): an enum value the spec does not list. */
+  warn?: (line: string) => void;
   /** Rate-limit waits, for the spinner or a stderr line. */
   onWait?: (info: WaitInfo) => void;
   /** Aborts in-flight requests and waits (Ctrl-C). */
@@ -41,6 +47,8 @@ export interface RequestOptions<S extends z.ZodType = z.ZodType> {
   url?: URL;
   body?: unknown;
   schema?: S;
+  /** Finds an enum value the spec does not list in a valid body: warned about once per client. */
+  unlisted?: UnlistedCheck;
 }
 
 export interface ApiResponse<T> {
@@ -49,10 +57,15 @@ export interface ApiResponse<T> {
   data: T;
   headers: Record<string, string | string[] | undefined>;
   url: URL;
+  /**
+   * A write answered 2xx with no body (204, or 200/201 empty): the write was applied and `data` is
+   * undefined. The spec does not show success statuses, and any 2xx is success (assumptions.ts).
+   */
+  noBody?: boolean;
 }
 
 // Only the dispatchers: the build bundles a lean undici without the top-level helpers (fetch, ...).
-type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent'>;
+type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent' | 'Pool'>;
 let undiciModule: Promise<Undici> | undefined;
 // undici is loaded on the first request, not at start-up (`mtg --help` never needs it).
 const loadUndici = () => {
@@ -67,6 +80,7 @@ export class ApiClient {
   private plainHeaders: Record<string, string> | undefined;
   private jsonHeaders: Record<string, string> | undefined;
   private readonly random: () => number;
+  private warnedUnlisted = false;
 
   constructor(readonly options: ClientOptions) {
     // A client is built only to send requests: start loading undici now, while the caller loads
@@ -108,29 +122,48 @@ export class ApiClient {
       const started = performance.now();
       let res: Dispatcher.ResponseData;
       let text: string;
+      // undici's headersTimeout starts once the request is on a socket: a connection that never
+      // completes (a proxy that accepts CONNECT and stays silent) would wait without bound. This
+      // deadline bounds the whole attempt, connecting included, up to the response headers.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+      const signal = this.options.signal
+        ? AbortSignal.any([this.options.signal, deadline.signal])
+        : deadline.signal;
       try {
         // Dispatcher.request (what undici.request calls): the build bundles a lean undici that
         // has the dispatchers but not the top-level helpers (scripts/build.mjs).
-        res = await dispatcher.request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: req.method as Dispatcher.HttpMethod,
-          headers: this.headers(body !== undefined),
-          body,
-          headersTimeout: this.options.timeoutMs,
-          bodyTimeout: this.options.timeoutMs,
-          signal: this.options.signal,
-        });
+        res = await settleOnAbort(
+          dispatcher.request({
+            origin: url.origin,
+            path: `${url.pathname}${url.search}`,
+            method: req.method as Dispatcher.HttpMethod,
+            headers: this.headers(body !== undefined),
+            body,
+            headersTimeout: this.options.timeoutMs,
+            bodyTimeout: this.options.timeoutMs,
+            signal,
+          }),
+          signal,
+        );
+        clearTimeout(timer);
         text = await res.body.text();
       } catch (err) {
+        clearTimeout(timer);
         this.throwIfAborted();
-        const code = errorCode(err);
+        const code = deadline.signal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(err);
+        // A proxy that answers CONNECT with an error status will answer the same again.
+        const refused = refusedTunnelStatus(err);
+        const problem =
+          refused === undefined
+            ? describeNetworkError(err, this.options.timeoutMs, code, proxyFor(url))
+            : `the proxy at ${proxyFor(url) ?? 'the configured proxy'} refused the tunnel (HTTP ${refused})`;
         lastError = new NetworkError(
-          `${what} failed: ${describeNetworkError(err, this.options.timeoutMs)} (after ${attempt + 1} ${attempt ? 'tries' : 'try'})`,
+          `${what} failed: ${problem} (after ${attempt + 1} ${attempt ? 'tries' : 'try'})`,
           code,
         );
         this.log(`${what} -> ${code ?? 'network error'} after ${elapsed(started)}`);
-        if (attempt + 1 < maxAttempts && shouldRetryNetworkError(req.method, code)) {
+        if (attempt + 1 < maxAttempts && refused === undefined && shouldRetryNetworkError(req.method, code)) {
           await this.backoff(attempt, what);
           continue;
         }
@@ -151,8 +184,19 @@ export class ApiClient {
       }
 
       if (res.statusCode >= 200 && res.statusCode < 300) {
+        if (req.method !== 'GET' && req.method !== 'HEAD' && text.trim() === '') {
+          this.log(`${what}: the server returned no body (HTTP ${res.statusCode}); the write was applied`);
+          return {
+            status: res.statusCode,
+            data: undefined as z.output<S>,
+            headers: res.headers,
+            url,
+            noBody: true,
+          };
+        }
         const data = parseJson(text, what);
         if (req.schema) validate(req.schema, data, what);
+        if (req.unlisted && !this.warnedUnlisted) this.warnUnlisted(req.unlisted(data), what);
         return { status: res.statusCode, data: data as z.output<S>, headers: res.headers, url };
       }
 
@@ -203,11 +247,14 @@ export class ApiClient {
     throw lastError ?? new NetworkError(`${what} failed`, undefined);
   }
 
-  /** Close keep-alive sockets so the process can exit promptly. */
+  /**
+   * Drop keep-alive sockets so the process can exit promptly. destroy(), not close(): close()
+   * waits for queued requests, and after Ctrl-C or a failed connection undici may still hold one.
+   */
   async close(): Promise<void> {
     const d = this.dispatcher;
     this.dispatcher = undefined;
-    if (d) await d.close().catch(() => undefined);
+    if (d) await d.destroy().catch(() => undefined);
   }
 
   // Built once per client, not per request (undici only reads them).
@@ -231,9 +278,13 @@ export class ApiClient {
         connections: 16,
       };
       // Loopback never goes through a proxy; elsewhere HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honored.
+      // The tunnel's own pool is bounded (proxy.ts): a proxy that drops CONNECT fails the attempt.
       this.dispatcher = isLoopbackHost(this.options.baseUrl.hostname)
         ? new undici.Agent(opts)
-        : new undici.EnvHttpProxyAgent(opts);
+        : new undici.EnvHttpProxyAgent({
+            ...opts,
+            clientFactory: tunnelPoolFactory(undici.Pool, this.options.timeoutMs),
+          } as ConstructorParameters<typeof undici.EnvHttpProxyAgent>[0]);
     }
     return this.dispatcher;
   }
@@ -265,9 +316,48 @@ export class ApiClient {
     if (this.options.signal?.aborted) throw new InterruptedError();
   }
 
+  /** One warning per command run, however many items hold unlisted values. */
+  private warnUnlisted(found: string | undefined, what: string): void {
+    if (!found) return;
+    this.warnedUnlisted = true;
+    this.options.warn?.(
+      // The value is the server's text: through the one sanitizer, shortened.
+      `warning: ${what} returned a value the API spec does not list (${sanitizeOneLine(found.slice(0, 80))}); ` +
+        'values like it are printed as they came (this warning is shown once)',
+    );
+  }
+
   private log(line: string): void {
     this.options.log?.(line);
   }
+}
+
+/**
+ * The request, or a rejection as soon as `signal` aborts. undici only acts on an abort once the
+ * request is on a socket: one still waiting for its connection (a proxy tunnel that never opens)
+ * ignored Ctrl-C and the deadline. The abandoned request is dropped with the dispatcher (close()).
+ */
+function settleOnAbort<T extends Dispatcher.ResponseData>(
+  pending: Promise<T>,
+  signal: AbortSignal,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (res) => {
+        signal.removeEventListener('abort', onAbort);
+        // Settled after the abort: nobody reads this body.
+        if (signal.aborted) res.body.destroy();
+        resolve(res);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -287,10 +377,15 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-function describeNetworkError(err: unknown, timeoutMs: number): string {
-  const code = errorCode(err);
+function describeNetworkError(
+  err: unknown,
+  timeoutMs: number,
+  code: string | undefined,
+  proxy: string | undefined,
+): string {
+  if (err instanceof ProxyError) return err.message;
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return `no answer within ${timeoutMs / 1000} s (--timeout)`;
+    return `no answer within ${timeoutMs / 1000} s (--timeout)${proxy ? ` through the proxy at ${proxy}` : ''}`;
   }
   if (code === 'ECONNREFUSED') return 'connection refused (is the server running?)';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was dropped';
@@ -301,7 +396,7 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
 function parseJson(text: string, what: string): unknown {
   if (text === '') return undefined;
   try {
-    return JSON.parse(text);
+    return parseJsonExact(text);
   } catch {
     throw new ResponseShapeError(what, ['the body is not valid JSON']);
   }

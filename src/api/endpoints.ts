@@ -1,5 +1,7 @@
 // One typed function per endpoint of the spec (section 4). List endpoints return a PaginateOptions
 // for paginate()/paginatePages(); the others send their request and return the parsed body.
+// Writes return undefined when the server answered 2xx with no body: the write was applied, and
+// the caller reports it as such (ApiResponse.noBody).
 
 import { z } from 'zod';
 import {
@@ -38,9 +40,17 @@ export interface ActionItemCreateBody {
 export async function createActionItem(
   client: ApiClient,
   body: ActionItemCreateBody,
-): Promise<S.CreatedActionItem> {
-  return (await client.request({ method: 'POST', path: '/action-items', body, schema: S.CreatedActionItem }))
-    .data;
+): Promise<S.CreatedActionItem | undefined> {
+  const schema = S.CreatedActionItem;
+  return (
+    await client.request({
+      method: 'POST',
+      path: '/action-items',
+      body,
+      schema,
+      unlisted: S.unlistedCheck(schema),
+    })
+  ).data;
 }
 
 export interface ActionItemUpdateBody {
@@ -54,10 +64,11 @@ export async function updateActionItem(
   client: ApiClient,
   id: number,
   body: ActionItemUpdateBody,
-): Promise<S.UpdatedActionItem> {
-  return (
-    await client.request({ method: 'PUT', path: `/action-item/${id}`, body, schema: S.UpdatedActionItem })
-  ).data;
+): Promise<S.UpdatedActionItem | undefined> {
+  const schema = S.UpdatedActionItem;
+  const path = `/action-item/${id}`;
+  return (await client.request({ method: 'PUT', path, body, schema, unlisted: S.unlistedCheck(schema) }))
+    .data;
 }
 
 // ---- Calendar ------------------------------------------------------------------------------
@@ -71,12 +82,15 @@ export async function setCalendarMeeting(
   client: ApiClient,
   calendarMeetingId: string,
   body: CalendarMeetingBody,
-): Promise<S.Meeting> {
+): Promise<S.Meeting | undefined> {
   const path = `/calendar/events/${enc(calendarMeetingId)}/meeting`;
-  return (await client.request({ method: 'PUT', path, body, schema: S.Meeting })).data;
+  return (await client.request({ method: 'PUT', path, body, schema: S.Meeting, unlisted: meetingUnlisted }))
+    .data;
 }
 
 // ---- Companies and people ------------------------------------------------------------------
+
+const meetingUnlisted = S.unlistedCheck(S.Meeting);
 
 export async function getCompany(client: ApiClient, domain: string): Promise<S.CompanyDetail> {
   return (await client.request({ method: 'GET', path: `/company/${enc(domain)}`, schema: S.CompanyDetail }))
@@ -123,9 +137,11 @@ export async function shareMeeting(
   client: ApiClient,
   meetingId: string,
   targets: ShareTarget[],
-): Promise<S.Meeting> {
+): Promise<S.Meeting | undefined> {
   const path = `/meeting/${enc(meetingId)}/share`;
-  return (await client.request({ method: 'PUT', path, body: targets, schema: S.Meeting })).data;
+  return (
+    await client.request({ method: 'PUT', path, body: targets, schema: S.Meeting, unlisted: meetingUnlisted })
+  ).data;
 }
 
 // ---- Tags ----------------------------------------------------------------------------------
@@ -133,7 +149,7 @@ export async function shareMeeting(
 export async function createTag(
   client: ApiClient,
   body: { name: string; description?: string },
-): Promise<S.Tag> {
+): Promise<S.Tag | undefined> {
   return (await client.request({ method: 'POST', path: '/tag', body, schema: S.Tag })).data;
 }
 
@@ -141,17 +157,22 @@ export async function updateTag(
   client: ApiClient,
   tagId: number,
   body: { name?: string; description?: string },
-): Promise<S.Tag> {
+): Promise<S.Tag | undefined> {
   return (await client.request({ method: 'PUT', path: `/tag/${tagId}`, body, schema: S.Tag })).data;
 }
 
-export async function applyTag(client: ApiClient, tagId: number, meetingIds: string[]): Promise<S.Meeting[]> {
+export async function applyTag(
+  client: ApiClient,
+  tagId: number,
+  meetingIds: string[],
+): Promise<S.Meeting[] | undefined> {
   return (
     await client.request({
       method: 'PUT',
       path: '/tag',
       body: { tagId, [TAG_APPLY_MEETINGS_FIELD]: meetingIds },
       schema: z.array(S.Meeting),
+      unlisted: S.unlistedInArray(S.Meeting),
     })
   ).data;
 }

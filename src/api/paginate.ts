@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ApiClient } from './client.js';
 import { MtgError } from './errors.js';
 import { findLink } from './link.js';
+import { unlistedInArray } from './schemas.js';
 import type { Query } from './url.js';
 
 export interface Page<T> {
@@ -39,6 +40,7 @@ export async function* paginatePages<T>(
   // Compiled once per export (about 2 ms): zod generates a validator for this exact shape, about
   // 3x faster than its interpreter on every page (the client validates each page with it).
   const schema = z.compile(z.array(options.item));
+  const unlisted = unlistedInArray(options.item);
   const maxPages = options.maxPages ?? 1_000_000;
   const seen = new Set<string>();
   let remaining = options.limit ?? Number.POSITIVE_INFINITY;
@@ -47,8 +49,8 @@ export async function* paginatePages<T>(
   for (let number = 1; number <= maxPages && remaining > 0 && (first || next); number++) {
     const res = await client.request(
       first
-        ? { method: 'GET', path: options.path, query: options.query, schema }
-        : { method: 'GET', url: next, schema },
+        ? { method: 'GET', path: options.path, query: options.query, schema, unlisted }
+        : { method: 'GET', url: next, schema, unlisted },
     );
     first = false;
     const items = res.data as T[];

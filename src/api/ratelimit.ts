@@ -43,7 +43,18 @@ export function pacingDelay(state: PacingState, now: number): WaitInfo | undefin
   return { ms: state.resetAt - now + RESET_MARGIN_MS, reason: 'window', limit: state.limit };
 }
 
-export function parseRateLimitHeaders(get: (name: string) => string | undefined): RateLimitHeaders {
+/** Above this, a RateLimit-Reset is a Unix time (as X-RateLimit-Reset is on some APIs), not a delay. */
+const EPOCH_RESET_FROM = 1_000_000_000;
+
+function resetSeconds(reset: number | undefined, now: number): number | undefined {
+  if (reset === undefined || reset < EPOCH_RESET_FROM) return reset;
+  return Math.max(0, reset - now / 1000);
+}
+
+export function parseRateLimitHeaders(
+  get: (name: string) => string | undefined,
+  now: number = Date.now(),
+): RateLimitHeaders {
   const num = (name: string) => {
     const raw = get(name);
     if (raw === undefined) return undefined;
@@ -53,7 +64,7 @@ export function parseRateLimitHeaders(get: (name: string) => string | undefined)
   return {
     limit: num('ratelimit-limit'),
     remaining: num('ratelimit-remaining'),
-    reset: num('ratelimit-reset'),
+    reset: resetSeconds(num('ratelimit-reset'), now),
   };
 }
 
@@ -121,7 +132,8 @@ export class RateLimiter {
       if (!wait) break;
       if (this.waitedMs + wait.ms > this.options.maxWaitMs) {
         throw new RateLimitExhaustedError(
-          `Still rate-limited after waiting ${Math.round(this.waitedMs / 1000)} s in all (--max-wait ${Math.round(this.options.maxWaitMs / 1000)} s)`,
+          `Still rate-limited: the server asks to wait ${Math.ceil(wait.ms / 1000)} s more, beyond --max-wait ` +
+            `${Math.round(this.options.maxWaitMs / 1000)} s (waited ${Math.round(this.waitedMs / 1000)} s in all)`,
         );
       }
       this.options.onWait?.(wait);

@@ -4,7 +4,15 @@
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
 /** Error codes meaning the connection was never made: the server cannot have seen the request. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+// MTG_PROXY_CLOSED: the proxy dropped the CONNECT, so the request never left for the server.
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'MTG_PROXY_CLOSED',
+]);
 
 export function isIdempotent(method: string): boolean {
   return method === 'GET' || method === 'PUT' || method === 'HEAD' || method === 'DELETE';

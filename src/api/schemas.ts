@@ -2,11 +2,22 @@
 // TypeScript types are inferred from these, never written twice. Objects are parsed loosely
 // (unknown fields pass) — see TOLERATE_UNKNOWN_RESPONSE_FIELDS in assumptions.ts.
 import { z } from 'zod';
-import { ACTION_ITEM_STATUSES } from './assumptions.js';
+import { ACTION_ITEM_STATUSES, LINK_ACCESS_SEEN, SHARE_ACCESS_SEEN } from './assumptions.js';
+import { ExactInteger } from './exact.js';
 
 const dateTime = z.iso.datetime({ offset: true });
-const positiveInt = z.number().int().positive();
-const positiveNumber = z.number().positive();
+
+// Number fields also take an integer beyond 2^53 (an ExactInteger from parseJsonExact, exact.ts):
+// a larger ID is not a breaking change. The union tries the plain number first (one typeof in the
+// compiled validator). Typed as number: such a value prints and interpolates as its digits.
+const exact = (nonNegative: boolean) =>
+  z.custom<number>((v) => v instanceof ExactInteger && (!nonNegative || !v.text.startsWith('-')));
+const anyInteger = exact(false);
+const unsignedInteger = exact(true);
+const num = () => z.union([z.number(), anyInteger]);
+const int = () => z.union([z.number().int(), anyInteger]);
+const positiveInt = z.union([z.number().int().positive(), unsignedInteger]);
+const positiveNumber = z.union([z.number().positive(), unsignedInteger]);
 
 export const Tag = z.looseObject({
   id: positiveInt,
@@ -32,7 +43,9 @@ export const Assignee = z.looseObject({
   email: z.string().nullable(),
 });
 
-export const ActionItemStatus = z.enum(ACTION_ITEM_STATUSES);
+// Enum fields are open: a value the spec does not list passes validation (an additive change must
+// not stop an export) and is reported once per run by the client (unlistedValue below).
+export const ActionItemStatus = z.string();
 
 /** The form nested in a meeting. */
 export const NestedActionItem = z.looseObject({
@@ -67,15 +80,12 @@ export const UpdatedActionItem = z.looseObject({
 
 export const InsightResult = z.looseObject({
   speaker: z.string().nullable(),
-  timestamp: z.number().nullable(),
-  insight: z.union([
-    z.string(),
-    z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-  ]),
+  timestamp: num().nullable(),
+  insight: z.union([z.string(), z.record(z.string(), z.union([z.string(), num(), z.boolean(), z.null()]))]),
 });
 
 export const CalendarEvent = z.looseObject({
-  id: z.number().int(),
+  id: int(),
   icalUid: z.string(),
   description: z.string(),
   platform: z.string(),
@@ -83,11 +93,11 @@ export const CalendarEvent = z.looseObject({
 });
 
 export const SharedWith = z.looseObject({
-  profileId: z.number().optional(),
+  profileId: num().optional(),
   name: z.string(),
   access: z.string(),
   email: z.string().optional(),
-  teamId: z.number().int().optional(),
+  teamId: int().optional(),
 });
 
 export const ShareError = z.looseObject({
@@ -100,7 +110,7 @@ export const Meeting = z.looseObject({
   name: z.string().nullable(),
   createdAt: dateTime,
   updatedAt: dateTime,
-  duration: z.number().nullable(),
+  duration: num().nullable(),
   url: z.string().nullable(),
   // "Present only when saving recordings is enabled in settings."
   recordingUrl: z.string().nullable().optional(),
@@ -118,9 +128,9 @@ export const Meeting = z.looseObject({
 });
 
 export const Person = z.looseObject({
-  id: z.number().int(),
+  id: int(),
   title: z.string().nullable(),
-  companyId: z.number().int().nullable(),
+  companyId: int().nullable(),
   companyName: z.string().nullable(),
   email: z.string().nullable(),
   firstName: z.string().nullable(),
@@ -143,7 +153,7 @@ export const CompanyDetail = CompanySummary.extend({
 export const TranscriptEntry = z.looseObject({
   speaker: z.string(),
   text: z.string(),
-  timestamp: z.number(),
+  timestamp: num(),
 });
 
 export const ErrorIssue = z.looseObject({ message: z.string(), path: z.string() });
@@ -151,7 +161,7 @@ export const ErrorIssue = z.looseObject({ message: z.string(), path: z.string() 
 export const ErrorEnvelope = z.looseObject({
   code: z.string(),
   error: z.string(),
-  seatsToAdd: z.number().int().optional(),
+  seatsToAdd: int().optional(),
   issues: z.array(ErrorIssue).optional(),
 });
 
@@ -174,3 +184,65 @@ export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 export type ExternalLink = z.infer<typeof ExternalLink>;
 export type ErrorIssue = z.infer<typeof ErrorIssue>;
+
+// ---- Enum values the spec does not list ------------------------------------------------------
+
+/** Describes the first enum value in a response that the spec does not list (`status "X"`). */
+export type UnlistedCheck = (data: unknown) => string | undefined;
+
+const listed = (values: readonly string[]) => {
+  const set = new Set<string>(values);
+  return (field: string, value: unknown) =>
+    typeof value === 'string' && !set.has(value) ? `${field} "${value}"` : undefined;
+};
+const statusListed = listed(ACTION_ITEM_STATUSES);
+const accessListed = listed(SHARE_ACCESS_SEEN);
+const linkAccessListed = listed(LINK_ACCESS_SEEN);
+
+type Loose = Record<string, unknown>;
+const asObject = (v: unknown): Loose | undefined => (v && typeof v === 'object' ? (v as Loose) : undefined);
+
+const actionItemUnlisted: UnlistedCheck = (v) => statusListed('status', asObject(v)?.status);
+
+const meetingUnlisted: UnlistedCheck = (v) => {
+  const m = asObject(v);
+  if (!m) return undefined;
+  const found = linkAccessListed('linkAccess', m.linkAccess);
+  if (found) return found;
+  for (const a of Array.isArray(m.actionItems) ? m.actionItems : []) {
+    const f = statusListed('actionItems[].status', asObject(a)?.status);
+    if (f) return f;
+  }
+  for (const s of Array.isArray(m.sharedWith) ? m.sharedWith : []) {
+    const f = accessListed('sharedWith[].access', asObject(s)?.access);
+    if (f) return f;
+  }
+  return undefined;
+};
+
+const unlistedChecks = new Map<z.ZodType, UnlistedCheck>([
+  [NestedActionItem, actionItemUnlisted],
+  [ActionItem, actionItemUnlisted],
+  [CreatedActionItem, actionItemUnlisted],
+  [UpdatedActionItem, actionItemUnlisted],
+  [Meeting, meetingUnlisted],
+]);
+
+/** The check for one object of `schema`, or undefined when it has no enum fields. */
+export function unlistedCheck(schema: z.ZodType): UnlistedCheck | undefined {
+  return unlistedChecks.get(schema);
+}
+
+/** The check for an array of `item`: the first unlisted value among its elements. */
+export function unlistedInArray(item: z.ZodType): UnlistedCheck | undefined {
+  const check = unlistedChecks.get(item);
+  if (!check) return undefined;
+  return (data) => {
+    if (!Array.isArray(data)) return undefined;
+    for (const element of data) {
+      const found = check(element);
+      if (found) return found;
+    }
+    return undefined;
+  };
+}

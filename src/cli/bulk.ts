@@ -23,6 +23,9 @@ function concurrencyFromEnv(): number | undefined {
   return Number.isInteger(n) && n >= 1 ? n : undefined;
 }
 
+/** How a write answered 2xx without a body is reported: applied, with nothing more to print. */
+export const NO_BODY = 'the server returned no body';
+
 export type BulkResult<R> =
   | { status: 'ok'; value: R }
   | { status: 'failed'; error: unknown }

@@ -87,6 +87,7 @@ export class Context {
       signal: this.signal,
       log: this.globals.verbose ? (line) => this.progress.debug(line) : undefined,
       onWait: (info) => this.progress.wait(info),
+      warn: (line) => this.progress.line(line),
     });
     if (!overrides) this.clientInstance = client;
     return client;

@@ -9,7 +9,7 @@ import {
 } from '../api/assumptions.js';
 import type { ActionItemUpdateBody } from '../api/endpoints.js';
 import { UsageError } from '../api/errors.js';
-import { checkOutputOptions, DEFAULT_BULK_CONCURRENCY } from '../cli/bulk.js';
+import { checkOutputOptions, DEFAULT_BULK_CONCURRENCY, NO_BODY } from '../cli/bulk.js';
 import type { Context } from '../cli/context.js';
 import { listValues, oneOf, positiveId, positiveIds, readStdinIds } from '../cli/input.js';
 import type { GroupSpec, Opts } from '../cli/spec.js';
@@ -167,7 +167,9 @@ export const actionItemsGroup: GroupSpec = {
         const { writeResult } = await import('../cli/list.js');
         await checkOutputOptions(ctx, 'actionItem');
         const created = await createActionItem(await ctx.client(), body);
-        await writeResult(ctx, 'actionItem', created);
+        // A 2xx with no body: created, but there is nothing (not even an ID) to print.
+        if (created === undefined) ctx.progress.note(`Created the action item; ${NO_BODY}`);
+        else await writeResult(ctx, 'actionItem', created);
         return 0;
       },
     },
@@ -201,12 +203,16 @@ export const actionItemsGroup: GroupSpec = {
         return runBulkCommand(ctx, {
           items: ids,
           resource: 'actionItem',
-          worker: (id) => updateActionItem(client, id, body),
-          printed: (item) => [item],
+          worker: async (id) => ({ id, item: await updateActionItem(client, id, body) }),
+          // A 2xx with no body was applied: what is known is the ID.
+          printed: (r) => [r.item ?? { id: r.id }],
           failureLine: (id, _index, message) => `action item ${id}: ${message}`,
           progressText: (settled) => `Updated ${settled} of ${ids.length} ${noun(ids.length)}`,
-          summaryLine: (s) => {
-            const line = `Updated ${s.ok} of ${s.total} ${noun(s.total)}${s.failed ? `; ${s.failed} failed` : ''}`;
+          summaryLine: (s, applied) => {
+            const bodiless = applied.filter((r) => r.item === undefined).length;
+            const line =
+              `Updated ${s.ok} of ${s.total} ${noun(s.total)}${s.failed ? `; ${s.failed} failed` : ''}` +
+              (bodiless ? ` (${NO_BODY} for ${bodiless})` : '');
             return s.skipped
               ? `Interrupted: ${line[0]!.toLowerCase()}${line.slice(1)}; ${s.skipped} not done`
               : line;

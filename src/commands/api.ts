@@ -285,6 +285,7 @@ async function writeBody(
   }
   const project = (v: unknown) => (options.fields ? out.project(v, options.fields) : v);
   const value = Array.isArray(data) ? data.map(project) : project(data);
-  const text = JSON.stringify(value, null, pretty && options.format === 'json' ? 2 : undefined);
+  const { stringifyExact } = await import('../api/exact.js');
+  const text = stringifyExact(value, pretty && options.format === 'json' ? 2 : undefined);
   stream.write(`${text}\n`);
 }

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { CalendarMeetingBody } from '../api/endpoints.js';
 import { UsageError } from '../api/errors.js';
-import { checkOutputOptions } from '../cli/bulk.js';
+import { checkOutputOptions, NO_BODY } from '../cli/bulk.js';
 import type { Context } from '../cli/context.js';
 import { listValues, positiveIds, stringId } from '../cli/input.js';
 import type { GroupSpec, Opts } from '../cli/spec.js';
@@ -81,7 +81,8 @@ export const calendarGroup: GroupSpec = {
         const { setCalendarMeeting } = await import('../api/endpoints.js');
         const meeting = await setCalendarMeeting(await ctx.client(), id, body);
         const { writeResult } = await import('../cli/list.js');
-        await writeResult(ctx, 'meeting', meeting);
+        if (meeting === undefined) ctx.progress.note(`Saved the notes of calendar meeting ${id}; ${NO_BODY}`);
+        else await writeResult(ctx, 'meeting', meeting);
         return 0;
       },
     },

@@ -312,17 +312,22 @@ async function shareInBatches(
   const { shareMeeting } = await import('../api/endpoints.js');
   const failures: Failure[] = [];
   let meeting: Meeting | undefined;
+  let applied = false; // a batch was applied (a 2xx, with or without a body)
   for (let start = 0; start < targets.length; start += SHARE_MAX_TARGETS) {
     const batch = targets.slice(start, start + SHARE_MAX_TARGETS);
     const body = batch.map((t) => ({ ...t.who, access }) as ShareTarget);
     ctx.progress.update(
       `Sharing ${meetingId}: targets ${start + 1}–${start + batch.length} of ${targets.length}`,
     );
+    let answer: Meeting | undefined;
     try {
-      meeting = await shareMeeting(client, meetingId, body);
+      // undefined: a 2xx with no body, applied (the sharing list is then not known).
+      answer = await shareMeeting(client, meetingId, body);
+      applied = true;
+      meeting = answer ?? meeting;
     } catch (err) {
       // Nothing applied yet, or a stop the user asked for: fail as a whole.
-      if (!meeting || !(err instanceof MtgError) || err instanceof InterruptedError || ctx.signal.aborted)
+      if (!applied || !(err instanceof MtgError) || err instanceof InterruptedError || ctx.signal.aborted)
         throw err;
       // Earlier batches applied: this one failed, later ones are not sent; each is reported.
       for (let i = start; i < targets.length; i++) {
@@ -333,7 +338,7 @@ async function shareInBatches(
       }
       break;
     }
-    for (const e of meeting.errors ?? []) failures.push({ index: start + e.index, error: e.error });
+    for (const e of answer?.errors ?? []) failures.push({ index: start + e.index, error: e.error });
   }
   ctx.progress.stop();
   return { meeting, failures };

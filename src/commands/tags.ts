@@ -1,7 +1,7 @@
 // mtg tags create|update|apply: manage tags and put them on meetings.
 
 import { ApiError, UsageError } from '../api/errors.js';
-import { checkOutputOptions, DEFAULT_BULK_CONCURRENCY } from '../cli/bulk.js';
+import { checkOutputOptions, DEFAULT_BULK_CONCURRENCY, NO_BODY } from '../cli/bulk.js';
 import type { Context } from '../cli/context.js';
 import { positiveId, readStdinIds, stringId } from '../cli/input.js';
 import type { GroupSpec } from '../cli/spec.js';
@@ -78,7 +78,9 @@ export const tagsGroup: GroupSpec = {
           throw nameConflict(err, name);
         });
         const { writeResult } = await import('../cli/list.js');
-        await writeResult(ctx, 'tag', tag);
+        // A 2xx with no body: created, but the new tag's ID is not known.
+        if (tag === undefined) ctx.progress.note(`Created tag "${name}"; ${NO_BODY}`);
+        else await writeResult(ctx, 'tag', tag);
         return 0;
       },
     },
@@ -111,7 +113,9 @@ export const tagsGroup: GroupSpec = {
           throw nameConflict(err, name ?? '');
         });
         const { writeResult } = await import('../cli/list.js');
-        await writeResult(ctx, 'tag', tag);
+        if (tag === undefined) ctx.progress.note(`Updated tag ${tagId}; ${NO_BODY}`);
+        // With no body, what is known: the ID and what was sent.
+        await writeResult(ctx, 'tag', tag ?? { id: tagId, ...body });
         return 0;
       },
     },
@@ -148,7 +152,8 @@ export const tagsGroup: GroupSpec = {
           items: groups,
           resource: 'meeting',
           worker: async (group) => ({ group, meetings: await applyTag(client, tagId, group) }),
-          printed: (result) => result.meetings,
+          // A 2xx with no body was applied: what is known are the meeting IDs.
+          printed: (result) => result.meetings ?? result.group.map((id) => ({ id })),
           failureLine: (group, index, message) => {
             const which =
               groups.length === 1
@@ -159,6 +164,7 @@ export const tagsGroup: GroupSpec = {
           progressText: (_settled, applied) => `Tagged ${taggedCount(applied)} of ${ids.length} meetings`,
           summaryLine: (s, applied) =>
             `Tagged ${taggedCount(applied)} of ${ids.length} ${meetingsNoun(ids.length)} with tag ${tagId}` +
+            (applied.some((r) => r.meetings === undefined) ? ` (${NO_BODY})` : '') +
             (s.failed ? `; ${s.failed} of ${s.total} ${batchWord(s.total)} failed` : '') +
             (s.skipped ? `; interrupted, ${s.skipped} ${batchWord(s.skipped)} not done` : ''),
         });

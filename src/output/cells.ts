@@ -1,4 +1,5 @@
 // Turning one field value into the text of one cell (csv, tsv and table share these rules).
+import { ExactInteger, stringifyExact } from '../api/exact.js';
 import { isPlainObject } from './fields.js';
 
 /**
@@ -9,18 +10,23 @@ import { isPlainObject } from './fields.js';
 export function cellText(value: unknown, sep: string, label?: string): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+  if (
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    typeof value === 'bigint' ||
+    value instanceof ExactInteger // an integer beyond 2^53: its exact digits
+  )
     return String(value);
   if (Array.isArray(value)) return value.map((v) => elementText(v, label)).join(sep);
-  return JSON.stringify(value) ?? '';
+  return stringifyExact(value) ?? '';
 }
 
 function elementText(v: unknown, label: string | undefined): string {
   if (isPlainObject(v)) {
     if (label !== undefined && v[label] !== undefined) return cellText(v[label], ',');
-    return JSON.stringify(v);
+    return stringifyExact(v) ?? '';
   }
-  if (Array.isArray(v)) return JSON.stringify(v);
+  if (Array.isArray(v)) return stringifyExact(v) ?? '';
   return cellText(v, ';');
 }
 
@@ -31,6 +37,6 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * or CR gets a leading "'". Number values are left alone so -5 stays a number.
  */
 export function guardFormula(text: string, value: unknown): string {
-  if (typeof value === 'number' || !FORMULA_START.test(text)) return text;
+  if (typeof value === 'number' || value instanceof ExactInteger || !FORMULA_START.test(text)) return text;
   return "'" + text;
 }

@@ -1,6 +1,8 @@
 // Dotted field paths: derived from the zod schemas (so --fields always matches what the API
 // returns), validated for --fields, and resolved against items.
+
 import type { z } from 'zod';
+import { ExactInteger } from '../api/exact.js';
 
 /** A usage error (the CLI maps it to exit 2): bad --fields and similar. */
 export class OutputUsageError extends Error {
@@ -54,7 +56,8 @@ export function fieldsOfSchema(schema: z.ZodType): string[] {
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  // An ExactInteger (an integer beyond 2^53) is a number value, not an object to walk into.
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof ExactInteger);
 }
 
 /** Leaf paths of a value (for the raw view, which has no schema); same leaf rules as fieldsOfSchema. */
