@@ -1,10 +1,16 @@
 // mtg meetings list|search|view|transcript|share: read meetings, their transcripts, and share them.
 
-import { SHARE_ACCESS_VALUES, SHARE_MAX_TARGETS, type ShareAccess } from '../api/assumptions.js';
+import {
+  MEETINGS_NEWEST_FIRST,
+  SHARE_ACCESS_VALUES,
+  SHARE_MAX_TARGETS,
+  type ShareAccess,
+} from '../api/assumptions.js';
 import type { ShareTarget } from '../api/endpoints.js';
 import { ExitCode, InterruptedError, MtgError, UsageError } from '../api/errors.js';
 import type { Meeting } from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
+import { TIME_WINDOW_OPTIONS, timeWindowOption } from '../cli/dates.js';
 import type { ListFormat } from '../cli/globals.js';
 import { email, listValues, oneOf, positiveId, positiveIds, stringId } from '../cli/input.js';
 import { chooseFormat, runList, screenOptions, writeResult, writerSetup } from '../cli/list.js';
@@ -32,16 +38,25 @@ const list: CommandSpec = {
   name: 'list',
   aliases: ['ls'],
   summary: 'List meetings, newest first',
-  options: [tagOption],
-  examples: ['mtg meetings list --limit 10', 'mtg meetings list --tag 3 --json'],
+  description:
+    'List meetings, newest first. --since/--until keep the meetings created in that window; the ' +
+    'fetching stops at the first page whose meetings are all older than --since.',
+  options: [tagOption, ...TIME_WINDOW_OPTIONS],
+  examples: [
+    'mtg meetings list --limit 10',
+    'mtg meetings list --since 7d --json',
+    'mtg meetings list --since 2026-01-05 --until 2026-01-09 --tag 3',
+  ],
   async run(ctx, _args, opts) {
     const query = { tagIds: tagIds(opts) };
+    const window = timeWindowOption(opts);
     const { listMeetings } = await import('../api/endpoints.js');
     return runList(ctx, {
       endpoint: listMeetings(query),
       resource: 'meeting',
       noun: 'meetings',
       command: 'meetings list',
+      window: window && { bounds: window, time: (m: Meeting) => m.createdAt, newestFirst: MEETINGS_NEWEST_FIRST },
     });
   },
 };
@@ -61,9 +76,15 @@ const search: CommandSpec = {
       repeatable: true,
     },
     { flags: '--meeting <id>', description: 'only these meetings (repeatable)', repeatable: true },
+    ...TIME_WINDOW_OPTIONS,
   ],
-  examples: ['mtg meetings search roadmap --limit 5', 'mtg meetings search --tag 3 --attendee 12,14 --json'],
+  examples: [
+    'mtg meetings search roadmap --limit 5',
+    'mtg meetings search --tag 3 --attendee 12,14 --json',
+    'mtg meetings search budget --since 2w --until 2026-03-01',
+  ],
   async run(ctx, args, opts) {
+    const window = timeWindowOption(opts);
     const term = typeof args.TERM === 'string' && args.TERM.trim() !== '' ? args.TERM : undefined;
     const attendees = positiveIds(listValues(opts.attendee), 'Attendee profile ID').map(String);
     const meetings = listValues(opts.meeting).map((id) => stringId(id, 'Meeting ID'));
@@ -78,6 +99,8 @@ const search: CommandSpec = {
       resource: 'meeting',
       noun: 'meetings',
       command: 'meetings search',
+      // Search results come in no stated order: filtered as they arrive, every page fetched.
+      window: window && { bounds: window, time: (m: Meeting) => m.createdAt },
     });
   },
 };
