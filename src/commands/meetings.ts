@@ -56,7 +56,11 @@ const list: CommandSpec = {
       resource: 'meeting',
       noun: 'meetings',
       command: 'meetings list',
-      window: window && { bounds: window, time: (m: Meeting) => m.createdAt, newestFirst: MEETINGS_NEWEST_FIRST },
+      window: window && {
+        bounds: window,
+        time: (m: Meeting) => m.createdAt,
+        newestFirst: MEETINGS_NEWEST_FIRST,
+      },
     });
   },
 };
