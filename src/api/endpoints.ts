@@ -1,5 +1,7 @@
 // One typed function per endpoint of the spec (section 4). List endpoints return a PaginateOptions
 // for paginate()/paginatePages(); the others send their request and return the parsed body.
+// Each write is built by one `...Request` function, which both the command's real run (through
+// send()) and --dry-run (which prints it) use, so what a dry run shows is what would be sent.
 
 import { z } from 'zod';
 import {
@@ -11,8 +13,23 @@ import {
 import type { ApiClient } from './client.js';
 import type { PaginateOptions } from './paginate.js';
 import * as S from './schemas.js';
+import type { Query } from './url.js';
 
 const enc = encodeURIComponent;
+
+/** One request that changes something: sent by send(), or printed by --dry-run (src/cli/dry-run.ts). */
+export interface WriteRequest<T = unknown> {
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'GET';
+  path: string;
+  query?: Query;
+  body?: unknown;
+  /** The response body's schema (not printed by a dry run). */
+  schema?: z.ZodType<T>;
+}
+
+export async function send<T>(client: ApiClient, req: WriteRequest<T>): Promise<T> {
+  return (await client.request(req)).data as T;
+}
 
 // ---- Action items --------------------------------------------------------------------------
 
@@ -35,12 +52,15 @@ export interface ActionItemCreateBody {
   assigneeProfileId?: number;
 }
 
+export function createActionItemRequest(body: ActionItemCreateBody): WriteRequest<S.CreatedActionItem> {
+  return { method: 'POST', path: '/action-items', body, schema: S.CreatedActionItem };
+}
+
 export async function createActionItem(
   client: ApiClient,
   body: ActionItemCreateBody,
 ): Promise<S.CreatedActionItem> {
-  return (await client.request({ method: 'POST', path: '/action-items', body, schema: S.CreatedActionItem }))
-    .data;
+  return send(client, createActionItemRequest(body));
 }
 
 export interface ActionItemUpdateBody {
@@ -50,14 +70,19 @@ export interface ActionItemUpdateBody {
   assigneeProfileId?: number | null;
 }
 
+export function updateActionItemRequest(
+  id: number,
+  body: ActionItemUpdateBody,
+): WriteRequest<S.UpdatedActionItem> {
+  return { method: 'PUT', path: `/action-item/${id}`, body, schema: S.UpdatedActionItem };
+}
+
 export async function updateActionItem(
   client: ApiClient,
   id: number,
   body: ActionItemUpdateBody,
 ): Promise<S.UpdatedActionItem> {
-  return (
-    await client.request({ method: 'PUT', path: `/action-item/${id}`, body, schema: S.UpdatedActionItem })
-  ).data;
+  return send(client, updateActionItemRequest(id, body));
 }
 
 // ---- Calendar ------------------------------------------------------------------------------
@@ -67,13 +92,24 @@ export interface CalendarMeetingBody {
   tagIds?: number[];
 }
 
+export function setCalendarMeetingRequest(
+  calendarMeetingId: string,
+  body: CalendarMeetingBody,
+): WriteRequest<S.Meeting> {
+  return {
+    method: 'PUT',
+    path: `/calendar/events/${enc(calendarMeetingId)}/meeting`,
+    body,
+    schema: S.Meeting,
+  };
+}
+
 export async function setCalendarMeeting(
   client: ApiClient,
   calendarMeetingId: string,
   body: CalendarMeetingBody,
 ): Promise<S.Meeting> {
-  const path = `/calendar/events/${enc(calendarMeetingId)}/meeting`;
-  return (await client.request({ method: 'PUT', path, body, schema: S.Meeting })).data;
+  return send(client, setCalendarMeetingRequest(calendarMeetingId, body));
 }
 
 // ---- Companies and people ------------------------------------------------------------------
@@ -119,22 +155,36 @@ export async function getTranscript(client: ApiClient, meetingId: string): Promi
 
 export type ShareTarget = { email: string; access: ShareAccess } | { teamId: number; access: ShareAccess };
 
+export function shareMeetingRequest(meetingId: string, targets: ShareTarget[]): WriteRequest<S.Meeting> {
+  return { method: 'PUT', path: `/meeting/${enc(meetingId)}/share`, body: targets, schema: S.Meeting };
+}
+
 export async function shareMeeting(
   client: ApiClient,
   meetingId: string,
   targets: ShareTarget[],
 ): Promise<S.Meeting> {
-  const path = `/meeting/${enc(meetingId)}/share`;
-  return (await client.request({ method: 'PUT', path, body: targets, schema: S.Meeting })).data;
+  return send(client, shareMeetingRequest(meetingId, targets));
 }
 
 // ---- Tags ----------------------------------------------------------------------------------
+
+export function createTagRequest(body: { name: string; description?: string }): WriteRequest<S.Tag> {
+  return { method: 'POST', path: '/tag', body, schema: S.Tag };
+}
 
 export async function createTag(
   client: ApiClient,
   body: { name: string; description?: string },
 ): Promise<S.Tag> {
-  return (await client.request({ method: 'POST', path: '/tag', body, schema: S.Tag })).data;
+  return send(client, createTagRequest(body));
+}
+
+export function updateTagRequest(
+  tagId: number,
+  body: { name?: string; description?: string },
+): WriteRequest<S.Tag> {
+  return { method: 'PUT', path: `/tag/${tagId}`, body, schema: S.Tag };
 }
 
 export async function updateTag(
@@ -142,16 +192,18 @@ export async function updateTag(
   tagId: number,
   body: { name?: string; description?: string },
 ): Promise<S.Tag> {
-  return (await client.request({ method: 'PUT', path: `/tag/${tagId}`, body, schema: S.Tag })).data;
+  return send(client, updateTagRequest(tagId, body));
+}
+
+export function applyTagRequest(tagId: number, meetingIds: string[]): WriteRequest<S.Meeting[]> {
+  return {
+    method: 'PUT',
+    path: '/tag',
+    body: { tagId, [TAG_APPLY_MEETINGS_FIELD]: meetingIds },
+    schema: z.array(S.Meeting),
+  };
 }
 
 export async function applyTag(client: ApiClient, tagId: number, meetingIds: string[]): Promise<S.Meeting[]> {
-  return (
-    await client.request({
-      method: 'PUT',
-      path: '/tag',
-      body: { tagId, [TAG_APPLY_MEETINGS_FIELD]: meetingIds },
-      schema: z.array(S.Meeting),
-    })
-  ).data;
+  return send(client, applyTagRequest(tagId, meetingIds));
 }

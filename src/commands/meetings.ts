@@ -11,6 +11,7 @@ import { ExitCode, InterruptedError, MtgError, UsageError } from '../api/errors.
 import type { Meeting } from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
 import { TIME_WINDOW_OPTIONS, timeWindowOption } from '../cli/dates.js';
+import { DRY_RUN_OPTION, isDryRun, printDryRun } from '../cli/dry-run.js';
 import type { ListFormat } from '../cli/globals.js';
 import { email, listValues, oneOf, positiveId, positiveIds, stringId } from '../cli/input.js';
 import { chooseFormat, runList, screenOptions, writeResult, writerSetup } from '../cli/list.js';
@@ -322,6 +323,19 @@ async function shareTargets(ctx: Context, opts: Record<string, unknown>): Promis
   return targets;
 }
 
+/** The body of one PUT /meeting/{id}/share: the real run and --dry-run both build it here. */
+function shareBody(batch: readonly Target[], access: ShareAccess): ShareTarget[] {
+  return batch.map((t) => ({ ...t.who, access }) as ShareTarget);
+}
+
+/** The targets in the batches they are sent in (SHARE_MAX_TARGETS each). */
+function shareBatches(targets: readonly Target[]): Target[][] {
+  const out: Target[][] = [];
+  for (let start = 0; start < targets.length; start += SHARE_MAX_TARGETS)
+    out.push(targets.slice(start, start + SHARE_MAX_TARGETS));
+  return out;
+}
+
 interface Failure {
   /** Zero-based position in the caller's full list of targets. */
   index: number;
@@ -341,7 +355,7 @@ async function shareInBatches(
   let meeting: Meeting | undefined;
   for (let start = 0; start < targets.length; start += SHARE_MAX_TARGETS) {
     const batch = targets.slice(start, start + SHARE_MAX_TARGETS);
-    const body = batch.map((t) => ({ ...t.who, access }) as ShareTarget);
+    const body = shareBody(batch, access);
     ctx.progress.update(
       `Sharing ${meetingId}: targets ${start + 1}–${start + batch.length} of ${targets.length}`,
     );
@@ -394,16 +408,24 @@ const share: CommandSpec = {
       defaultValue: 'Viewer',
     },
     { flags: '--stdin', description: 'also read targets from stdin, one per line', defaultValue: false },
+    DRY_RUN_OPTION,
   ],
   examples: [
     'mtg meetings share mtg_3f2a9c --email ann@example.com --access Editor',
-    'mtg meetings share mtg_3f2a9c --team 4,7',
+    'mtg meetings share mtg_3f2a9c --team 4,7 --dry-run',
     'mtg people list --domain acme.example --fields email | mtg meetings share mtg_3f2a9c --stdin',
   ],
   async run(ctx, args, opts) {
     const meetingId = stringId(args.MEETING_ID as string, 'Meeting ID');
     const access = oneOf(String(opts.access ?? 'Viewer'), SHARE_ACCESS_VALUES, 'access');
     const targets = await shareTargets(ctx, opts);
+    if (isDryRun(opts)) {
+      const { shareMeetingRequest } = await import('../api/endpoints.js');
+      return printDryRun(
+        ctx,
+        shareBatches(targets).map((batch) => shareMeetingRequest(meetingId, shareBody(batch, access))),
+      );
+    }
     const format = chooseFormat(ctx) as ListFormat;
     await writerSetup(ctx, 'sharedWith', format); // --fields checked before anything is sent
 
