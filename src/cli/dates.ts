@@ -28,6 +28,8 @@ export interface TimeWindow {
   since?: Date;
   /** Exclusive upper bound. */
   until?: Date;
+  /** The values as typed (a checkpoint matches `--since 7d` again an hour later). */
+  given?: [string | undefined, string | undefined];
 }
 
 /**
@@ -99,6 +101,7 @@ export function parseTimeWindow(
   const window: TimeWindow = {
     since: since === undefined ? undefined : parseTimeBound(since, '--since', now),
     until: until === undefined ? undefined : parseTimeBound(until, '--until', now),
+    given: [since, until],
   };
   // An empty window ([t, t)) is as surely a mistake as a reversed one.
   if (window.since && window.until && window.since.getTime() >= window.until.getTime()) {

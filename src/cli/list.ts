@@ -135,7 +135,7 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
     options.fields,
     globals.output,
     globals.limit,
-    spec.window && [spec.window.bounds.since, spec.window.bounds.until],
+    ...(spec.window ? [spec.window.bounds.given] : []),
   ]);
   const resume = globals.checkpoint ? await readCheckpoint(globals.checkpoint, signature) : undefined;
   if (resume && resume.next === null) {
