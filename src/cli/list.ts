@@ -74,7 +74,7 @@ export interface ListSpec<T> {
   noun: string;
   /** Identifies the export in a checkpoint (command name; the query is added here). */
   command: string;
-  /** --since/--until: keep only the items whose `field` (an ISO time) falls in the window. */
+  /** --since/--until: keep only the items whose time (an ISO string) falls in the window. */
   window?: WindowFilter<T>;
 }
 
