@@ -457,9 +457,10 @@ async function jqFilter(big) {
   }
   const value = median(ours.ms);
   const base = median(theirs.ms);
-  row(`f) --jq '${JQ_EXPR}', 100,000 items`, {
+  // No "|" in the cells: the table is markdown.
+  row('f) --jq (DONE items, their ids), 100,000 items', {
     value: sec(value),
-    baseline: `${sec(base)} (--json | jq)`,
+    baseline: `${sec(base)} (--json piped into jq -r)`,
     ratio: value / base,
     target: '<= 1.50x',
     met: value / base <= 1.5,
