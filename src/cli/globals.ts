@@ -38,6 +38,11 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   },
   { flags: '--base-url <url>', description: 'API base URL (also MTG_BASE_URL)' },
   { flags: '--profile <name>', description: 'config profile (also MTG_PROFILE)', defaultValue: undefined },
+  // Scripting (src/cli/jq.ts; --since/--until and --dry-run are options of the commands they apply to).
+  {
+    flags: '--jq <expr>',
+    description: 'filter the whole JSON output with a jq expression, in-process (implies --json)',
+  },
 ];
 
 export interface Globals {
@@ -58,6 +63,8 @@ export interface Globals {
   apiKey?: string;
   baseUrl?: string;
   profile?: string;
+  /** --jq: the expression (compiled before anything is sent, in main.ts). */
+  jq?: string;
 }
 
 export function parseGlobals(raw: Record<string, unknown>): Globals {
@@ -65,6 +72,16 @@ export function parseGlobals(raw: Record<string, unknown>): Globals {
   let format = str('format')?.toLowerCase();
   if (raw.json) {
     if (format && format !== 'json') throw new UsageError(`--json conflicts with --format ${format}`);
+    format = 'json';
+  }
+  const jq = str('jq');
+  if (jq !== undefined) {
+    if (jq.trim() === '') throw new UsageError("--jq needs an expression, e.g. --jq '.[] | .id'");
+    // --jq reads the json document: it implies --json, and any other format is a contradiction.
+    if (format && format !== 'json') throw new UsageError(`--jq conflicts with --format ${format}`);
+    if (raw.checkpoint !== undefined) {
+      throw new UsageError('--jq conflicts with --checkpoint: a filtered export cannot be resumed');
+    }
     format = 'json';
   }
   const limit = str('limit');
@@ -86,5 +103,6 @@ export function parseGlobals(raw: Record<string, unknown>): Globals {
     apiKey: str('apiKey'),
     baseUrl: str('baseUrl'),
     profile: str('profile'),
+    jq,
   };
 }

@@ -32,6 +32,8 @@ export async function main(argv: string[], io: IO, env: NodeJS.ProcessEnv): Prom
     async (spec, args, opts, command) => {
       const globals = parseGlobals(command.optsWithGlobals());
       context = new Context(globals, io, env, controller.signal);
+      // A bad expression is exit 2 before the command sends anything.
+      if (globals.jq !== undefined) await (await import('./jq.js')).installJq(globals.jq);
       exitCode = (await spec.run(context, args, opts)) ?? ExitCode.ok;
     },
     {

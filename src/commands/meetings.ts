@@ -1,10 +1,17 @@
 // mtg meetings list|search|view|transcript|share: read meetings, their transcripts, and share them.
 
-import { SHARE_ACCESS_VALUES, SHARE_MAX_TARGETS, type ShareAccess } from '../api/assumptions.js';
+import {
+  MEETINGS_NEWEST_FIRST,
+  SHARE_ACCESS_VALUES,
+  SHARE_MAX_TARGETS,
+  type ShareAccess,
+} from '../api/assumptions.js';
 import type { ShareTarget } from '../api/endpoints.js';
 import { ExitCode, InterruptedError, MtgError, UsageError } from '../api/errors.js';
 import type { Meeting } from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
+import { TIME_WINDOW_OPTIONS, timeWindowOption } from '../cli/dates.js';
+import { DRY_RUN_OPTION, isDryRun, printDryRun } from '../cli/dry-run.js';
 import type { ListFormat } from '../cli/globals.js';
 import { email, listValues, oneOf, positiveId, positiveIds, stringId } from '../cli/input.js';
 import { chooseFormat, runList, screenOptions, writeResult, writerSetup } from '../cli/list.js';
@@ -32,16 +39,29 @@ const list: CommandSpec = {
   name: 'list',
   aliases: ['ls'],
   summary: 'List meetings, newest first',
-  options: [tagOption],
-  examples: ['mtg meetings list --limit 10', 'mtg meetings list --tag 3 --json'],
+  description:
+    'List meetings, newest first. --since/--until keep the meetings created in that window; the ' +
+    'fetching stops at the first page whose meetings are all older than --since.',
+  options: [tagOption, ...TIME_WINDOW_OPTIONS],
+  examples: [
+    'mtg meetings list --limit 10',
+    'mtg meetings list --since 7d --json',
+    'mtg meetings list --since 2026-01-05 --until 2026-01-09 --tag 3',
+  ],
   async run(ctx, _args, opts) {
     const query = { tagIds: tagIds(opts) };
+    const window = timeWindowOption(opts);
     const { listMeetings } = await import('../api/endpoints.js');
     return runList(ctx, {
       endpoint: listMeetings(query),
       resource: 'meeting',
       noun: 'meetings',
       command: 'meetings list',
+      window: window && {
+        bounds: window,
+        time: (m: Meeting) => m.createdAt,
+        newestFirst: MEETINGS_NEWEST_FIRST,
+      },
     });
   },
 };
@@ -61,9 +81,15 @@ const search: CommandSpec = {
       repeatable: true,
     },
     { flags: '--meeting <id>', description: 'only these meetings (repeatable)', repeatable: true },
+    ...TIME_WINDOW_OPTIONS,
   ],
-  examples: ['mtg meetings search roadmap --limit 5', 'mtg meetings search --tag 3 --attendee 12,14 --json'],
+  examples: [
+    'mtg meetings search roadmap --limit 5',
+    'mtg meetings search --tag 3 --attendee 12,14 --json',
+    'mtg meetings search budget --since 2w --until 2026-03-01',
+  ],
   async run(ctx, args, opts) {
+    const window = timeWindowOption(opts);
     const term = typeof args.TERM === 'string' && args.TERM.trim() !== '' ? args.TERM : undefined;
     const attendees = positiveIds(listValues(opts.attendee), 'Attendee profile ID').map(String);
     const meetings = listValues(opts.meeting).map((id) => stringId(id, 'Meeting ID'));
@@ -78,6 +104,8 @@ const search: CommandSpec = {
       resource: 'meeting',
       noun: 'meetings',
       command: 'meetings search',
+      // Search results come in no stated order: filtered as they arrive, every page fetched.
+      window: window && { bounds: window, time: (m: Meeting) => m.createdAt },
     });
   },
 };
@@ -295,6 +323,19 @@ async function shareTargets(ctx: Context, opts: Record<string, unknown>): Promis
   return targets;
 }
 
+/** The body of one PUT /meeting/{id}/share: the real run and --dry-run both build it here. */
+function shareBody(batch: readonly Target[], access: ShareAccess): ShareTarget[] {
+  return batch.map((t) => ({ ...t.who, access }) as ShareTarget);
+}
+
+/** The targets in the batches they are sent in (SHARE_MAX_TARGETS each). */
+function shareBatches(targets: readonly Target[]): Target[][] {
+  const out: Target[][] = [];
+  for (let start = 0; start < targets.length; start += SHARE_MAX_TARGETS)
+    out.push(targets.slice(start, start + SHARE_MAX_TARGETS));
+  return out;
+}
+
 interface Failure {
   /** Zero-based position in the caller's full list of targets. */
   index: number;
@@ -315,7 +356,7 @@ async function shareInBatches(
   let applied = false; // a batch was applied (a 2xx, with or without a body)
   for (let start = 0; start < targets.length; start += SHARE_MAX_TARGETS) {
     const batch = targets.slice(start, start + SHARE_MAX_TARGETS);
-    const body = batch.map((t) => ({ ...t.who, access }) as ShareTarget);
+    const body = shareBody(batch, access);
     ctx.progress.update(
       `Sharing ${meetingId}: targets ${start + 1}–${start + batch.length} of ${targets.length}`,
     );
@@ -372,16 +413,24 @@ const share: CommandSpec = {
       defaultValue: 'Viewer',
     },
     { flags: '--stdin', description: 'also read targets from stdin, one per line', defaultValue: false },
+    DRY_RUN_OPTION,
   ],
   examples: [
     'mtg meetings share mtg_3f2a9c --email ann@example.com --access Editor',
-    'mtg meetings share mtg_3f2a9c --team 4,7',
+    'mtg meetings share mtg_3f2a9c --team 4,7 --dry-run',
     'mtg people list --domain acme.example --fields email | mtg meetings share mtg_3f2a9c --stdin',
   ],
   async run(ctx, args, opts) {
     const meetingId = stringId(args.MEETING_ID as string, 'Meeting ID');
     const access = oneOf(String(opts.access ?? 'Viewer'), SHARE_ACCESS_VALUES, 'access');
     const targets = await shareTargets(ctx, opts);
+    if (isDryRun(opts)) {
+      const { shareMeetingRequest } = await import('../api/endpoints.js');
+      return printDryRun(
+        ctx,
+        shareBatches(targets).map((batch) => shareMeetingRequest(meetingId, shareBody(batch, access))),
+      );
+    }
     const format = chooseFormat(ctx) as ListFormat;
     await writerSetup(ctx, 'sharedWith', format); // --fields checked before anything is sent
 

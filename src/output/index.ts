@@ -35,7 +35,7 @@ export { csvQuote, tsvEscape } from './csv.js';
 export { withOutput, writeDocument } from './document.js';
 export { fieldsOfSchema, fieldsOfValue, getPath, OutputUsageError, parseFields, project } from './fields.js';
 export { sanitizeForTerminal, sanitizeOneLine } from './sanitize.js';
-export { type OutputSink, openAppendOutput, openOutput } from './sink.js';
+export { type OutputSink, openAppendOutput, openOutput, setDocumentFilter } from './sink.js';
 export { humanCount, truncate } from './text.js';
 export {
   defaultFormat,

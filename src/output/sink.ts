@@ -93,8 +93,18 @@ function stdoutSink(): OutputSink {
   };
 }
 
+/**
+ * --jq (src/cli/jq.ts): when set, every document a command opens goes to this filter instead, which
+ * collects it and writes what jq makes of it to the real output (opened with `unfiltered`).
+ */
+let documentFilter: ((path: string | undefined) => Promise<OutputSink>) | undefined;
+export function setDocumentFilter(filter: typeof documentFilter): void {
+  documentFilter = filter;
+}
+
 /** `path` undefined or "-": stdout. Otherwise an atomic file at `path`. */
-export async function openOutput(path?: string): Promise<OutputSink> {
+export async function openOutput(path?: string, unfiltered = false): Promise<OutputSink> {
+  if (documentFilter && !unfiltered) return documentFilter(path);
   if (path === undefined || path === '-') return stdoutSink();
   const target = resolve(path);
   const temp = join(
