@@ -32,6 +32,11 @@ export async function main(argv: string[], io: IO, env: NodeJS.ProcessEnv): Prom
     async (spec, args, opts, command) => {
       const globals = parseGlobals(command.optsWithGlobals());
       context = new Context(globals, io, env, controller.signal);
+      // Every -o/--checkpoint destination, before the command sends anything (exit 2 if unusable).
+      if (globals.output !== undefined || globals.checkpoint !== undefined) {
+        const { checkDestinations } = await import('../output/destination.js');
+        await checkDestinations({ ...globals, list: !!spec.list });
+      }
       exitCode = (await spec.run(context, args, opts)) ?? ExitCode.ok;
     },
     {

@@ -30,6 +30,7 @@ function tagIds(opts: Record<string, unknown>): string[] | undefined {
 
 const list: CommandSpec = {
   name: 'list',
+  list: true,
   aliases: ['ls'],
   summary: 'List meetings, newest first',
   options: [tagOption],
@@ -48,6 +49,7 @@ const list: CommandSpec = {
 
 const search: CommandSpec = {
   name: 'search',
+  list: true,
   summary: 'Search meetings by name and content',
   description:
     'Search meetings by name, notes and transcript. Filters combine: every --tag, --attendee and --meeting ' +
