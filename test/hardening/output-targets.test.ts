@@ -53,7 +53,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox.close();
-  for (const at of mounts) execFileSync('umount', [at]);
+  for (const at of mounts) {
+    execFileSync('umount', [at]);
+    rmSync(at, { recursive: true, force: true });
+  }
+  rmSync(dir, { recursive: true, force: true });
   // Never leave the machine without its devices, whatever a failing run did to them.
   for (const [device, minor] of [
     ['/dev/full', '7'],
