@@ -34,6 +34,11 @@ export async function main(argv: string[], io: IO, env: NodeJS.ProcessEnv): Prom
       context = new Context(globals, io, env, controller.signal);
       // A bad expression is exit 2 before the command sends anything.
       if (globals.jq !== undefined) await (await import('./jq.js')).installJq(globals.jq);
+      // Every -o/--checkpoint destination, before the command sends anything (exit 2 if unusable).
+      if (globals.output !== undefined || globals.checkpoint !== undefined) {
+        const { checkDestinations } = await import('../output/destination.js');
+        await checkDestinations({ ...globals, list: !!spec.list });
+      }
       exitCode = (await spec.run(context, args, opts)) ?? ExitCode.ok;
     },
     {

@@ -94,6 +94,7 @@ export const actionItemsGroup: GroupSpec = {
   commands: [
     {
       name: 'list',
+      list: true,
       summary: 'List action items across your meetings (every page)',
       description:
         'List action items across your meetings, following every page. Without --assignee the server ' +

@@ -37,6 +37,7 @@ function tagIds(opts: Record<string, unknown>): string[] | undefined {
 
 const list: CommandSpec = {
   name: 'list',
+  list: true,
   aliases: ['ls'],
   summary: 'List meetings, newest first',
   description:
@@ -68,6 +69,7 @@ const list: CommandSpec = {
 
 const search: CommandSpec = {
   name: 'search',
+  list: true,
   summary: 'Search meetings by name and content',
   description:
     'Search meetings by name, notes and transcript. Filters combine: every --tag, --attendee and --meeting ' +
