@@ -392,9 +392,11 @@ const share: CommandSpec = {
   summary: 'Share a meeting with people (email) or teams',
   description:
     `Share a meeting with people by email and with teams by ID. Targets come from --email, --team and --stdin ` +
-    `(one email or team ID per line, or NDJSON objects with "email" or "teamId"), counted from 1 in that order. ` +
+    `(one email or team ID per line, or NDJSON objects with "email" or "teamId"), indexed from 0 in that order. ` +
     `Every target is checked before anything is sent. More than ${SHARE_MAX_TARGETS} go out in batches of ` +
-    `${SHARE_MAX_TARGETS}. Each failed target is reported on stderr; the meeting's sharing list is printed. ` +
+    `${SHARE_MAX_TARGETS}. Each failed target is reported on stderr by its index; the meeting's sharing list is ` +
+    'printed (--json: {"sharedWith": [...], "errors": [{"index", "target", "error"}]}; --format ndjson: one ' +
+    '{"type": "sharedWith", "value": ...} or {"type": "error", "index", "target", "error"} per line). ' +
     'Exit 6 when some targets failed and the rest applied, 1 when all failed.',
   args: [{ name: 'MEETING_ID', description: 'the meeting ID', required: true }],
   options: [
@@ -440,7 +442,8 @@ const share: CommandSpec = {
     const { sanitizeOneLine } = await import('../output/index.js');
     for (const f of failures) {
       const label = targets[f.index]?.label ?? '?';
-      ctx.progress.line(`target ${f.index + 1} (${sanitizeOneLine(label)}): ${sanitizeOneLine(f.error)}`);
+      // Zero-based, like ShareError.index and the json "errors" entries.
+      ctx.progress.line(`target index ${f.index} (${sanitizeOneLine(label)}): ${sanitizeOneLine(f.error)}`);
     }
     const failed = new Set(failures.map((f) => f.index)).size;
     const applied = targets.length - failed;
@@ -448,11 +451,40 @@ const share: CommandSpec = {
     if (failed > 0) ctx.progress.line(`${summary}; ${failed} failed.`);
     else ctx.progress.note(`${summary}.`);
 
-    if (meeting) await writeItems(ctx, 'sharedWith', format, meeting.sharedWith ?? []);
+    if (format === 'json' || format === 'ndjson') {
+      // Scripts see the failures too: each by its zero-based index in the whole list, as sent.
+      const errors = failures.map((f) => ({ index: f.index, target: targets[f.index]?.who, error: f.error }));
+      await writeShareDocument(ctx, format, meeting?.sharedWith ?? [], errors);
+    } else if (meeting) await writeItems(ctx, 'sharedWith', format, meeting.sharedWith ?? []);
     if (failed === 0) return 0;
     return applied > 0 ? ExitCode.partial : ExitCode.api;
   },
 };
+
+/**
+ * json: one object {"sharedWith": [...], "errors": [...]} (one valid document); ndjson: one line
+ * per entry, each with a "type" ("sharedWith" with the entry as "value", or "error").
+ */
+async function writeShareDocument(
+  ctx: Context,
+  format: 'json' | 'ndjson',
+  sharedWith: readonly unknown[],
+  errors: readonly { index: number; target: unknown; error: string }[],
+): Promise<void> {
+  const { out, options } = await writerSetup(ctx, 'sharedWith', format);
+  const fields = options.fields;
+  const entries = fields && fields.length > 0 ? sharedWith.map((e) => out.project(e, fields)) : sharedWith;
+  const text =
+    format === 'json'
+      ? JSON.stringify({ sharedWith: entries, errors }, null, 2) + '\n'
+      : [
+          ...entries.map((value) => ({ type: 'sharedWith', value })),
+          ...errors.map((e) => ({ type: 'error', ...e })),
+        ]
+          .map((line) => JSON.stringify(line) + '\n')
+          .join('');
+  await out.writeDocument(ctx.globals.output, text);
+}
 
 /** A list of items in the chosen format (json array, ndjson lines, csv/tsv rows, table), to stdout or -o. */
 async function writeItems(

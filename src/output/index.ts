@@ -47,6 +47,11 @@ export {
 } from './types.js';
 export { type ResourceName, viewFor } from './views.js';
 
+/** csv/tsv onto a terminal are shown to a person: mark them so cells are sanitized. */
+function onScreen(out: NodeJS.WritableStream, opts: WriterOptions): WriterOptions {
+  return (out as { isTTY?: boolean }).isTTY ? { ...opts, terminal: true } : opts;
+}
+
 export function createItemWriter(
   out: NodeJS.WritableStream,
   view: ResourceView,
@@ -59,7 +64,7 @@ export function createItemWriter(
       return streamWriter(out, ndjsonEncoder(opts), opts.continueAfter);
     case 'csv':
     case 'tsv':
-      return streamWriter(out, flatEncoder(view, opts), opts.continueAfter);
+      return streamWriter(out, flatEncoder(view, onScreen(out, opts)), opts.continueAfter);
     case 'table':
       return tableWriter(out, view, opts);
   }
@@ -82,7 +87,7 @@ export async function writeOne(
       return writeChunk(out, toJson(item, opts.fields) + '\n');
     case 'csv':
     case 'tsv': {
-      const enc = flatEncoder(view, { ...opts, continueAfter: 0 });
+      const enc = flatEncoder(view, { ...onScreen(out, opts), continueAfter: 0 });
       return writeChunk(out, enc.item(item, 0));
     }
     case 'table':
