@@ -476,12 +476,12 @@ async function writeShareDocument(
   const entries = fields && fields.length > 0 ? sharedWith.map((e) => out.project(e, fields)) : sharedWith;
   const text =
     format === 'json'
-      ? JSON.stringify({ sharedWith: entries, errors }, null, 2) + '\n'
+      ? out.toJson({ sharedWith: entries, errors }, undefined, 2) + '\n'
       : [
           ...entries.map((value) => ({ type: 'sharedWith', value })),
           ...errors.map((e) => ({ type: 'error', ...e })),
         ]
-          .map((line) => JSON.stringify(line) + '\n')
+          .map((line) => out.toJson(line, undefined) + '\n')
           .join('');
   await out.writeDocument(ctx.globals.output, text);
 }

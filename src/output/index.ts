@@ -34,6 +34,7 @@ export { type ColorInput, colorEnabled, createChalk } from './color.js';
 export { csvQuote, tsvEscape } from './csv.js';
 export { withOutput, writeDocument } from './document.js';
 export { fieldsOfSchema, fieldsOfValue, getPath, OutputUsageError, parseFields, project } from './fields.js';
+export { toJson } from './json.js';
 export { sanitizeForTerminal, sanitizeOneLine } from './sanitize.js';
 export { type OutputSink, openAppendOutput, openOutput, setDocumentFilter } from './sink.js';
 export { humanCount, truncate } from './text.js';
