@@ -43,9 +43,7 @@ export class Context {
   }
 
   store(): Promise<ConfigStore> {
-    this.storePromise ??= import('../config/store.js').then(({ ConfigStore }) =>
-      ConfigStore.open(this.env.MTG_CONFIG_DIR || undefined),
-    );
+    this.storePromise ??= import('../config/store.js').then(({ ConfigStore }) => ConfigStore.open(this.env));
     return this.storePromise;
   }
 
