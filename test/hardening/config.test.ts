@@ -35,6 +35,18 @@ describe('a corrupt config file (#9.5)', () => {
     expect(JSON.parse(r.stdout)).toHaveLength(2);
   });
 
+  it('only warns when key and base URL are given and the file is asked for app-url alone', async () => {
+    const { dir } = configWith('{bad json');
+    const env = { MTG_CONFIG_DIR: dir, MTG_API_KEY: KEY, MTG_BASE_URL: sandboxes[0]!.baseUrl };
+    const list = await runCli(['meetings', 'list', '--json', '--limit', '1'], { env });
+    const id = (JSON.parse(list.stdout) as { id: string }[])[0]!.id;
+    const r = await runCli(['meetings', 'view', id, '--format', 'table'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(id);
+    expect(r.stderr).toMatch(/warning: .*config\.json is not valid JSON/);
+    expect(r.stderr).not.toMatch(/unexpected error/);
+  });
+
   it.each([[['config', 'list']], [['config', 'get', 'base-url']], [['people', 'list']]])(
     'is named, called invalid JSON, with a fix, exit 2: mtg %j',
     async (args) => {
