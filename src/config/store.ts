@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { chmod, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { MtgError, UsageError } from '../api/errors.js';
+import { ExitCode, MtgError, UsageError } from '../api/errors.js';
 
 export const CONFIG_KEYS = ['api-key', 'base-url', 'app-url'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -135,7 +135,7 @@ export class ConfigStore {
       text = await readFile(this.path, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
-      throw new MtgError(`Cannot read the config file ${this.path}: ${(err as Error).message}`, 1);
+      throw new MtgError(`Cannot read the config file ${this.path}: ${(err as Error).message}`, ExitCode.api);
     }
     this.cache = await parseConfig(this.path, text);
     return this.cache;
@@ -191,7 +191,7 @@ async function writeAtomic(path: string, text: string): Promise<void> {
     await rename(temp, path);
   } catch (err) {
     await rm(temp, { force: true });
-    throw new MtgError(`Could not write the config file ${path}: ${(err as Error).message}`, 1);
+    throw new MtgError(`Could not write the config file ${path}: ${(err as Error).message}`, ExitCode.api);
   }
 }
 
@@ -206,7 +206,7 @@ async function lock(lockPath: string): Promise<() => Promise<void>> {
       return () => rm(lockPath, { force: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw new MtgError(`Cannot lock the config file (${lockPath}): ${(err as Error).message}`, 1);
+        throw new MtgError(`Cannot lock the config file (${lockPath}): ${(err as Error).message}`, ExitCode.api);
     }
     const age = await stat(lockPath).then(
       (s) => Date.now() - s.mtimeMs,
@@ -220,7 +220,7 @@ async function lock(lockPath: string): Promise<() => Promise<void>> {
       throw new MtgError(
         `The config file is locked by another mtg process (${lockPath}); nothing was stored. ` +
           'Try again, or remove the lock file if no other mtg is running',
-        1,
+        ExitCode.api,
       );
     await new Promise((r) => setTimeout(r, 10 + Math.random() * 20 + Math.min(attempt, 10) * 5));
   }
