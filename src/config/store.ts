@@ -206,7 +206,10 @@ async function lock(lockPath: string): Promise<() => Promise<void>> {
       return () => rm(lockPath, { force: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw new MtgError(`Cannot lock the config file (${lockPath}): ${(err as Error).message}`, ExitCode.api);
+        throw new MtgError(
+          `Cannot lock the config file (${lockPath}): ${(err as Error).message}`,
+          ExitCode.api,
+        );
     }
     const age = await stat(lockPath).then(
       (s) => Date.now() - s.mtimeMs,
