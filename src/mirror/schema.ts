@@ -2,6 +2,10 @@
 // `PRAGMA user_version` is the schema version; openMirror() runs the missing migrations in one
 // transaction. Never edit a shipped migration: add the next one. IDs are TEXT so that integers
 // beyond 2^53 keep their exact digits; every `json` column is the object as the API last sent it.
+// Beyond the agreed columns: meetings.passage_base (the meeting's block of `passages` rowids, so
+// its passages are replaced by a rowid range rather than a scan of the index), walks.items (the
+// position of the walk's next item), walks.abandoned_at (a walk given up by --full); walks and
+// runs ids are never reused (AUTOINCREMENT), since items keep the id of the walk that saw them.
 
 import type { Db } from './driver.js';
 
@@ -14,8 +18,10 @@ CREATE TABLE meetings (
   name TEXT, created_at TEXT, updated_at TEXT,
   position INTEGER,
   seen_walk INTEGER,
-  deleted_at TEXT
+  deleted_at TEXT,
+  passage_base INTEGER
 );
+CREATE UNIQUE INDEX meetings_passage_base ON meetings(passage_base);
 CREATE INDEX meetings_position ON meetings(position);
 CREATE INDEX meetings_created_at ON meetings(created_at);
 
@@ -40,14 +46,15 @@ CREATE TABLE companies (domain TEXT PRIMARY KEY, json TEXT NOT NULL, position IN
 CREATE INDEX companies_position ON companies(position);
 
 CREATE TABLE walks (
-  id INTEGER PRIMARY KEY, resource TEXT NOT NULL, query TEXT NOT NULL,
+  id INTEGER PRIMARY KEY AUTOINCREMENT, resource TEXT NOT NULL, query TEXT NOT NULL,
   started_at TEXT NOT NULL, next_url TEXT, pages INTEGER NOT NULL DEFAULT 0,
   completed_at TEXT, run INTEGER,
-  items INTEGER NOT NULL DEFAULT 0
+  items INTEGER NOT NULL DEFAULT 0,
+  abandoned_at TEXT
 );
 CREATE INDEX walks_open ON walks(resource, query, completed_at);
 
-CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, finished_at TEXT,
+CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, started_at TEXT NOT NULL, finished_at TEXT,
   complete INTEGER NOT NULL DEFAULT 0, requests INTEGER NOT NULL DEFAULT 0, summary TEXT);
 
 CREATE TABLE changes (
