@@ -148,8 +148,13 @@ function fileSize(path: string): number | undefined {
       throw new UsageError(`${path} is not a file: it cannot be the mirror (set MTG_DATA_DIR elsewhere)`);
     return st.size;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+    if (err instanceof UsageError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    // Not there (ENOTDIR: a part of the folder is a file): createFile() says why it cannot be made.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new UsageError(
+      `Cannot read the mirror ${path}: ${describeFsError(err)}. Set MTG_DATA_DIR to a folder mtg may write.`,
+    );
   }
 }
 

@@ -34,7 +34,13 @@ export interface SyncOptions {
   full?: boolean;
   /** At most this many HTTP requests (retries included) in this run, then stop cleanly. */
   budget?: number;
-  /** Transcript requests in flight at once (the limiter still paces them). Default 4. */
+  /**
+   * Transcript requests in flight at once. Default 1: the client's limiter paces by the one window
+   * each response reports, and with several requests in flight a report of the longer window can
+   * hide a per-second window that the requests in flight already used up (a 429 under tight
+   * windows). One at a time, every request sees the latest report, which names the window closest
+   * to exhaustion. Rate limits, not latency, bound a sync's speed.
+   */
   concurrency?: number;
 }
 
@@ -520,7 +526,7 @@ class SyncEngine {
       }
     };
     report();
-    const n = Math.max(1, Math.min(this.options.concurrency ?? 4, queue.length));
+    const n = Math.max(1, Math.min(this.options.concurrency ?? 1, queue.length));
     await Promise.all(Array.from({ length: n }, worker));
     if (failure !== undefined) throw failure;
     report(true);
