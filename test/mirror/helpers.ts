@@ -55,14 +55,16 @@ export function readMirror(path: string): MirrorContent {
     const live = (sql: string) =>
       Object.fromEntries((db.prepare(sql).all() as Row[]).map((r) => [String(r.k), String(r.json)]));
     const dead = (table: string, key = 'id') =>
-      (db.prepare(`SELECT ${key} AS k FROM ${table} WHERE deleted_at IS NOT NULL ORDER BY 1`).all() as Row[]).map(
-        (r) => String(r.k),
-      );
+      (
+        db.prepare(`SELECT ${key} AS k FROM ${table} WHERE deleted_at IS NOT NULL ORDER BY 1`).all() as Row[]
+      ).map((r) => String(r.k));
     return {
       meetings: live('SELECT id AS k, json FROM meetings WHERE deleted_at IS NULL'),
       actionItems: live('SELECT id AS k, json FROM action_items WHERE deleted_at IS NULL'),
       mine: (
-        db.prepare('SELECT id FROM action_items WHERE mine = 1 AND deleted_at IS NULL ORDER BY 1').all() as Row[]
+        db
+          .prepare('SELECT id FROM action_items WHERE mine = 1 AND deleted_at IS NULL ORDER BY 1')
+          .all() as Row[]
       ).map((r) => String(r.id)),
       people: live('SELECT id AS k, json FROM people WHERE deleted_at IS NULL'),
       companies: live('SELECT domain AS k, json FROM companies WHERE deleted_at IS NULL'),
@@ -128,7 +130,8 @@ export function transcriptRequests(sb: Sandbox, from = 0): Map<string, number> {
   const counts = new Map<string, number>();
   for (const r of sb.requests.slice(from)) {
     const m = /^\/meeting\/([^/]+)\/transcript$/.exec(r.path);
-    if (m && r.method === 'GET') counts.set(decodeURIComponent(m[1]!), (counts.get(decodeURIComponent(m[1]!)) ?? 0) + 1);
+    if (m && r.method === 'GET')
+      counts.set(decodeURIComponent(m[1]!), (counts.get(decodeURIComponent(m[1]!)) ?? 0) + 1);
   }
   return counts;
 }

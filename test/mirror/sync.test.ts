@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv, tempConfigDir } from '../helpers/cli.js';
 import { spawnCli, waitUntil } from '../hardening/helpers.js';
+import { runCli, sandboxEnv, tempConfigDir } from '../helpers/cli.js';
 import {
   integrityCheck,
   type MirrorEnv,
@@ -151,12 +151,16 @@ describe('mtg sync', () => {
     expect(m.sandbox.requests).toHaveLength(6);
     expect(first.stderr).toMatch(/Stopped at --budget/);
     // Nothing was tombstoned by the walk that did not complete.
-    expect(sql(m.dbPath, 'SELECT count(*) AS n FROM meetings WHERE deleted_at IS NOT NULL')).toEqual([{ n: 0 }]);
+    expect(sql(m.dbPath, 'SELECT count(*) AS n FROM meetings WHERE deleted_at IS NOT NULL')).toEqual([
+      { n: 0 },
+    ]);
 
     // A budget that ends inside the transcripts.
     const second = await m.sync(['--budget', '20']);
     expect(JSON.parse(second.stdout).complete).toBe(false);
-    const stored = new Set(sql<{ id: string }>(m.dbPath, 'SELECT meeting_id AS id FROM transcripts').map((r) => r.id));
+    const stored = new Set(
+      sql<{ id: string }>(m.dbPath, 'SELECT meeting_id AS id FROM transcripts').map((r) => r.id),
+    );
     expect(stored.size).toBeGreaterThan(0);
     expect(stored.size).toBeLessThan(12);
     const mark = m.sandbox.requests.length;
@@ -252,7 +256,13 @@ describe('mtg sync', () => {
     expect(s.path).toBe(m.dbPath);
     expect(s.baseUrl).toBe(m.sandbox.baseUrl);
     expect(s.lastSync.complete).toBe(true);
-    expect(s.counts).toMatchObject({ meetings: 12, actionItems: 30, people: 14, companies: 5, transcripts: 12 });
+    expect(s.counts).toMatchObject({
+      meetings: 12,
+      actionItems: 30,
+      people: 14,
+      companies: 5,
+      transcripts: 12,
+    });
     expect(s.transcriptsPending).toBe(0);
     const text = await m.mtg(['mirror', 'status']);
     expect(text.stdout).toContain(m.dbPath);
@@ -290,17 +300,20 @@ describe('the mirror file', () => {
       },
     ],
   ];
-  it.each(refusals)('%s: exit 2 with a one-line reason, file untouched, nothing sent', async (_what, make) => {
-    const m = await env({ seed: 18 });
-    make(m.dbPath);
-    const before = readFileSync(m.dbPath);
-    const r = await m.sync();
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/not an mtg mirror|corrupt/);
-    expect(readFileSync(m.dbPath).equals(before)).toBe(true);
-    expect(m.sandbox.requests).toHaveLength(0);
-  });
+  it.each(refusals)(
+    '%s: exit 2 with a one-line reason, file untouched, nothing sent',
+    async (_what, make) => {
+      const m = await env({ seed: 18 });
+      make(m.dbPath);
+      const before = readFileSync(m.dbPath);
+      const r = await m.sync();
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/not an mtg mirror|corrupt/);
+      expect(readFileSync(m.dbPath).equals(before)).toBe(true);
+      expect(m.sandbox.requests).toHaveLength(0);
+    },
+  );
 
   it('a data dir mtg cannot write is a clear error (exit 2), nothing sent', async () => {
     const m = await env({ seed: 19 });
@@ -322,7 +335,12 @@ describe('the mirror file', () => {
   it('no HOME and no MTG_DATA_DIR: exit 2 saying to set MTG_DATA_DIR', async () => {
     const m = await env({ seed: 20 });
     const r = await runCli(['sync'], {
-      env: { ...sandboxEnv(m.sandbox), HOME: undefined, MTG_CONFIG_DIR: tempConfigDir(), XDG_DATA_HOME: undefined },
+      env: {
+        ...sandboxEnv(m.sandbox),
+        HOME: undefined,
+        MTG_CONFIG_DIR: tempConfigDir(),
+        XDG_DATA_HOME: undefined,
+      },
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Set MTG_DATA_DIR/);
