@@ -176,6 +176,35 @@ describe('mtg sync', () => {
     expect(events.every((e) => e.change === 'created')).toBe(true);
   });
 
+  it('resumes an interrupted walk from its saved cursor, and from page 1 when the server rejects it', async () => {
+    const m = await env({ seed: 22 });
+    expect(JSON.parse((await m.sync(['--budget', '1'])).stdout).complete).toBe(false);
+    const [walk] = sql<{ id: number; next_url: string }>(
+      m.dbPath,
+      "SELECT id, next_url FROM walks WHERE resource = 'meetings' AND completed_at IS NULL",
+    );
+    expect(walk!.next_url).toContain('cursor=');
+    const mark = m.sandbox.requests.length;
+    expect(JSON.parse((await m.sync(['--budget', '1'])).stdout).complete).toBe(false);
+    // The resumed walk asked for its saved page, not for page 1.
+    expect(m.sandbox.requests[mark]!.query.get('cursor')).not.toBeNull();
+
+    // A cursor the server no longer accepts (tampered here): that walk starts over, same walk id.
+    const db = new Database(m.dbPath);
+    db.prepare("UPDATE walks SET next_url = replace(next_url, 'cursor=', 'cursor=x') WHERE id = ?").run(
+      walk!.id,
+    );
+    db.close();
+    const r = await m.sync();
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).complete).toBe(true);
+    expect(
+      sql(m.dbPath, "SELECT id FROM walks WHERE resource = 'meetings' AND completed_at IS NOT NULL"),
+    ).toEqual([{ id: walk!.id }]);
+    expect(withoutTombstones(readMirror(m.dbPath))).toEqual(await serverContent(m.sandbox));
+    expect(readMirror(m.dbPath).tombstones.meetings).toEqual([]);
+  });
+
   it('a second sync of the same profile exits 1 at once naming the running PID; reads are not blocked', async () => {
     const m = await env({ seed: 12, latencyMs: 150 });
     const running = spawnCli(['sync', '--quiet'], m.env);
