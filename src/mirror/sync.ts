@@ -180,24 +180,31 @@ export async function runSync(
   const engine = new SyncEngine(db, client, run, options, progress, meter);
   let complete = false;
   let summary: SyncSummary | undefined;
+  let error: string | null = null;
   try {
     try {
       await engine.walkAll();
       if (engine.transcriptsWanted) await engine.fetchTranscripts(startedAt);
       complete = true;
     } catch (err) {
-      if (!(err instanceof BudgetReached)) throw err;
+      if (!(err instanceof BudgetReached)) {
+        error = err instanceof Error ? err.message : String(err);
+        throw err;
+      }
     }
     summary = engine.summary(complete, meter.count(), Date.now() - started);
     return summary;
   } finally {
     meter.restore();
     try {
-      db.prepare('UPDATE runs SET finished_at = ?, complete = ?, requests = ?, summary = ? WHERE id = ?').run(
+      db.prepare(
+        'UPDATE runs SET finished_at = ?, complete = ?, requests = ?, summary = ?, error = ? WHERE id = ?',
+      ).run(
         new Date().toISOString(),
         complete ? 1 : 0,
         meter.count(),
         summary ? toJsonText(summary) : null,
+        error,
         run,
       );
     } finally {
