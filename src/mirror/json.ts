@@ -1,0 +1,12 @@
+// How the mirror turns an object the API sent into the text of a `json` column, and back: with the
+// client's exact JSON (src/api/exact.ts), so integers beyond 2^53 keep every digit in the mirror.
+import { parseJsonExact, stringifyExact } from '../api/exact.js';
+
+/** The object as JSON text, exactly as the API sent it. */
+export function toJsonText(value: unknown): string {
+  return stringifyExact(value) ?? 'null';
+}
+
+export function fromJsonText(text: string): unknown {
+  return parseJsonExact(text);
+}
