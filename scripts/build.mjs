@@ -95,6 +95,7 @@ async function startupClosure() {
     metafile: true,
     format: 'esm',
     platform: 'node',
+    loader: { '.mustache': 'text' },
     outdir: 'unused',
     logLevel: 'silent',
     plugins: [
@@ -156,6 +157,7 @@ async function writeHelpTexts() {
     write: false,
     format: 'esm',
     platform: 'node',
+    loader: { '.mustache': 'text' },
     target: 'node20.18',
     define,
     banner: { js: requireBanner },
@@ -180,6 +182,7 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
+  loader: { '.mustache': 'text' },
   target: 'node20.18',
   minify: true,
   sourcemap: 'linked',
