@@ -35,7 +35,10 @@ export function safeTitle(name: string | null | undefined): string {
     .replace(CONTROL, ' ')
     .replace(UNSAFE, '-');
   // No ".." anywhere (a reader that splits on separators must never see a parent reference).
-  s = s.replace(/\s+/g, ' ').replace(/\.{2,}/g, '.').trim();
+  s = s
+    .replace(/\s+/g, ' ')
+    .replace(/\.{2,}/g, '.')
+    .trim();
   // No leading dot (hidden files, "..") and no trailing dot or space (Windows drops them).
   s = s.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
   if (RESERVED.test(s)) s = `_${s}`;

@@ -5,9 +5,9 @@
 //   accepted only in the shape this module writes (`YYYY/<one name>.md`).
 // - Every file is whole at every moment: written to a temp file in its own folder, then renamed.
 // - Incremental: the manifest (`.mtg-export.json`) maps each meeting ID to its file and a hash of
-//   what the file was made from; a journal line is appended after each file, so a run killed
-//   midway loses nothing, and a file renamed into place but not yet journaled is recognised by
-//   its kept-region marker and compared, not rewritten.
+//   what the file was made from; journal lines follow the files (in small batches), so a run
+//   killed midway loses nothing, and a file renamed into place but not yet journaled is
+//   recognised by its kept-region marker and compared, not rewritten.
 
 import { createHash } from 'node:crypto';
 import {
@@ -212,7 +212,10 @@ export function sourceHash(m: SourceMeeting, options: ExportOptions, templateTex
 
 class Writer {
   private journalFd: number | undefined;
+  private journalLines: string[] = [];
   private readonly folders = new Map<string, string | Error>();
+  /** Year folders this run created: nothing was in them before, so no file needs looking up. */
+  readonly created = new Set<string>();
 
   constructor(readonly root: string) {}
 
@@ -224,6 +227,7 @@ class Writer {
     const st = lstatOrUndefined(abs);
     if (st === undefined) {
       mkdirSync(abs);
+      this.created.add(year);
       known = abs;
     } else if (st.isSymbolicLink()) {
       const real = realpathSync(abs);
@@ -247,9 +251,19 @@ class Writer {
     return folder instanceof Error ? folder : join(folder, name);
   }
 
+  // Lines are appended in batches: a file renamed into place whose line was not written yet is
+  // still recognised on the next run (its marker, its content compared), so a batch lost to a
+  // kill costs a comparison, never a wrong file.
   journal(line: object): void {
     this.journalFd ??= openSync(join(this.root, JOURNAL), 'a');
-    writeSync(this.journalFd, `${JSON.stringify(line)}\n`);
+    this.journalLines.push(`${JSON.stringify(line)}\n`);
+    if (this.journalLines.length >= 64) this.flushJournal();
+  }
+
+  private flushJournal(): void {
+    if (this.journalFd === undefined || this.journalLines.length === 0) return;
+    writeSync(this.journalFd, this.journalLines.join(''));
+    this.journalLines = [];
   }
 
   get journaled(): boolean {
@@ -257,6 +271,7 @@ class Writer {
   }
 
   finish(files: Map<string, ManifestEntry>, mustWrite: boolean): void {
+    this.flushJournal();
     if (this.journalFd !== undefined) closeSync(this.journalFd);
     if (this.journalFd !== undefined || mustWrite) {
       writeManifest(this.root, files);
@@ -343,7 +358,8 @@ export function exportMarkdown(
     // there already), else from the file the meeting had before (a rename moves it).
     let kept = '';
     let existing: string | undefined;
-    const atTarget = readRegular(abs);
+    const [year] = target.split('/') as [string];
+    const atTarget = !entry && w.created.has(year) ? {} : readRegular(abs);
     if (atTarget.link) {
       problem(m.id, target, 'is a symbolic link or not a regular file: not followed, not replaced');
       continue;
