@@ -53,7 +53,8 @@ try {
     const dir = join(work, `out-${i}`);
     first.push(mtg(['export', 'markdown', dir, '--transcripts', '-q']).ms);
     const again = mtg(['export', 'markdown', dir, '--transcripts']);
-    if (!/ 0 written, \d+ unchanged/.test(again.stderr)) throw new Error(`not a no-change run: ${again.stderr}`);
+    if (!/ 0 written, \d+ unchanged/.test(again.stderr))
+      throw new Error(`not a no-change run: ${again.stderr}`);
     noChange.push(again.ms);
     if (i === 0) {
       // The same bytes and paths, read once, then written by the plain loop.
@@ -77,8 +78,12 @@ try {
   const [f, n, p] = [median(first), median(noChange), median(plain)];
   console.log(`export markdown: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB, median of ${REPEATS}`);
   console.log(`  plain writeFileSync loop: ${p.toFixed(0)} ms`);
-  console.log(`  first run (CLI, start-up included): ${f.toFixed(0)} ms  -> ${(f / p).toFixed(2)}x the plain loop (target <= 1.5x)`);
-  console.log(`  no-change run: ${n.toFixed(0)} ms  -> ${(n / f).toFixed(2)}x the first run (target <= 0.2x)`);
+  console.log(
+    `  first run (CLI, start-up included): ${f.toFixed(0)} ms  -> ${(f / p).toFixed(2)}x the plain loop (target <= 1.5x)`,
+  );
+  console.log(
+    `  no-change run: ${n.toFixed(0)} ms  -> ${(n / f).toFixed(2)}x the first run (target <= 0.2x)`,
+  );
   files = [];
 } finally {
   sandbox.kill('SIGTERM');
