@@ -105,6 +105,7 @@ const markdown: CommandSpec = {
         }
       }
       const { humanCount } = await import('../output/text.js');
+      const { sanitizeOneLine } = await import('../output/sanitize.js');
       let lastShown = 0;
       summary = write.exportMarkdown(
         { paths, meetings: meetings(), total, deleted: queries.deletedMeetingIds(mirror.db) },
@@ -121,9 +122,8 @@ const markdown: CommandSpec = {
             lastShown = now;
             ctx.progress.update(`Exporting: ${humanCount(done)} of ${humanCount(n)} meetings`);
           },
-          onProblem: async (p) => {
+          onProblem: (p) => {
             ctx.progress.stop();
-            const { sanitizeOneLine } = await import('../output/sanitize.js');
             ctx.progress.note(
               `${sanitizeOneLine(p.path)} (meeting ${sanitizeOneLine(p.id)}): ${sanitizeOneLine(p.reason)}`,
             );
