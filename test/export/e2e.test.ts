@@ -64,6 +64,32 @@ describe('mtg export markdown (built CLI)', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  it('--since/--until export a window of createdAt; a bad bound is exit 2 before anything is written', async () => {
+    const e = await mirrorEnv();
+    envs.push(e);
+    expect((await e.sync(['--no-transcripts'])).code).toBe(0);
+    const created = e.sandbox
+      .snapshot()
+      .meetings.map((m) => m.createdAt)
+      .sort();
+    const since = created[4]!;
+    const until = created[9]!;
+    const dir = mkdtempSync(join(tmpdir(), 'mtg-export-window-'));
+    const r = await e.mtg(['export', 'markdown', dir, '--since', since, '--until', until, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    const inside = created.filter((c) => c >= since && c < until);
+    expect(s.written).toBe(inside.length);
+    const dates = Object.values(manifest(dir)).map((f) => f.path.slice(5, 15));
+    expect(dates.sort()).toEqual(inside.map((c) => c.slice(0, 10)));
+
+    const bad = join(dir, 'never');
+    const b = await e.mtg(['export', 'markdown', bad, '--since', 'yesterday']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('--since "yesterday"');
+    expect(existsSync(bad)).toBe(false);
+  });
+
   it('after churn and a sync rewrites or moves exactly the changed meetings, touching nothing else', async () => {
     const e = await mirrorEnv({
       sizes: { meetings: 40, actionItems: 60, people: 20, companies: 6 },
