@@ -37,8 +37,7 @@ const markdown: CommandSpec = {
   ],
   async run(ctx, args, opts) {
     if (opts.printTemplate === true) {
-      const { default: template } = await import('../export/default-template.mustache');
-      ctx.io.stdout.write(template);
+      ctx.io.stdout.write((await import('../export/render.js')).defaultTemplate);
       return 0;
     }
     const dirArg = typeof args.dir === 'string' ? args.dir : undefined;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SandboxSnapshot } from '../../src/sandbox/index.js';
-import { BIN } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
 import { type MirrorEnv, mirrorEnv } from '../mirror/helpers.js';
 
 interface FileState {
@@ -54,6 +54,14 @@ afterAll(async () => {
 });
 
 describe('mtg export markdown (built CLI)', () => {
+  it('--print-template prints the built-in template, the file users start from', async () => {
+    const r = await runCli(['export', 'markdown', '--print-template']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      readFileSync(join(import.meta.dirname, '../../src/export/default-template.mustache'), 'utf8'),
+    );
+  });
+
   it('exits 2 with the way out when the profile has no mirror', async () => {
     const e = await mirrorEnv();
     envs.push(e);
