@@ -26,6 +26,8 @@ function __mtg_child
             echo 'changes'
         case '|mirror'
             echo 'mirror'
+        case '|export'
+            echo 'export'
         case '|api'
             echo 'api'
         case '|sandbox'
@@ -80,6 +82,8 @@ function __mtg_child
             echo 'mirror status'
         case 'mirror|reset'
             echo 'mirror reset'
+        case 'export|markdown' 'export|md'
+            echo 'export markdown'
         case "*"
             return 1
     end
@@ -134,6 +138,10 @@ function __mtg_takes_value
             return 1
         case 'changes|--since' 'changes|--after' 'changes|--resource'
             return 0
+        case 'export markdown|--since' 'export markdown|--until' 'export markdown|--template'
+            return 0
+        case 'export markdown|--transcripts' 'export markdown|--private-notes' 'export markdown|--prune' 'export markdown|--print-template' 'export markdown|--sync'
+            return 1
         case 'api|-X' 'api|--method' 'api|-F' 'api|--field' 'api|-f' 'api|--raw-field' 'api|--input'
             return 0
         case 'api|--paginate' 'api|--dry-run'
@@ -201,6 +209,7 @@ complete -c mtg -n '__mtg_at \'\'' -a 'companies' -d 'List companies and show on
 complete -c mtg -n '__mtg_at \'\'' -a 'sync' -d 'Copy meetings, transcripts, action items, people and companies into the local...'
 complete -c mtg -n '__mtg_at \'\'' -a 'changes' -d 'What the local mirror learned: created, updated, deleted, completed and reope...'
 complete -c mtg -n '__mtg_at \'\'' -a 'mirror' -d 'Show or reset the local mirror that `mtg sync` writes'
+complete -c mtg -n '__mtg_at \'\'' -a 'export' -d 'Export the local mirror (Markdown files)'
 complete -c mtg -n '__mtg_at \'\'' -a 'api' -d 'Send any request to the API (same auth, retries, pacing and pagination)'
 complete -c mtg -n '__mtg_at \'\'' -a 'sandbox' -d 'Serve the whole API locally from seeded data, to try every command without an...'
 complete -c mtg -n '__mtg_at \'\'' -a 'completion' -d 'Print a shell completion script (bash, zsh or fish)'
@@ -281,6 +290,16 @@ complete -c mtg -n '__mtg_at \'changes\'' -l after -x -d 'only events after this
 complete -c mtg -n '__mtg_at \'changes\'' -l resource -x -a 'meetings action-items people companies transcripts' -d 'only these resources (repeatable, comma lists)'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'status' -d 'Where the mirror is, what it holds, when it was last synced'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'reset' -d 'Delete this profile\'s mirror (the next `mtg sync` starts over)'
+complete -c mtg -n '__mtg_at \'export\'' -a 'markdown' -d 'Write the mirror’s meetings as Markdown files (one per meeting) that stay in ...'
+complete -c mtg -n '__mtg_at \'export\'' -a 'md' -d 'Write the mirror’s meetings as Markdown files (one per meeting) that stay in ...'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l transcripts -d 'include each meeting’s transcript'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l private-notes -d 'include your private notes'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l since -x -d 'only meetings created at or after TIME (2026-01-05, 7d, ...)'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l until -x -d 'only meetings created before TIME'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l prune -d 'remove the files of meetings deleted on the server'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l template -r -F -d 'a Mustache template for the file body'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l print-template -d 'print the built-in template (to copy and edit) and exit'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l sync -d 'run `mtg sync` first'
 complete -c mtg -n '__mtg_at \'api\'' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'GET|POST|PUT|PATCH|DELETE (default: GET, or POST with --field/--input unless ...'
 complete -c mtg -n '__mtg_at \'api\'' -s F -l field -x -d 'a parameter, typed: numbers, true, false, null (repeatable)'
 complete -c mtg -n '__mtg_at \'api\'' -s f -l raw-field -x -d 'a string parameter (repeatable)'

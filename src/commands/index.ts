@@ -9,6 +9,7 @@ import { changesCommand } from './changes.js';
 import { companiesGroup } from './companies.js';
 import { completionCommand } from './completion.js';
 import { configGroup } from './config.js';
+import { exportGroup } from './export.js';
 import { meetingsGroup } from './meetings.js';
 import { mirrorGroup } from './mirror.js';
 import { peopleGroup } from './people.js';
@@ -28,6 +29,7 @@ export const commandTree: TreeNode[] = [
   syncCommand,
   changesCommand,
   mirrorGroup,
+  exportGroup,
   apiCommand,
   sandboxCommand,
   completionCommand,
