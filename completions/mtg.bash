@@ -14,6 +14,7 @@ __mtg_child() {
     '|companies') REPLY='companies' ;;
     '|sync') REPLY='sync' ;;
     '|changes') REPLY='changes' ;;
+    '|watch') REPLY='watch' ;;
     '|mirror') REPLY='mirror' ;;
     '|api') REPLY='api' ;;
     '|sandbox') REPLY='sandbox' ;;
@@ -49,7 +50,7 @@ __mtg_child() {
 # The words that lead on from node $1, in REPLY.
 __mtg_subcommands() {
   case "$1" in
-    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes mirror api sandbox completion' ;;
+    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes watch mirror api sandbox completion' ;;
     'auth') REPLY='login logout status' ;;
     'config') REPLY='get set unset list' ;;
     'meetings') REPLY='list ls search view show transcript share' ;;
@@ -82,6 +83,7 @@ __mtg_options() {
     'companies list') REPLY='--tag' ;;
     'sync') REPLY='--no-transcripts --only --budget --full' ;;
     'changes') REPLY='--since --after --resource' ;;
+    'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --consumer' ;;
     'api') REPLY='-X --method -F --field -f --raw-field --input --paginate' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --base-path' ;;
     *) REPLY= ;;
@@ -132,6 +134,13 @@ __mtg_value() {
     'changes|--since') __mtg_kind=text ;;
     'changes|--after') __mtg_kind=text ;;
     'changes|--resource') __mtg_kind=choices REPLY='meetings action-items people companies transcripts' ;;
+    'watch|--interval') __mtg_kind=text ;;
+    'watch|--resource') __mtg_kind=choices REPLY='meetings action-items people companies transcripts' ;;
+    'watch|--exec') __mtg_kind=text ;;
+    'watch|--exec-timeout') __mtg_kind=text ;;
+    'watch|--no-transcripts') __mtg_kind= ;;
+    'watch|--from-start') __mtg_kind= ;;
+    'watch|--consumer') __mtg_kind=text ;;
     'api|-X'|'api|--method') __mtg_kind=choices REPLY='GET POST PUT PATCH DELETE' ;;
     'api|-F'|'api|--field') __mtg_kind=text ;;
     'api|-f'|'api|--raw-field') __mtg_kind=text ;;

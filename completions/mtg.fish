@@ -24,6 +24,8 @@ function __mtg_child
             echo 'sync'
         case '|changes'
             echo 'changes'
+        case '|watch'
+            echo 'watch'
         case '|mirror'
             echo 'mirror'
         case '|api'
@@ -128,6 +130,10 @@ function __mtg_takes_value
             return 1
         case 'changes|--since' 'changes|--after' 'changes|--resource'
             return 0
+        case 'watch|--interval' 'watch|--resource' 'watch|--exec' 'watch|--exec-timeout' 'watch|--consumer'
+            return 0
+        case 'watch|--no-transcripts' 'watch|--from-start'
+            return 1
         case 'api|-X' 'api|--method' 'api|-F' 'api|--field' 'api|-f' 'api|--raw-field' 'api|--input'
             return 0
         case 'api|--paginate'
@@ -194,6 +200,7 @@ complete -c mtg -n '__mtg_at \'\'' -a 'people' -d 'List the people attending you
 complete -c mtg -n '__mtg_at \'\'' -a 'companies' -d 'List companies and show one with its links and people'
 complete -c mtg -n '__mtg_at \'\'' -a 'sync' -d 'Copy meetings, transcripts, action items, people and companies into the local...'
 complete -c mtg -n '__mtg_at \'\'' -a 'changes' -d 'What the local mirror learned: created, updated, deleted, completed and reope...'
+complete -c mtg -n '__mtg_at \'\'' -a 'watch' -d 'Sync every interval and print each new change once (ndjson), or run a command...'
 complete -c mtg -n '__mtg_at \'\'' -a 'mirror' -d 'Show or reset the local mirror that `mtg sync` writes'
 complete -c mtg -n '__mtg_at \'\'' -a 'api' -d 'Send any request to the API (same auth, retries, pacing and pagination)'
 complete -c mtg -n '__mtg_at \'\'' -a 'sandbox' -d 'Serve the whole API locally from seeded data, to try every command without an...'
@@ -262,6 +269,13 @@ complete -c mtg -n '__mtg_at \'sync\'' -l full -d 'fetch every transcript again 
 complete -c mtg -n '__mtg_at \'changes\'' -l since -x -d 'last (the latest sync, the default), a sync run number, an ISO date/time, or ...'
 complete -c mtg -n '__mtg_at \'changes\'' -l after -x -d 'only events after this seq (alone: every later event)'
 complete -c mtg -n '__mtg_at \'changes\'' -l resource -x -a 'meetings action-items people companies transcripts' -d 'only these resources (repeatable, comma lists)'
+complete -c mtg -n '__mtg_at \'watch\'' -l interval -x -d 'time from one sync\'s start to the next (default 5m): 30s, 5m, 1h'
+complete -c mtg -n '__mtg_at \'watch\'' -l resource -x -a 'meetings action-items people companies transcripts' -d 'only these resources (repeatable, comma lists); only their lists are synced'
+complete -c mtg -n '__mtg_at \'watch\'' -l exec -x -d 'run CMD (sh -c) once per event, event JSON on stdin'
+complete -c mtg -n '__mtg_at \'watch\'' -l exec-timeout -x -d 'stop a CMD still running after this long (default 5m)'
+complete -c mtg -n '__mtg_at \'watch\'' -l no-transcripts -d 'do not fetch transcripts'
+complete -c mtg -n '__mtg_at \'watch\'' -l from-start -d 'replay the whole change log first'
+complete -c mtg -n '__mtg_at \'watch\'' -l consumer -x -d 'the name the last handled seq is kept under (default: default)'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'status' -d 'Where the mirror is, what it holds, when it was last synced'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'reset' -d 'Delete this profile\'s mirror (the next `mtg sync` starts over)'
 complete -c mtg -n '__mtg_at \'api\'' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'GET|POST|PUT|PATCH|DELETE (default: GET, or POST with --field/--input unless ...'

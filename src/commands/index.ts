@@ -15,6 +15,7 @@ import { peopleGroup } from './people.js';
 import { sandboxCommand } from './sandbox.js';
 import { syncCommand } from './sync.js';
 import { tagsGroup } from './tags.js';
+import { watchCommand } from './watch.js';
 
 export const commandTree: TreeNode[] = [
   authGroup,
@@ -27,6 +28,7 @@ export const commandTree: TreeNode[] = [
   companiesGroup,
   syncCommand,
   changesCommand,
+  watchCommand,
   mirrorGroup,
   apiCommand,
   sandboxCommand,
