@@ -83,7 +83,7 @@ __mtg_options() {
     'companies list') REPLY='--tag' ;;
     'sync') REPLY='--no-transcripts --only --budget --full' ;;
     'changes') REPLY='--since --after --resource' ;;
-    'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --consumer' ;;
+    'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer' ;;
     'api') REPLY='-X --method -F --field -f --raw-field --input --paginate' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --base-path' ;;
     *) REPLY= ;;
@@ -140,6 +140,7 @@ __mtg_value() {
     'watch|--exec-timeout') __mtg_kind=text ;;
     'watch|--no-transcripts') __mtg_kind= ;;
     'watch|--from-start') __mtg_kind= ;;
+    'watch|--once') __mtg_kind= ;;
     'watch|--consumer') __mtg_kind=text ;;
     'api|-X'|'api|--method') __mtg_kind=choices REPLY='GET POST PUT PATCH DELETE' ;;
     'api|-F'|'api|--field') __mtg_kind=text ;;

@@ -132,7 +132,7 @@ function __mtg_takes_value
             return 0
         case 'watch|--interval' 'watch|--resource' 'watch|--exec' 'watch|--exec-timeout' 'watch|--consumer'
             return 0
-        case 'watch|--no-transcripts' 'watch|--from-start'
+        case 'watch|--no-transcripts' 'watch|--from-start' 'watch|--once'
             return 1
         case 'api|-X' 'api|--method' 'api|-F' 'api|--field' 'api|-f' 'api|--raw-field' 'api|--input'
             return 0
@@ -275,6 +275,7 @@ complete -c mtg -n '__mtg_at \'watch\'' -l exec -x -d 'run CMD (sh -c) once per 
 complete -c mtg -n '__mtg_at \'watch\'' -l exec-timeout -x -d 'stop a CMD still running after this long (default 5m)'
 complete -c mtg -n '__mtg_at \'watch\'' -l no-transcripts -d 'do not fetch transcripts'
 complete -c mtg -n '__mtg_at \'watch\'' -l from-start -d 'replay the whole change log first'
+complete -c mtg -n '__mtg_at \'watch\'' -l once -d 'one sync, hand its events over, then exit (cron and CI jobs)'
 complete -c mtg -n '__mtg_at \'watch\'' -l consumer -x -d 'the name the last handled seq is kept under (default: default)'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'status' -d 'Where the mirror is, what it holds, when it was last synced'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'reset' -d 'Delete this profile\'s mirror (the next `mtg sync` starts over)'

@@ -1,9 +1,10 @@
 // mtg watch: sync every interval and hand each new change event over exactly once (src/mirror/watch.ts).
 
-import { UsageError } from '../api/errors.js';
+import { InterruptedError, UsageError } from '../api/errors.js';
 import { listValues, oneOf } from '../cli/input.js';
 import type { CommandSpec } from '../cli/spec.js';
 import { dataDir } from '../config/data-dir.js';
+import type { ChangeEvent } from '../mirror/changes.js';
 
 const RESOURCES = ['meetings', 'action-items', 'people', 'companies', 'transcripts'] as const;
 const FORMATS = ['ndjson', 'table'] as const;
@@ -42,6 +43,7 @@ export const watchCommand: CommandSpec = {
     },
     { flags: '--no-transcripts', description: 'do not fetch transcripts' },
     { flags: '--from-start', description: 'replay the whole change log first' },
+    { flags: '--once', description: 'one sync, hand its events over, then exit (cron and CI jobs)' },
     {
       flags: '--consumer <name>',
       description: 'the name the last handled seq is kept under (default: default)',
@@ -118,10 +120,36 @@ export const watchCommand: CommandSpec = {
       stderr.write(`${text}\n`);
     };
 
-    const write = (text: string) =>
-      new Promise<void>((resolve, reject) => {
-        ctx.io.stdout.write(text, (err) => (err ? reject(err) : resolve()));
+    // stdout.write is synchronous for files, pipes and terminals on Linux and macOS: once it
+    // returns, the line is out of the process, and the seq is recorded right after, in the same tick.
+    let full = false;
+    const write = (text: string) => {
+      if (!ctx.io.stdout.write(text)) full = true;
+    };
+
+    const runExec = async (event: ChangeEvent, json: string) => {
+      if (exec === undefined) return;
+      const extra: Record<string, string> =
+        event.resource === 'action-items'
+          ? { MTG_EVENT_MINE: watchMod.isMine(mirror.db, event.id) ? '1' : '0' }
+          : {};
+      const result = await runHook(exec, `${json}\n`, {
+        env: { ...ctx.env, ...eventEnv(event, extra) },
+        timeoutMs: execTimeoutMs,
+        signal: ctx.signal,
       });
+      // Interrupted while CMD ran: the event is not recorded as handled (a restart hands it over again).
+      if (ctx.signal.aborted) throw new InterruptedError();
+      if (result.code === 0) return;
+      const how = result.timedOut
+        ? `was stopped after ${watchMod.shortDuration(execTimeoutMs)} (--exec-timeout)`
+        : result.code === null
+          ? `was killed by ${result.signal}`
+          : `exited with ${result.code}`;
+      line(`mtg: --exec for event ${event.seq} (${event.resource} ${event.id} ${event.change}) ${how}`);
+      const tail = result.stderrTail.trimEnd().split('\n').slice(-5);
+      for (const t of tail) if (t.trim()) line(`  ${sanitizeOneLine(t)}`);
+    };
 
     try {
       await watchMod.watch(
@@ -129,6 +157,7 @@ export const watchCommand: CommandSpec = {
         { intervalMs, consumer, resources, fromStart: opts.fromStart === true },
         {
           signal: ctx.signal,
+          maxSyncs: opts.once === true ? 1 : undefined,
           rateLimit: () => rates.sustainableRate(),
           sync: async (committed) => {
             client.limiter.resetWaited();
@@ -144,32 +173,16 @@ export const watchCommand: CommandSpec = {
               clearStatus();
             }
           },
-          handle: async (event) => {
-            clearStatus();
-            const json = JSON.stringify(event);
-            await write(table ? `${eventLine(event, sanitizeOneLine)}\n` : `${json}\n`);
-            if (exec === undefined) return;
-            const extra: Record<string, string> =
-              event.resource === 'action-items'
-                ? { MTG_EVENT_MINE: watchMod.isMine(mirror.db, event.id) ? '1' : '0' }
-                : {};
-            const result = await runHook(exec, `${json}\n`, {
-              env: { ...ctx.env, ...eventEnv(event, extra) },
-              timeoutMs: execTimeoutMs,
-              signal: ctx.signal,
-            });
-            // Interrupted while CMD ran: the event is not recorded as handled (a restart hands it over again).
-            if (ctx.signal.aborted) throw new (await import('../api/errors.js')).InterruptedError();
-            if (result.code === 0) return;
-            const how = result.timedOut
-              ? `was stopped after ${watchMod.shortDuration(execTimeoutMs)} (--exec-timeout)`
-              : result.code === null
-                ? `was killed by ${result.signal}`
-                : `exited with ${result.code}`;
-            line(`mtg: --exec for event ${event.seq} (${event.resource} ${event.id} ${event.change}) ${how}`);
-            const tail = result.stderrTail.trimEnd().split('\n').slice(-5);
-            for (const t of tail) if (t.trim()) line(`  ${sanitizeOneLine(t)}`);
+          handled: () => {
+            if (!full) return undefined;
+            full = false;
+            return new Promise<void>((resolve) => ctx.io.stdout.once('drain', () => resolve()));
           },
+          print: (event) => {
+            clearStatus();
+            write(table ? `${eventLine(event, sanitizeOneLine)}\n` : `${JSON.stringify(event)}\n`);
+          },
+          exec: exec === undefined ? undefined : (event) => runExec(event, JSON.stringify(event)),
           report: (text) => line(`mtg: ${sanitizeOneLine(text)}`),
           warn: (text) => line(`mtg: warning: ${text}`),
           waiting: (msLeft) => {

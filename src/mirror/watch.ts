@@ -154,8 +154,12 @@ export interface WatchOptions {
 export interface WatchHooks {
   /** One sync run (throws on failure); calls `committed` when it has committed a page or transcript. */
   sync(committed: () => void): Promise<SyncSummary>;
-  /** Hand one event over (print it, run --exec). Resolves when it is handled. */
-  handle(event: ChangeEvent): Promise<void>;
+  /** Print one event (synchronously: the line has left the process when it returns). */
+  print(event: ChangeEvent): void;
+  /** Then run --exec for it, if any; the event counts as handled when this resolves. */
+  exec?(event: ChangeEvent): Promise<void>;
+  /** After an event's seq is recorded (waits for a full stdout pipe to drain). */
+  handled?(): Promise<void> | undefined;
   /** A failed sync, an info line. */
   report(line: string): void;
   /** A warning printed once. */
@@ -166,7 +170,7 @@ export interface WatchHooks {
   rateLimit?(): number | undefined;
   signal: AbortSignal;
   now?: () => number;
-  /** Stop after this many syncs (tests of the engine); default: never. */
+  /** Stop after this many syncs (`--once`: 1); the last one's failure is then thrown. Default: never. */
   maxSyncs?: number;
 }
 
@@ -186,6 +190,7 @@ export async function watch(mirror: Mirror, options: WatchOptions, hooks: WatchH
     if (hooks.signal.aborted) throw new InterruptedError();
     const started = now();
     let summary: SyncSummary | undefined;
+    let failure: unknown;
     // Events are handed over while the sync goes on ("as soon as it is known"): each commit kicks
     // a drain; drains run one after another, never two at once.
     let pump: Promise<void> = Promise.resolve();
@@ -208,9 +213,11 @@ export async function watch(mirror: Mirror, options: WatchOptions, hooks: WatchH
     } catch (err) {
       await pump;
       if (isFatal(err) || hooks.signal.aborted) throw hooks.signal.aborted ? new InterruptedError() : err;
-      hooks.report(
-        `Sync failed: ${err instanceof Error ? err.message : String(err)}; retrying in ${shortDuration(interval)}`,
-      );
+      failure = err;
+      if (hooks.maxSyncs === undefined || syncs + 1 < hooks.maxSyncs)
+        hooks.report(
+          `Sync failed: ${err instanceof Error ? err.message : String(err)}; retrying in ${shortDuration(interval)}`,
+        );
     }
     await pump;
     if (pumpError !== undefined) throw pumpError;
@@ -234,7 +241,10 @@ export async function watch(mirror: Mirror, options: WatchOptions, hooks: WatchH
       }
       interval = next;
     }
-    if (hooks.maxSyncs !== undefined && syncs + 1 >= hooks.maxSyncs) break;
+    if (hooks.maxSyncs !== undefined && syncs + 1 >= hooks.maxSyncs) {
+      if (failure !== undefined) throw failure;
+      break;
+    }
     await waitUntil(started + interval, interval, hooks, now);
   }
 }
@@ -263,10 +273,23 @@ async function drain(
         passed = true;
         continue;
       }
-      await hooks.handle(event);
+      if (hooks.exec) {
+        hooks.print(event);
+        await hooks.exec(event);
+        writeCursor(mirror, consumer, event.seq);
+      } else {
+        // The seq is written, then the line, then both commit: a kill before the commit leaves the
+        // seq unrecorded (the event comes again), so only a kill inside the commit itself (a few
+        // microseconds, nothing else runs meanwhile) can hand one event over twice; none is skipped.
+        mirror.db.transaction(() => {
+          writeCursor(mirror, consumer, event.seq);
+          hooks.print(event);
+        });
+      }
       cursor = event.seq;
       passed = false;
-      writeCursor(mirror, consumer, cursor);
+      const flushing = hooks.handled?.();
+      if (flushing) await flushing;
     }
     if (passed) writeCursor(mirror, consumer, cursor);
   }
