@@ -51,8 +51,8 @@ export const watchCommand: CommandSpec = {
   ],
   examples: [
     'mtg watch --interval 10m',
-    'mtg watch --resource action-items --exec \'jq -r .item.title | xargs -0 notify-send "New action item"\'',
-    'mtg watch --from-start --consumer ci --format ndjson > events.ndjson',
+    'mtg watch --resource action-items --exec ./notify.sh   # event JSON on stdin, MTG_EVENT_* set',
+    'mtg watch --once --consumer ci --format ndjson >> events.ndjson',
   ],
   async run(ctx, _args, opts) {
     const watchMod = await import('../mirror/watch.js');

@@ -226,7 +226,7 @@ export async function watch(mirror: Mirror, options: WatchOptions, hooks: WatchH
       if (summary?.complete) {
         cursor = lastSeq(db);
         writeCursor(mirror, options.consumer, cursor);
-        hooks.report(`Mirror ready (change log at seq ${cursor}); watching for changes`);
+        hooks.report(`Mirror ready: changes after seq ${cursor} will be handed over`);
       }
     } else {
       cursor = await drain(mirror, cursor, wanted, options.consumer, hooks);

@@ -132,8 +132,8 @@ describe('mtg watch', () => {
     const m = await mirrorEnv({ seed: 12 });
     cleanups.push(() => m.sandbox.close());
     const first = startWatch(m, []);
-    await until('the first sync', () => /Mirror ready \(change log at seq (\d+)\)/.test(first.stderr()));
-    const start = Number(/at seq (\d+)/.exec(first.stderr())![1]);
+    await until('the first sync', () => /Mirror ready: changes after seq (\d+)/.test(first.stderr()));
+    const start = Number(/after seq (\d+)/.exec(first.stderr())![1]);
     expect(start).toBe(lastSeq(m)); // the initial copy is not "new"
     m.sandbox.churn(2);
     await until('events of the churn', () => first.events().length > 0);
@@ -254,6 +254,25 @@ describe('mtg watch', () => {
     expect((await fw.exited).code).toBe(130);
     expectSameEvents(fw.events(), await changesAfter(f, 0));
     expect(integrityCheck(f.dbPath)).toBe('ok');
+  }, 120_000);
+
+  it('an interval shorter than a sync needs at the sustainable rate stretches, with one warning, and meets no 429', async () => {
+    // 20 requests per 10 s sustain 2 per second; a sync of these lists needs about 20 requests.
+    const m = await mirrorEnv({ seed: 16, limits: '5/1s,20/10s' });
+    cleanups.push(() => m.sandbox.close());
+    const w = startWatch(m, ['--no-transcripts']);
+    await until('the warning', () => /warning: A sync needs \d+ requests/.test(w.stderr()), 60_000);
+    const requests = Number(/A sync needs (\d+) requests/.exec(w.stderr())![1]);
+    const seconds = Number(/syncs run every (\d+)s instead of every 1s/.exec(w.stderr())![1]);
+    // The window's length is estimated from the longest RateLimit-Reset seen: at most a little short.
+    expect(seconds).toBeLessThanOrEqual(Math.ceil(requests / 2));
+    expect(seconds).toBeGreaterThanOrEqual(Math.floor((requests / 2) * 0.8));
+    const started = finishedRuns(m);
+    await until('another sync', () => finishedRuns(m) >= started + 1, 60_000);
+    expect(w.stderr().match(/warning:/g)).toHaveLength(1);
+    expect(m.sandbox.count429).toBe(0);
+    w.child.kill('SIGTERM');
+    expect((await w.exited).code).toBe(130);
   }, 120_000);
 
   it('bad values exit 2 before any request', async () => {
