@@ -207,7 +207,9 @@ function eventLine(
   const item = (event.item ?? {}) as Record<string, unknown>;
   const label = Array.isArray(event.item)
     ? `${event.item.length} transcript entries`
-    : [item.title, item.name, item.email, item.domain].find((v) => typeof v === 'string' && v !== '');
+    : (event.resource === 'action-items' ? [item.title] : [item.name, item.email, item.domain]).find(
+        (v) => typeof v === 'string' && v !== '',
+      );
   const time = event.at.slice(11, 19);
   return [
     time,
