@@ -111,6 +111,11 @@ export class RateLimiter {
     return this.waitedMs;
   }
 
+  /** A new --max-wait allowance: a long-running command (mtg watch) grants one per unit of work. */
+  resetWaited(): void {
+    this.waitedMs = 0;
+  }
+
   /** Wait for our turn and for the window, then count the request as dispatched. */
   acquire(): Promise<Ticket> {
     const next = this.turn.then(() => this.waitForWindow());

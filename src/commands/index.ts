@@ -16,6 +16,7 @@ import { peopleGroup } from './people.js';
 import { sandboxCommand } from './sandbox.js';
 import { syncCommand } from './sync.js';
 import { tagsGroup } from './tags.js';
+import { watchCommand } from './watch.js';
 
 export const commandTree: TreeNode[] = [
   authGroup,
@@ -28,6 +29,7 @@ export const commandTree: TreeNode[] = [
   companiesGroup,
   syncCommand,
   changesCommand,
+  watchCommand,
   mirrorGroup,
   exportGroup,
   apiCommand,

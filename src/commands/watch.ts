@@ -1,0 +1,224 @@
+// mtg watch: sync every interval and hand each new change event over exactly once (src/mirror/watch.ts).
+
+import { InterruptedError, UsageError } from '../api/errors.js';
+import { listValues, oneOf } from '../cli/input.js';
+import type { CommandSpec } from '../cli/spec.js';
+import { dataDir } from '../config/data-dir.js';
+import type { ChangeEvent } from '../mirror/changes.js';
+
+const RESOURCES = ['meetings', 'action-items', 'people', 'companies', 'transcripts'] as const;
+const FORMATS = ['ndjson', 'table'] as const;
+const DEFAULT_INTERVAL = '5m';
+const DEFAULT_EXEC_TIMEOUT = '5m';
+
+export const watchCommand: CommandSpec = {
+  name: 'watch',
+  summary: 'Sync every interval and print each new change once (ndjson), or run a command per change',
+  description:
+    'Runs `mtg sync` every interval (default 5m) and prints each new change event once, in seq order, ' +
+    'as one ndjson line: the objects of `mtg changes`. On a terminal (or --format table) a readable line ' +
+    'per event and a status line on stderr. The last handled seq is kept in the mirror per --consumer: ' +
+    'a restarted watch resumes after it; the first start begins after the changes already recorded ' +
+    '(a mirror never synced: after its first complete sync); --from-start replays the whole log. ' +
+    '--exec CMD runs CMD through sh -c once per event, one at a time, the event JSON on its stdin and ' +
+    'MTG_EVENT_SEQ, MTG_EVENT_CHANGE, MTG_EVENT_RESOURCE, MTG_EVENT_ID (and MTG_EVENT_MINE=1|0 for ' +
+    'action items) in its environment; its stdout goes to stderr; a failure is reported and the event ' +
+    'counts as handled. A failed sync is reported and retried at the next interval. When a sync needs ' +
+    'more requests than the rate limit sustains in one interval, the interval stretches (with a warning).',
+  options: [
+    {
+      flags: '--interval <duration>',
+      description: `time from one sync's start to the next (default ${DEFAULT_INTERVAL}): 30s, 5m, 1h`,
+    },
+    {
+      flags: '--resource <names>',
+      description: 'only these resources (repeatable, comma lists); only their lists are synced',
+      repeatable: true,
+      choices: RESOURCES,
+    },
+    { flags: '--exec <cmd>', description: 'run CMD (sh -c) once per event, event JSON on stdin' },
+    {
+      flags: '--exec-timeout <duration>',
+      description: `stop a CMD still running after this long (default ${DEFAULT_EXEC_TIMEOUT})`,
+    },
+    { flags: '--no-transcripts', description: 'do not fetch transcripts' },
+    { flags: '--from-start', description: 'replay the whole change log first' },
+    { flags: '--once', description: 'one sync, hand its events over, then exit (cron and CI jobs)' },
+    {
+      flags: '--consumer <name>',
+      description: 'the name the last handled seq is kept under (default: default)',
+    },
+  ],
+  examples: [
+    'mtg watch --interval 10m',
+    'mtg watch --resource action-items --exec ./notify.sh   # event JSON on stdin, MTG_EVENT_* set',
+    'mtg watch --once --consumer ci --format ndjson >> events.ndjson',
+  ],
+  async run(ctx, _args, opts) {
+    const watchMod = await import('../mirror/watch.js');
+    const intervalMs = watchMod.parseInterval(String(opts.interval ?? DEFAULT_INTERVAL));
+    const execTimeoutMs = watchMod.parseInterval(
+      String(opts.execTimeout ?? DEFAULT_EXEC_TIMEOUT),
+      '--exec-timeout',
+    );
+    const resources = listValues(opts.resource).map((v) => oneOf(v, RESOURCES, '--resource value'));
+    const consumer = watchMod.checkConsumer(String(opts.consumer ?? 'default'));
+    const exec = opts.exec === undefined ? undefined : String(opts.exec);
+    if (exec !== undefined && exec.trim() === '') throw new UsageError('--exec needs a command');
+    const given = ctx.globals.format;
+    if (given !== undefined && !(FORMATS as readonly string[]).includes(given)) {
+      throw new UsageError(`mtg watch prints ndjson or table, not --format ${given}`);
+    }
+    if (ctx.globals.output) throw new UsageError('mtg watch writes to stdout: redirect it instead of -o');
+    if (ctx.globals.checkpoint)
+      throw new UsageError(
+        'mtg watch does not take --checkpoint: it keeps its place in the mirror (--consumer)',
+      );
+    const table = (given ?? (ctx.io.stdout.isTTY ? 'table' : 'ndjson')) === 'table';
+    // Only the lists of the watched resources are walked: a watch of action items spends no request on meetings.
+    const only = resources.length
+      ? [...new Set(resources.map((r) => (r === 'transcripts' ? 'meetings' : r)))]
+      : undefined;
+    const transcripts =
+      opts.transcripts !== false && (resources.length === 0 || resources.includes('transcripts'));
+
+    const settings = await ctx.settings(false);
+    const baseUrl = ctx.baseUrl(settings);
+    const [{ openMirror }, { runSync }, { mirrorWriteError }, { sanitizeOneLine }, { eventEnv, runHook }] =
+      await Promise.all([
+        import('../mirror/open.js'),
+        import('../mirror/sync.js'),
+        import('../mirror/errors.js'),
+        import('../output/sanitize.js'),
+        import('../mirror/watch-hook.js'),
+      ]);
+    const client = await ctx.client();
+    const rates = new watchMod.RateObserver();
+    rates.attach(client.limiter);
+    const mirror = openMirror({
+      profile: settings.profile,
+      dataDir: dataDir(ctx.env),
+      baseUrl: baseUrl.href,
+    });
+
+    // The status line is ours (a spinner would fight with event lines on the same terminal).
+    ctx.progress.stop();
+    const stderr = ctx.io.stderr;
+    const statusOn = !!stderr.isTTY && !ctx.globals.quiet;
+    let statusShown = false;
+    const status = (text: string) => {
+      if (!statusOn) return;
+      stderr.write(`\r\x1b[2K${text}`);
+      statusShown = true;
+    };
+    const clearStatus = () => {
+      if (statusShown) stderr.write('\r\x1b[2K');
+      statusShown = false;
+    };
+    const line = (text: string) => {
+      clearStatus();
+      stderr.write(`${text}\n`);
+    };
+
+    // stdout.write is synchronous for files, pipes and terminals on Linux and macOS: once it
+    // returns, the line is out of the process, and the seq is recorded right after, in the same tick.
+    let full = false;
+    const write = (text: string) => {
+      if (!ctx.io.stdout.write(text)) full = true;
+    };
+
+    const runExec = async (event: ChangeEvent, json: string) => {
+      if (exec === undefined) return;
+      const extra: Record<string, string> =
+        event.resource === 'action-items'
+          ? { MTG_EVENT_MINE: watchMod.isMine(mirror.db, event.id) ? '1' : '0' }
+          : {};
+      const result = await runHook(exec, `${json}\n`, {
+        env: { ...ctx.env, ...eventEnv(event, extra) },
+        timeoutMs: execTimeoutMs,
+        signal: ctx.signal,
+      });
+      // Interrupted while CMD ran: the event is not recorded as handled (a restart hands it over again).
+      if (ctx.signal.aborted) throw new InterruptedError();
+      if (result.code === 0) return;
+      const how = result.timedOut
+        ? `was stopped after ${watchMod.shortDuration(execTimeoutMs)} (--exec-timeout)`
+        : result.code === null
+          ? `was killed by ${result.signal}`
+          : `exited with ${result.code}`;
+      line(`mtg: --exec for event ${event.seq} (${event.resource} ${event.id} ${event.change}) ${how}`);
+      const tail = result.stderrTail.trimEnd().split('\n').slice(-5);
+      for (const t of tail) if (t.trim()) line(`  ${sanitizeOneLine(t)}`);
+    };
+
+    try {
+      await watchMod.watch(
+        mirror,
+        { intervalMs, consumer, resources, fromStart: opts.fromStart === true },
+        {
+          signal: ctx.signal,
+          maxSyncs: opts.once === true ? 1 : undefined,
+          rateLimit: () => rates.sustainableRate(),
+          sync: async (committed) => {
+            client.limiter.resetWaited();
+            status('Syncing…');
+            try {
+              return await runSync(client, mirror, { only, transcripts }, (e) => {
+                status(`Syncing ${e.phase}: ${e.requests} requests so far`);
+                committed();
+              });
+            } catch (err) {
+              throw mirrorWriteError(mirror.path, err);
+            } finally {
+              clearStatus();
+            }
+          },
+          handled: () => {
+            if (!full) return undefined;
+            full = false;
+            return new Promise<void>((resolve) => ctx.io.stdout.once('drain', () => resolve()));
+          },
+          print: (event) => {
+            clearStatus();
+            write(table ? `${eventLine(event, sanitizeOneLine)}\n` : `${JSON.stringify(event)}\n`);
+          },
+          exec: exec === undefined ? undefined : (event) => runExec(event, JSON.stringify(event)),
+          report: (text) => line(`mtg: ${sanitizeOneLine(text)}`),
+          warn: (text) => line(`mtg: warning: ${text}`),
+          waiting: (msLeft) => {
+            const used = watchMod.requestsInLastHour(mirror.db);
+            status(`Next sync in ${watchMod.shortDuration(msLeft)} · ${used} requests in the last hour`);
+          },
+        },
+      );
+    } finally {
+      clearStatus();
+      mirror.close();
+    }
+    return 0;
+  },
+};
+
+/** A readable line per event: time, change, resource, id and the item's name or title. */
+function eventLine(
+  event: { seq: number; at: string; resource: string; id: string; change: string; item: unknown },
+  clean: (s: string) => string,
+): string {
+  const item = (event.item ?? {}) as Record<string, unknown>;
+  const label = Array.isArray(event.item)
+    ? `${event.item.length} transcript entries`
+    : (event.resource === 'action-items' ? [item.title] : [item.name, item.email, item.domain]).find(
+        (v) => typeof v === 'string' && v !== '',
+      );
+  const time = event.at.slice(11, 19);
+  return [
+    time,
+    `#${event.seq}`,
+    event.change.padEnd(9),
+    event.resource.padEnd(12),
+    event.id,
+    clean(String(label ?? '')),
+  ]
+    .join('  ')
+    .trimEnd();
+}

@@ -1,0 +1,308 @@
+// The engine of `mtg watch`: sync, then hand each new change event over exactly once, in seq order,
+// then wait for the next interval; the command (src/commands/watch.ts) supplies the sync, the output
+// and the hook. Exactly once across restarts comes from the mirror: the last handled seq is stored
+// in `meta` under `watch_seq:<consumer>` right after each event is handled, and a restarted watch
+// reads the change log after it.
+
+import { ExitCode, InterruptedError, MtgError, UsageError } from '../api/errors.js';
+import type { RateLimiter, RateLimitHeaders, Ticket } from '../api/ratelimit.js';
+import { type ChangeEvent, type ChangeResource, lastSeq, readChanges } from './changes.js';
+import type { Db } from './driver.js';
+import type { Mirror } from './open.js';
+import type { SyncSummary } from './sync.js';
+
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** `30s`, `5m`, `1h`, `1h30m`: at least one second. */
+export function parseInterval(value: string, flag = '--interval'): number {
+  const v = value.trim();
+  const parts = /^(?:\d+[smh])+$/.test(v) ? [...v.matchAll(/(\d+)([smh])/g)] : [];
+  const ms = parts.reduce((sum, m) => sum + Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS], 0);
+  if (!parts.length || !Number.isSafeInteger(ms) || ms < 1000) {
+    throw new UsageError(`Invalid ${flag} "${value}": use a duration of 1s or more, such as 30s, 5m or 1h`);
+  }
+  return ms;
+}
+
+/** `4m 05s`, `1h 02m`, `12s`: for status lines. */
+export function shortDuration(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  if (s < 3600) return `${Math.floor(s / 60)}m ${pad(s % 60)}s`;
+  return `${Math.floor(s / 3600)}h ${pad(Math.floor((s % 3600) / 60))}m`;
+}
+
+export function checkConsumer(name: string): string {
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
+    throw new UsageError(
+      `Invalid --consumer "${name}": use 1 to 64 letters, digits, dots, dashes or underscores`,
+    );
+  }
+  return name;
+}
+
+const cursorKey = (consumer: string) => `watch_seq:${consumer}`;
+
+/** The last seq this consumer handled, if it ever ran. */
+export function readCursor(mirror: Mirror, consumer: string): number | undefined {
+  const v = mirror.meta(cursorKey(consumer));
+  return v === undefined ? undefined : Number(v);
+}
+
+export function writeCursor(mirror: Mirror, consumer: string, seq: number): void {
+  mirror.setMeta(cursorKey(consumer), String(seq));
+}
+
+export function hasCompleteSync(db: Db): boolean {
+  return db.prepare<{ n: number }>('SELECT count(*) AS n FROM runs WHERE complete = 1').get()!.n > 0;
+}
+
+/** HTTP requests the syncs of this mirror (the watch's and any other) sent in the last hour. */
+export function requestsInLastHour(db: Db, now = Date.now()): number {
+  const since = new Date(now - 3_600_000).toISOString();
+  return (
+    db.prepare<{ n: number | null }>('SELECT sum(requests) AS n FROM runs WHERE started_at >= ?').get(since)
+      ?.n ?? 0
+  );
+}
+
+/** Whether the action item is one of "mine" (the default-assignee walk returned it). */
+export function isMine(db: Db, id: string): boolean {
+  return (
+    (db.prepare<{ mine: number }>('SELECT mine FROM action_items WHERE id = ?').get(id)?.mine ?? 0) === 1
+  );
+}
+
+/**
+ * What the rate limit allows over time, from the RateLimit headers the client saw. Each report
+ * names one window (its allowance and the seconds until it refills); the longest Reset seen for an
+ * allowance is taken as that window's length (a report from early in a window shows nearly all of
+ * it). The sustainable rate is the slowest of the windows seen: allowance / length.
+ */
+export class RateObserver {
+  private readonly windows = new Map<number, number>();
+
+  /** Wraps the limiter's observe() (an own property: the sync engine wraps acquire(), not this). */
+  attach(limiter: RateLimiter): void {
+    const original = limiter.observe.bind(limiter);
+    (limiter as { observe: RateLimiter['observe'] }).observe = (
+      ticket: Ticket,
+      headers: RateLimitHeaders,
+      receivedAt?: number,
+    ) => {
+      this.record(headers);
+      original(ticket, headers, receivedAt);
+    };
+  }
+
+  record(headers: RateLimitHeaders): void {
+    if (headers.limit === undefined || headers.reset === undefined || headers.limit <= 0) return;
+    const seconds = Math.max(1, Math.ceil(headers.reset));
+    this.windows.set(headers.limit, Math.max(this.windows.get(headers.limit) ?? 0, seconds));
+  }
+
+  /** Requests per second that can be kept up indefinitely (undefined before any report). */
+  sustainableRate(): number | undefined {
+    let rate: number | undefined;
+    for (const [limit, seconds] of this.windows) rate = Math.min(rate ?? Infinity, limit / seconds);
+    return rate;
+  }
+}
+
+/**
+ * The interval to use: the one asked for, or, when the last sync needed more requests than the
+ * sustainable rate allows in that time, the time those requests take at that rate (rounded up to
+ * a second). Syncs never overlap either way; this keeps a watch from running syncs back to back.
+ */
+export function effectiveInterval(askedMs: number, lastRequests: number, rate: number | undefined): number {
+  if (rate === undefined || rate <= 0 || lastRequests <= 0) return askedMs;
+  return Math.max(askedMs, Math.ceil(lastRequests / rate) * 1000);
+}
+
+/** A sleep that ends early (with InterruptedError) when the signal aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new InterruptedError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Failures that end the watch: bad input, a rejected key, Ctrl-C, and bugs (not MtgError). */
+export function isFatal(err: unknown): boolean {
+  if (err instanceof InterruptedError) return true;
+  if (!(err instanceof MtgError)) return true;
+  return err.exitCode === ExitCode.usage || err.exitCode === ExitCode.auth;
+}
+
+export interface WatchOptions {
+  intervalMs: number;
+  consumer: string;
+  /** Only these resources are handed over (the others are passed by). Empty: all. */
+  resources: readonly ChangeResource[];
+  fromStart: boolean;
+}
+
+export interface WatchHooks {
+  /** One sync run (throws on failure); calls `committed` when it has committed a page or transcript. */
+  sync(committed: () => void): Promise<SyncSummary>;
+  /** Print one event (synchronously: the line has left the process when it returns). */
+  print(event: ChangeEvent): void;
+  /** Then run --exec for it, if any; the event counts as handled when this resolves. */
+  exec?(event: ChangeEvent): Promise<void>;
+  /** After an event's seq is recorded (waits for a full stdout pipe to drain). */
+  handled?(): Promise<void> | undefined;
+  /** A failed sync, an info line. */
+  report(line: string): void;
+  /** A warning printed once. */
+  warn(line: string): void;
+  /** Between syncs: called about every second with the time left. */
+  waiting(msLeft: number, intervalMs: number): void;
+  /** The sustainable request rate per second, when known (RateObserver). */
+  rateLimit?(): number | undefined;
+  signal: AbortSignal;
+  now?: () => number;
+  /** Stop after this many syncs (`--once`: 1); the last one's failure is then thrown. Default: never. */
+  maxSyncs?: number;
+}
+
+const BATCH = 200;
+
+/** Runs until interrupted or a fatal error (which it throws). */
+export async function watch(mirror: Mirror, options: WatchOptions, hooks: WatchHooks): Promise<void> {
+  const now = hooks.now ?? Date.now;
+  const db = mirror.db;
+  const wanted = new Set<ChangeResource>(options.resources);
+  let cursor: number | undefined = options.fromStart ? 0 : readCursor(mirror, options.consumer);
+  if (cursor === undefined && hasCompleteSync(db)) cursor = lastSeq(db);
+  if (cursor !== undefined) writeCursor(mirror, options.consumer, cursor);
+  let warned = false;
+  let interval = options.intervalMs;
+  for (let syncs = 0; hooks.maxSyncs === undefined || syncs < hooks.maxSyncs; syncs++) {
+    if (hooks.signal.aborted) throw new InterruptedError();
+    const started = now();
+    let summary: SyncSummary | undefined;
+    let failure: unknown;
+    // Events are handed over while the sync goes on ("as soon as it is known"): each commit kicks
+    // a drain; drains run one after another, never two at once.
+    let pump: Promise<void> = Promise.resolve();
+    let pumpError: unknown;
+    let kicked = false;
+    const committed = () => {
+      if (cursor === undefined || kicked || pumpError !== undefined) return;
+      kicked = true;
+      pump = pump.then(async () => {
+        kicked = false;
+        try {
+          cursor = await drain(mirror, cursor!, wanted, options.consumer, hooks);
+        } catch (err) {
+          pumpError ??= err;
+        }
+      });
+    };
+    try {
+      summary = await hooks.sync(committed);
+    } catch (err) {
+      await pump;
+      if (isFatal(err) || hooks.signal.aborted) throw hooks.signal.aborted ? new InterruptedError() : err;
+      failure = err;
+      if (hooks.maxSyncs === undefined || syncs + 1 < hooks.maxSyncs)
+        hooks.report(
+          `Sync failed: ${err instanceof Error ? err.message : String(err)}; retrying in ${shortDuration(interval)}`,
+        );
+    }
+    await pump;
+    if (pumpError !== undefined) throw pumpError;
+    if (cursor === undefined) {
+      // A mirror that never completed a sync: its first copy is where the watch starts, not news.
+      if (summary?.complete) {
+        cursor = lastSeq(db);
+        writeCursor(mirror, options.consumer, cursor);
+        hooks.report(`Mirror ready: changes after seq ${cursor} will be handed over`);
+      }
+    } else {
+      cursor = await drain(mirror, cursor, wanted, options.consumer, hooks);
+    }
+    if (summary) {
+      const next = effectiveInterval(options.intervalMs, summary.requests, hooks.rateLimit?.());
+      if (next > options.intervalMs && !warned) {
+        warned = true;
+        hooks.warn(
+          `A sync needs ${summary.requests} requests: at the rate limit's sustainable pace that takes ${shortDuration(next)}, so syncs run every ${shortDuration(next)} instead of every ${shortDuration(options.intervalMs)}`,
+        );
+      }
+      interval = next;
+    }
+    if (hooks.maxSyncs !== undefined && syncs + 1 >= hooks.maxSyncs) {
+      if (failure !== undefined) throw failure;
+      break;
+    }
+    await waitUntil(started + interval, interval, hooks, now);
+  }
+}
+
+async function drain(
+  mirror: Mirror,
+  from: number,
+  wanted: ReadonlySet<ChangeResource>,
+  consumer: string,
+  hooks: WatchHooks,
+): Promise<number> {
+  let cursor = from;
+  for (;;) {
+    // Read a batch, then handle it: the database is written (the cursor) while handling, which an
+    // open iterator on the same connection does not allow.
+    const batch = [...readChanges(mirror.db, { after: cursor, limit: BATCH })];
+    if (!batch.length) return cursor;
+    let passed = false;
+    for (const event of batch) {
+      if (hooks.signal.aborted) {
+        if (passed) writeCursor(mirror, consumer, cursor);
+        throw new InterruptedError();
+      }
+      if (wanted.size && !wanted.has(event.resource)) {
+        cursor = event.seq;
+        passed = true;
+        continue;
+      }
+      if (hooks.exec) {
+        hooks.print(event);
+        await hooks.exec(event);
+        writeCursor(mirror, consumer, event.seq);
+      } else {
+        // The seq is written, then the line, then both commit: a kill before the commit leaves the
+        // seq unrecorded (the event comes again), so only a kill inside the commit itself (a few
+        // microseconds, nothing else runs meanwhile) can hand one event over twice; none is skipped.
+        mirror.db.transaction(() => {
+          writeCursor(mirror, consumer, event.seq);
+          hooks.print(event);
+        });
+      }
+      cursor = event.seq;
+      passed = false;
+      const flushing = hooks.handled?.();
+      if (flushing) await flushing;
+    }
+    if (passed) writeCursor(mirror, consumer, cursor);
+  }
+}
+
+async function waitUntil(
+  deadline: number,
+  interval: number,
+  hooks: WatchHooks,
+  now: () => number,
+): Promise<void> {
+  for (let left = deadline - now(); left > 0; left = deadline - now()) {
+    hooks.waiting(left, interval);
+    await sleep(Math.min(left, 1000), hooks.signal);
+  }
+}

@@ -1,0 +1,294 @@
+// mtg watch against an in-process sandbox whose data changes between intervals (churn()): every
+// change event is handed over exactly once, in seq order, equal to what `mtg changes` lists; a
+// SIGKILLed watch resumes without repeating or skipping; --exec hooks get the event; failing hooks
+// and failing syncs do not stop it; SIGTERM stops it with exit 130 and an intact database.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { BIN } from '../helpers/cli.js';
+import { type ChangeEvent, integrityCheck, type MirrorEnv, mirrorEnv, SMALL, sql } from './helpers.js';
+
+interface Watch {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  events(): ChangeEvent[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const running: Watch[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const w of running.splice(0)) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+  for (const c of cleanups.splice(0)) await c();
+});
+
+function startWatch(m: MirrorEnv, args: string[]): Watch {
+  const child = spawn(process.execPath, [BIN, 'watch', '--interval', '1s', ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...m.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
+  const w: Watch = {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    events: () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as ChangeEvent),
+    exited,
+  };
+  running.push(w);
+  return w;
+}
+
+/** Polls `check` every 50 ms until it is true; fails after `ms` with `what`. */
+async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A number from the mirror; 0 while the watch has not created it yet. */
+function count(m: MirrorEnv, query: string): number {
+  try {
+    return sql<{ n: number | null }>(m.dbPath, query)[0]!.n ?? 0;
+  } catch {
+    return 0;
+  }
+}
+const finishedRuns = (m: MirrorEnv) =>
+  count(m, 'SELECT count(*) AS n FROM runs WHERE finished_at IS NOT NULL');
+const completeRuns = (m: MirrorEnv) => count(m, 'SELECT count(*) AS n FROM runs WHERE complete = 1');
+const lastSeq = (m: MirrorEnv) => count(m, 'SELECT max(seq) AS n FROM changes');
+
+/**
+ * The watch's events against `mtg changes` read afterwards: the same events in the same order;
+ * `item` is the object as the mirror holds it when read, so it is compared where the mirror has not
+ * changed it since: at the last event of each object.
+ */
+function expectSameEvents(got: ChangeEvent[], expected: ChangeEvent[]): void {
+  const strip = ({ item: _i, ...rest }: ChangeEvent) => rest;
+  expect(got.map(strip)).toEqual(expected.map(strip));
+  const last = new Map<string, number>();
+  for (const [i, e] of expected.entries()) last.set(`${e.resource}/${e.id}`, i);
+  for (const i of last.values()) expect(got[i]!.item).toEqual(expected[i]!.item);
+  for (let i = 1; i < got.length; i++) expect(got[i]!.seq).toBeGreaterThan(got[i - 1]!.seq);
+}
+
+/** Waits until a sync that started after now has finished (two more finished runs). */
+async function syncAfterNow(m: MirrorEnv): Promise<void> {
+  const before = finishedRuns(m);
+  await until('a sync after the churn', () => finishedRuns(m) >= before + 2);
+}
+
+async function changesAfter(m: MirrorEnv, after: number, extra: string[] = []): Promise<ChangeEvent[]> {
+  const r = await m.mtg(['changes', '--after', String(after), '--json', ...extra]);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as ChangeEvent[];
+}
+
+describe('mtg watch', () => {
+  it('hands every change over exactly once, in seq order, across intervals of churn; SIGTERM exits 130', async () => {
+    const m = await mirrorEnv({ seed: 11 });
+    cleanups.push(() => m.sandbox.close());
+    const w = startWatch(m, ['--from-start']);
+    await until('the first sync', () => finishedRuns(m) >= 1);
+    for (let i = 0; i < 3; i++) {
+      m.sandbox.churn(1);
+      await syncAfterNow(m);
+    }
+    await until('every event on stdout', () => w.events().at(-1)?.seq === lastSeq(m));
+    w.child.kill('SIGTERM');
+    const { code } = await w.exited;
+    expect(code).toBe(130);
+    expect(integrityCheck(m.dbPath)).toBe('ok');
+
+    const expected = await changesAfter(m, 0);
+    const got = w.events();
+    expect(new Set(expected.map((e) => e.run)).size).toBeGreaterThan(1); // churn's changes are in it
+    expectSameEvents(got, expected);
+  }, 90_000);
+
+  it('starts after the changes already recorded; a SIGKILLed watch resumes with nothing repeated or skipped', async () => {
+    const m = await mirrorEnv({ seed: 12 });
+    cleanups.push(() => m.sandbox.close());
+    const first = startWatch(m, []);
+    await until('the first sync', () => /Mirror ready: changes after seq (\d+)/.test(first.stderr()));
+    const start = Number(/after seq (\d+)/.exec(first.stderr())![1]);
+    expect(start).toBe(lastSeq(m)); // the initial copy is not "new"
+    m.sandbox.churn(2);
+    await until('events of the churn', () => first.events().length > 0);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    m.sandbox.churn(1);
+
+    const second = startWatch(m, []);
+    await syncAfterNow(m);
+    await until('the restarted watch to catch up', () => (second.events().at(-1)?.seq ?? 0) >= lastSeq(m));
+    second.child.kill('SIGTERM');
+    expect((await second.exited).code).toBe(130);
+
+    const got = [...first.events(), ...second.events()];
+    expectSameEvents(got, await changesAfter(m, start));
+    expect(
+      sql<{ value: string }>(m.dbPath, "SELECT value FROM meta WHERE key = 'watch_seq:default'")[0]!.value,
+    ).toBe(String(lastSeq(m)));
+  }, 90_000);
+
+  it('--exec: the event JSON on stdin and MTG_EVENT_* in the environment, one per event; a failing or hung CMD does not stop the stream', async () => {
+    const m = await mirrorEnv({ seed: 13 });
+    cleanups.push(() => m.sandbox.close());
+    const dir = mkdtempSync(join(tmpdir(), 'mtg-watch-exec-'));
+    // Each run writes its env and stdin to a file named by seq; every third fails, one hangs.
+    const script = [
+      `f="${dir}/$MTG_EVENT_SEQ"`,
+      '{ echo "$MTG_EVENT_CHANGE|$MTG_EVENT_RESOURCE|$MTG_EVENT_ID|$MTG_EVENT_SEQ|$MTG_EVENT_MINE"; cat; } > "$f.tmp"',
+      'mv "$f.tmp" "$f"',
+      '[ "$MTG_EVENT_SEQ" = "$HANG_SEQ" ] && sleep 60',
+      'if [ $((MTG_EVENT_SEQ % 3)) -eq 0 ]; then echo "boom $MTG_EVENT_SEQ" >&2; exit 7; fi',
+    ].join('\n');
+    // Sync once first so that the seq of one event is known to pick the hanging one.
+    const r = await m.sync(['--only', 'action-items']);
+    expect(r.code, r.stderr).toBe(0);
+    const hang = (await changesAfter(m, 0, ['--resource', 'action-items']))[4]!.seq;
+    m.env.HANG_SEQ = String(hang);
+    const w = startWatch(m, [
+      '--from-start',
+      '--resource',
+      'action-items',
+      '--exec',
+      script,
+      '--exec-timeout',
+      '1s',
+    ]);
+    await until('the first events', () => w.events().length > 0);
+    m.sandbox.churn(1);
+    await syncAfterNow(m);
+    await until('every event', () => (w.events().at(-1)?.seq ?? 0) >= lastSeq(m), 60_000);
+    await until('the last hook', () => readdirSync(dir).includes(String(lastSeq(m))));
+    w.child.kill('SIGTERM');
+    expect((await w.exited).code).toBe(130);
+
+    const expected = await changesAfter(m, 0, ['--resource', 'action-items']);
+    expectSameEvents(w.events(), expected);
+    const mine = new Set(
+      sql<{ id: string }>(m.dbPath, 'SELECT id FROM action_items WHERE mine = 1').map((x) => x.id),
+    );
+    expect(
+      readdirSync(dir)
+        .filter((f) => !f.endsWith('.tmp'))
+        .sort(),
+    ).toEqual(expected.map((e) => String(e.seq)).sort());
+    for (const e of expected) {
+      const [head, body] = readFileSync(join(dir, String(e.seq)), 'utf8').split(/\n(.*)/s);
+      expect(head).toBe(`${e.change}|${e.resource}|${e.id}|${e.seq}|${mine.has(e.id) ? 1 : 0}`);
+      // stdin is the event exactly as printed on stdout.
+      const line = w
+        .stdout()
+        .split('\n')
+        .find((l) => l.startsWith(`{"seq":${e.seq},`));
+      expect(body).toBe(`${line}\n`);
+    }
+    const failing = expected.filter((e) => e.seq % 3 === 0 && e.seq !== hang);
+    expect(failing.length).toBeGreaterThan(0);
+    for (const e of failing) {
+      expect(w.stderr()).toContain(
+        `--exec for event ${e.seq} (action-items ${e.id} ${e.change}) exited with 7`,
+      );
+      expect(w.stderr()).toContain(`boom ${e.seq}`);
+    }
+    expect(w.stderr()).toContain(`--exec for event ${hang} `);
+    expect(w.stderr()).toMatch(/was stopped after 1s \(--exec-timeout\)/);
+  }, 90_000);
+
+  it('a sandbox that goes away and comes back, and one answering 500s, do not stop the watch', async () => {
+    const m = await mirrorEnv({ seed: 14 });
+    const port = Number(new URL(m.sandbox.baseUrl).port);
+    let sandbox = m.sandbox;
+    cleanups.push(() => sandbox.close());
+    const w = startWatch(m, ['--from-start', '--no-transcripts']);
+    await until('the first sync', () => finishedRuns(m) >= 1);
+    await sandbox.close();
+    await until('a failed sync reported', () => /Sync failed: .*retrying in 1s/.test(w.stderr()));
+    expect(w.child.exitCode).toBe(null);
+    // Back on the same port with the same seed: the same data, then changes.
+    sandbox = await startSandbox({ limits: 'none', pageSize: 5, sizes: SMALL, seed: 14, port });
+    sandbox.churn(1);
+    await syncAfterNow(m);
+    await until('every event', () => (w.events().at(-1)?.seq ?? 0) >= lastSeq(m));
+    w.child.kill('SIGTERM');
+    expect((await w.exited).code).toBe(130);
+    expectSameEvents(w.events(), await changesAfter(m, 0));
+
+    // 500s with no retries: most syncs fail part way; each commits what it got and the next goes on.
+    const f = await mirrorEnv({ seed: 15, faults: '500:0.3', pageSize: 50 });
+    cleanups.push(() => f.sandbox.close());
+    const fw = startWatch(f, ['--from-start', '--no-transcripts', '--max-retries', '0']);
+    await until('three failed syncs', () => (fw.stderr().match(/Sync failed: /g) ?? []).length >= 3);
+    await until('a complete sync', () => completeRuns(f) > 0, 60_000);
+    f.sandbox.churn(1);
+    const before = completeRuns(f);
+    await until('a complete sync after the churn', () => completeRuns(f) >= before + 2, 60_000);
+    await until('every event', () => (fw.events().at(-1)?.seq ?? 0) >= lastSeq(f));
+    expect(fw.child.exitCode).toBe(null);
+    fw.child.kill('SIGTERM');
+    expect((await fw.exited).code).toBe(130);
+    expectSameEvents(fw.events(), await changesAfter(f, 0));
+    expect(integrityCheck(f.dbPath)).toBe('ok');
+  }, 120_000);
+
+  it('an interval shorter than a sync needs at the sustainable rate stretches, with one warning, and meets no 429', async () => {
+    // 20 requests per 10 s sustain 2 per second; a sync of these lists needs about 20 requests.
+    const m = await mirrorEnv({ seed: 16, limits: '5/1s,20/10s' });
+    cleanups.push(() => m.sandbox.close());
+    const w = startWatch(m, ['--no-transcripts']);
+    await until('the warning', () => /warning: A sync needs \d+ requests/.test(w.stderr()), 60_000);
+    const requests = Number(/A sync needs (\d+) requests/.exec(w.stderr())![1]);
+    const seconds = Number(/syncs run every (\d+)s instead of every 1s/.exec(w.stderr())![1]);
+    // The window's length is estimated from the longest RateLimit-Reset seen: at most a little short.
+    expect(seconds).toBeLessThanOrEqual(Math.ceil(requests / 2));
+    expect(seconds).toBeGreaterThanOrEqual(Math.floor((requests / 2) * 0.8));
+    const started = finishedRuns(m);
+    await until('another sync', () => finishedRuns(m) >= started + 1, 60_000);
+    expect(w.stderr().match(/warning:/g)).toHaveLength(1);
+    expect(m.sandbox.count429).toBe(0);
+    w.child.kill('SIGTERM');
+    expect((await w.exited).code).toBe(130);
+  }, 120_000);
+
+  it('bad values exit 2 before any request', async () => {
+    const m = await mirrorEnv();
+    cleanups.push(() => m.sandbox.close());
+    for (const args of [
+      ['--interval', '5x'],
+      ['--interval', '0s'],
+      ['--format', 'csv'],
+      ['--consumer', 'a b'],
+    ]) {
+      const r = await m.mtg(['watch', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect((await m.mtg(['watch', '--interval', '5x'])).stderr).toMatch(/such as 30s, 5m or 1h/);
+    expect(m.sandbox.requests).toHaveLength(0);
+  });
+});
