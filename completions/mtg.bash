@@ -12,6 +12,9 @@ __mtg_child() {
     '|calendar') REPLY='calendar' ;;
     '|people') REPLY='people' ;;
     '|companies') REPLY='companies' ;;
+    '|sync') REPLY='sync' ;;
+    '|changes') REPLY='changes' ;;
+    '|mirror') REPLY='mirror' ;;
     '|api') REPLY='api' ;;
     '|sandbox') REPLY='sandbox' ;;
     '|completion') REPLY='completion' ;;
@@ -37,6 +40,8 @@ __mtg_child() {
     'people|list') REPLY='people list' ;;
     'companies|list') REPLY='companies list' ;;
     'companies|view') REPLY='companies view' ;;
+    'mirror|status') REPLY='mirror status' ;;
+    'mirror|reset') REPLY='mirror reset' ;;
     *) REPLY= ;;
   esac
 }
@@ -44,7 +49,7 @@ __mtg_child() {
 # The words that lead on from node $1, in REPLY.
 __mtg_subcommands() {
   case "$1" in
-    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies api sandbox completion' ;;
+    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes mirror api sandbox completion' ;;
     'auth') REPLY='login logout status' ;;
     'config') REPLY='get set unset list' ;;
     'meetings') REPLY='list ls search view show transcript share' ;;
@@ -53,6 +58,7 @@ __mtg_subcommands() {
     'calendar') REPLY='set-notes' ;;
     'people') REPLY='list' ;;
     'companies') REPLY='list view' ;;
+    'mirror') REPLY='status reset' ;;
     *) REPLY= ;;
   esac
 }
@@ -74,6 +80,8 @@ __mtg_options() {
     'calendar set-notes') REPLY='--notes --notes-file --tag --clear-tags' ;;
     'people list') REPLY='--domain --tag' ;;
     'companies list') REPLY='--tag' ;;
+    'sync') REPLY='--no-transcripts --only --budget --full' ;;
+    'changes') REPLY='--since --after --resource' ;;
     'api') REPLY='-X --method -F --field -f --raw-field --input --paginate' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --action-items --meetings --base-path' ;;
     *) REPLY= ;;
@@ -117,6 +125,13 @@ __mtg_value() {
     'people list|--domain') __mtg_kind=text ;;
     'people list|--tag') __mtg_kind=text ;;
     'companies list|--tag') __mtg_kind=text ;;
+    'sync|--no-transcripts') __mtg_kind= ;;
+    'sync|--only') __mtg_kind=choices REPLY='meetings action-items people companies' ;;
+    'sync|--budget') __mtg_kind=text ;;
+    'sync|--full') __mtg_kind= ;;
+    'changes|--since') __mtg_kind=text ;;
+    'changes|--after') __mtg_kind=text ;;
+    'changes|--resource') __mtg_kind=choices REPLY='meetings action-items people companies transcripts' ;;
     'api|-X'|'api|--method') __mtg_kind=choices REPLY='GET POST PUT PATCH DELETE' ;;
     'api|-F'|'api|--field') __mtg_kind=text ;;
     'api|-f'|'api|--raw-field') __mtg_kind=text ;;

@@ -20,6 +20,12 @@ function __mtg_child
             echo 'people'
         case '|companies'
             echo 'companies'
+        case '|sync'
+            echo 'sync'
+        case '|changes'
+            echo 'changes'
+        case '|mirror'
+            echo 'mirror'
         case '|api'
             echo 'api'
         case '|sandbox'
@@ -70,6 +76,10 @@ function __mtg_child
             echo 'companies list'
         case 'companies|view'
             echo 'companies view'
+        case 'mirror|status'
+            echo 'mirror status'
+        case 'mirror|reset'
+            echo 'mirror reset'
         case "*"
             return 1
     end
@@ -111,6 +121,12 @@ function __mtg_takes_value
         case 'people list|--domain' 'people list|--tag'
             return 0
         case 'companies list|--tag'
+            return 0
+        case 'sync|--only' 'sync|--budget'
+            return 0
+        case 'sync|--no-transcripts' 'sync|--full'
+            return 1
+        case 'changes|--since' 'changes|--after' 'changes|--resource'
             return 0
         case 'api|-X' 'api|--method' 'api|-F' 'api|--field' 'api|-f' 'api|--raw-field' 'api|--input'
             return 0
@@ -176,6 +192,9 @@ complete -c mtg -n '__mtg_at \'\'' -a 'tag' -d 'Create and update tags, and tag 
 complete -c mtg -n '__mtg_at \'\'' -a 'calendar' -d 'Set private notes and tags on the meeting of a calendar event'
 complete -c mtg -n '__mtg_at \'\'' -a 'people' -d 'List the people attending your meetings'
 complete -c mtg -n '__mtg_at \'\'' -a 'companies' -d 'List companies and show one with its links and people'
+complete -c mtg -n '__mtg_at \'\'' -a 'sync' -d 'Copy meetings, transcripts, action items, people and companies into the local...'
+complete -c mtg -n '__mtg_at \'\'' -a 'changes' -d 'What the local mirror learned: created, updated, deleted, completed and reope...'
+complete -c mtg -n '__mtg_at \'\'' -a 'mirror' -d 'Show or reset the local mirror that `mtg sync` writes'
 complete -c mtg -n '__mtg_at \'\'' -a 'api' -d 'Send any request to the API (same auth, retries, pacing and pagination)'
 complete -c mtg -n '__mtg_at \'\'' -a 'sandbox' -d 'Serve the whole API locally from seeded data, to try every command without an...'
 complete -c mtg -n '__mtg_at \'\'' -a 'completion' -d 'Print a shell completion script (bash, zsh or fish)'
@@ -236,6 +255,15 @@ complete -c mtg -n '__mtg_at \'people list\'' -l tag -x -d 'only attendees of me
 complete -c mtg -n '__mtg_at \'companies\'' -a 'list' -d 'List the companies whose people attend your meetings (every page)'
 complete -c mtg -n '__mtg_at \'companies\'' -a 'view' -d 'Show a company: its external links and its people'
 complete -c mtg -n '__mtg_at \'companies list\'' -l tag -x -d 'only companies of meetings with this tag (repeatable, comma lists)'
+complete -c mtg -n '__mtg_at \'sync\'' -l no-transcripts -d 'do not fetch transcripts'
+complete -c mtg -n '__mtg_at \'sync\'' -l only -x -a 'meetings action-items people companies' -d 'walk only these lists (repeatable, comma lists)'
+complete -c mtg -n '__mtg_at \'sync\'' -l budget -x -d 'send at most N requests, then stop cleanly (sync again to go on)'
+complete -c mtg -n '__mtg_at \'sync\'' -l full -d 'fetch every transcript again and start every list from its first page'
+complete -c mtg -n '__mtg_at \'changes\'' -l since -x -d 'last (the latest sync, the default), a sync run number, an ISO date/time, or ...'
+complete -c mtg -n '__mtg_at \'changes\'' -l after -x -d 'only events after this seq (alone: every later event)'
+complete -c mtg -n '__mtg_at \'changes\'' -l resource -x -a 'meetings action-items people companies transcripts' -d 'only these resources (repeatable, comma lists)'
+complete -c mtg -n '__mtg_at \'mirror\'' -a 'status' -d 'Where the mirror is, what it holds, when it was last synced'
+complete -c mtg -n '__mtg_at \'mirror\'' -a 'reset' -d 'Delete this profile\'s mirror (the next `mtg sync` starts over)'
 complete -c mtg -n '__mtg_at \'api\'' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'GET|POST|PUT|PATCH|DELETE (default: GET, or POST with --field/--input unless ...'
 complete -c mtg -n '__mtg_at \'api\'' -s F -l field -x -d 'a parameter, typed: numbers, true, false, null (repeatable)'
 complete -c mtg -n '__mtg_at \'api\'' -s f -l raw-field -x -d 'a string parameter (repeatable)'

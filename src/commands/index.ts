@@ -5,12 +5,15 @@ import { actionItemsGroup } from './action-items.js';
 import { apiCommand } from './api.js';
 import { authGroup } from './auth.js';
 import { calendarGroup } from './calendar.js';
+import { changesCommand } from './changes.js';
 import { companiesGroup } from './companies.js';
 import { completionCommand } from './completion.js';
 import { configGroup } from './config.js';
 import { meetingsGroup } from './meetings.js';
+import { mirrorGroup } from './mirror.js';
 import { peopleGroup } from './people.js';
 import { sandboxCommand } from './sandbox.js';
+import { syncCommand } from './sync.js';
 import { tagsGroup } from './tags.js';
 
 export const commandTree: TreeNode[] = [
@@ -22,6 +25,9 @@ export const commandTree: TreeNode[] = [
   calendarGroup,
   peopleGroup,
   companiesGroup,
+  syncCommand,
+  changesCommand,
+  mirrorGroup,
   apiCommand,
   sandboxCommand,
   completionCommand,

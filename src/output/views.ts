@@ -1,4 +1,5 @@
 // Views of each resource, built from the zod schemas so --fields and csv columns follow the API.
+import { z } from 'zod';
 import * as S from '../api/schemas.js';
 import { fieldsOfSchema } from './fields.js';
 import type { ResourceView } from './types.js';
@@ -12,7 +13,20 @@ export type ResourceName =
   | 'companyDetail'
   | 'transcript'
   | 'sharedWith'
+  | 'change'
   | 'raw';
+
+/** An event of the mirror's change log (`mtg changes`, src/mirror/changes.ts). */
+const ChangeEvent = z.object({
+  seq: z.number(),
+  run: z.number(),
+  at: z.string(),
+  resource: z.string(),
+  id: z.string(),
+  change: z.string(),
+  fields: z.array(z.string()),
+  item: z.unknown(),
+});
 
 const ARRAY_LABELS = { tags: 'name' };
 
@@ -49,6 +63,8 @@ const builders: Record<ResourceName, () => ResourceView> = {
   transcript: () =>
     build('transcript entry', S.TranscriptEntry, ['timestamp', 'speaker', 'text'], ['timestamp']),
   sharedWith: () => build('share', S.SharedWith, ['name', 'email', 'teamId', 'access'], ['email', 'teamId']),
+  change: () =>
+    build('change', ChangeEvent, ['seq', 'at', 'resource', 'id', 'change', 'fields'], ['seq', 'at']),
   raw: () => ({ name: 'response', fields: [], tableColumns: [], arrayLabels: ARRAY_LABELS, open: true }),
 };
 

@@ -1,0 +1,105 @@
+// mtg sync: copy what the key can see into the profile's local mirror (src/mirror/sync.ts).
+
+import { UsageError } from '../api/errors.js';
+import { listValues, oneOf, positiveId } from '../cli/input.js';
+import type { CommandSpec } from '../cli/spec.js';
+import { dataDir } from '../config/data-dir.js';
+
+const SYNC_LISTS = ['meetings', 'action-items', 'people', 'companies'] as const;
+
+const PHASE_NOUN: Record<string, string> = {
+  meetings: 'meetings',
+  'action-items': 'action items',
+  'my-action-items': 'action items assigned to me',
+  people: 'people',
+  companies: 'companies',
+};
+
+export const syncCommand: CommandSpec = {
+  name: 'sync',
+  summary: 'Copy meetings, transcripts, action items, people and companies into the local mirror',
+  description:
+    'Walk every list of the API into the local mirror (one SQLite file per profile) and fetch the ' +
+    'transcripts of new and changed meetings. Commits as it goes: interrupted or killed, the next ' +
+    'sync goes on where it stopped. Items a completed walk no longer returns are kept as tombstones ' +
+    'and reported by `mtg changes`. Prints a one-line summary on stderr; --json prints it as an object.',
+  options: [
+    { flags: '--no-transcripts', description: 'do not fetch transcripts' },
+    {
+      flags: '--only <lists>',
+      description: 'walk only these lists (repeatable, comma lists)',
+      repeatable: true,
+      choices: SYNC_LISTS,
+    },
+    {
+      flags: '--budget <n>',
+      description: 'send at most N requests, then stop cleanly (sync again to go on)',
+    },
+    { flags: '--full', description: 'fetch every transcript again and start every list from its first page' },
+  ],
+  examples: [
+    'mtg sync',
+    'mtg sync --only action-items,people --no-transcripts --json',
+    'mtg sync --budget 100    # a little at a time under a tight rate limit',
+  ],
+  async run(ctx, _args, opts) {
+    const only = listValues(opts.only).map((v) => oneOf(v, SYNC_LISTS, '--only value'));
+    const budget = opts.budget === undefined ? undefined : positiveId(String(opts.budget), '--budget');
+    const format = ctx.globals.format;
+    if (format !== undefined && format !== 'json') {
+      throw new UsageError(`mtg sync prints its summary as json only (--json), not --format ${format}`);
+    }
+    const settings = await ctx.settings(false);
+    const baseUrl = ctx.baseUrl(settings);
+    const dir = dataDir(ctx.env);
+    const [{ openMirror }, { runSync }, { formatDuration }, { humanCount }] = await Promise.all([
+      import('../mirror/open.js'),
+      import('../mirror/sync.js'),
+      import('../output/meeting-view.js'),
+      import('../output/text.js'),
+    ]);
+    const mirror = openMirror({ profile: settings.profile, dataDir: dir, baseUrl: baseUrl.href });
+    let summary: Awaited<ReturnType<typeof runSync>>;
+    try {
+      const client = await ctx.client();
+      summary = await runSync(
+        client,
+        mirror,
+        { only, budget, full: opts.full === true, transcripts: opts.transcripts !== false },
+        (e) => {
+          const noun = PHASE_NOUN[e.phase] ?? e.phase;
+          if (e.phase === 'transcripts') {
+            const eta =
+              e.etaMs === undefined || e.left === 0 ? '' : `, about ${formatDuration(e.etaMs / 1000)} to go`;
+            const text = `Transcripts: ${humanCount(e.items)} fetched, ${humanCount(e.left ?? 0)} left${eta}`;
+            if (e.done) ctx.progress.debug(text);
+            else ctx.progress.update(text);
+            return;
+          }
+          const text = `Syncing ${noun}: ${humanCount(e.items)} (${e.pages} ${e.pages === 1 ? 'page' : 'pages'}, ${humanCount(e.requests)} requests so far)`;
+          if (e.done) ctx.progress.debug(text);
+          else ctx.progress.update(text);
+        },
+      );
+    } catch (err) {
+      throw (await import('../mirror/errors.js')).mirrorWriteError(mirror.path, err);
+    } finally {
+      mirror.close();
+    }
+    ctx.progress.stop();
+    const c = (r: { created: number; updated: number; deleted: number; total: number }, noun: string) =>
+      `${humanCount(r.total)} ${noun} (+${r.created} ~${r.updated} -${r.deleted})`;
+    const line =
+      `${summary.complete ? 'Synced' : 'Stopped at --budget'}: ${c(summary.meetings, 'meetings')}, ` +
+      `${c(summary.actionItems, 'action items')}, ${c(summary.people, 'people')}, ${c(summary.companies, 'companies')}; ` +
+      `transcripts ${humanCount(summary.transcripts.fetched)} fetched, ${humanCount(summary.transcripts.pending)} pending; ` +
+      `${humanCount(summary.requests)} requests in ${formatDuration(summary.durationMs / 1000)}` +
+      (summary.complete ? '' : ' (run `mtg sync` again to go on)');
+    ctx.progress.note(line);
+    if (format === 'json') {
+      const { writeDocument } = await import('../output/document.js');
+      await writeDocument(ctx.globals.output, `${JSON.stringify(summary, null, 2)}\n`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,26 @@
+// Where the local mirror lives (cli-contract.md, "The local mirror"): MTG_DATA_DIR, else
+// $XDG_DATA_HOME/mtg, else ~/.local/share/mtg. HOME is read from the environment, not from the
+// password database: a job that clears HOME should be told to say where, not write somewhere else.
+
+import { isAbsolute, join, resolve } from 'node:path';
+import { UsageError } from '../api/errors.js';
+
+export function dataDir(env: NodeJS.ProcessEnv): string {
+  if (env.MTG_DATA_DIR) return resolve(env.MTG_DATA_DIR);
+  // The XDG spec: a relative XDG_DATA_HOME is invalid and is ignored.
+  if (env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME)) return join(env.XDG_DATA_HOME, 'mtg');
+  const home = process.platform === 'win32' ? env.USERPROFILE || env.HOME : env.HOME;
+  if (!home || !isAbsolute(home) || home === '/nonexistent') {
+    throw new UsageError(
+      'No data folder for the local mirror: HOME is not set (or not an absolute path). Set MTG_DATA_DIR to a folder mtg may write.',
+    );
+  }
+  return join(home, '.local', 'share', 'mtg');
+}
+
+/** A profile name as a file name: anything but letters, digits, `_`, `-` and inner dots is %-encoded. */
+export function profileFileName(profile: string): string {
+  return profile.replace(/[^A-Za-z0-9_.-]|^\./g, (c) =>
+    [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
+}

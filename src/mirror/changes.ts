@@ -1,0 +1,176 @@
+// The change log: recorded by the sync engine inside the same transaction as the write it
+// describes, read by `mtg changes` and `mtg watch`. `seq` only grows (AUTOINCREMENT: never reused),
+// so a consumer that keeps the last seq it handled and asks for `after` it sees each event once.
+//
+// `item` is stored only for `deleted` (the last object known). For the other changes the column is
+// NULL and readChanges() fills in the object as the mirror holds it now: storing a second copy of
+// every object (and of every transcript) would double the mirror for no new information.
+
+import { UsageError } from '../api/errors.js';
+import type { Db } from './driver.js';
+import { fromJsonText, toJsonText } from './json.js';
+
+export const CHANGE_RESOURCES = ['meetings', 'action-items', 'people', 'companies', 'transcripts'] as const;
+export type ChangeResource = (typeof CHANGE_RESOURCES)[number];
+export type ChangeKind = 'created' | 'updated' | 'deleted' | 'completed' | 'reopened';
+
+export interface ChangeEvent {
+  seq: number;
+  run: number;
+  at: string;
+  resource: ChangeResource;
+  id: string;
+  change: ChangeKind;
+  fields: string[];
+  item: unknown;
+}
+
+export type RecordChange = (
+  resource: ChangeResource,
+  id: string,
+  change: ChangeKind,
+  fields: readonly string[],
+  /** JSON text of the object, stored only for `deleted`. */
+  deletedItem?: string,
+) => void;
+
+/** A recorder bound to one run and one clock (call it inside the transaction of the write). */
+export function changeRecorder(db: Db, run: number, now: () => string): RecordChange {
+  const insert = db.prepare(
+    'INSERT INTO changes(run, at, resource, id, change, fields, item) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  return (resource, id, change, fields, deletedItem) => {
+    insert.run(run, now(), resource, id, change, toJsonText(fields), deletedItem ?? null);
+  };
+}
+
+/** The top-level keys whose JSON differs between two objects (keys of either), in the new order. */
+export function changedFields(before: unknown, after: unknown): string[] {
+  const a = isObject(before) ? before : {};
+  const b = isObject(after) ? after : {};
+  const keys = [...Object.keys(b), ...Object.keys(a).filter((k) => !(k in b))];
+  return keys.filter((k) => toJsonText(a[k]) !== toJsonText(b[k]));
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export type ChangesSince = { kind: 'last' } | { kind: 'run'; run: number } | { kind: 'time'; at: string };
+
+export interface ChangesQuery {
+  /** Default: the latest sync's changes, unless `after` is given. */
+  since?: ChangesSince;
+  /** Only events with a greater seq. */
+  after?: number;
+  resources?: readonly ChangeResource[];
+  limit?: number;
+}
+
+/** The id of the latest sync run (running or finished), if any. */
+export function latestRun(db: Db): number | undefined {
+  const row = db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM runs').get();
+  return row?.id ?? undefined;
+}
+
+/** The greatest seq recorded so far (0 when none). */
+export function lastSeq(db: Db): number {
+  return db.prepare<{ seq: number | null }>('SELECT max(seq) AS seq FROM changes').get()?.seq ?? 0;
+}
+
+const ITEM_NOW = `COALESCE(c.item, CASE c.resource
+  WHEN 'meetings' THEN (SELECT json FROM meetings WHERE id = c.id)
+  WHEN 'action-items' THEN (SELECT json FROM action_items WHERE id = c.id)
+  WHEN 'people' THEN (SELECT json FROM people WHERE id = c.id)
+  WHEN 'companies' THEN (SELECT json FROM companies WHERE domain = c.id)
+  WHEN 'transcripts' THEN (SELECT json FROM transcripts WHERE meeting_id = c.id)
+END)`;
+
+interface ChangeRow {
+  seq: number;
+  run: number;
+  at: string;
+  resource: ChangeResource;
+  id: string;
+  change: ChangeKind;
+  fields: string;
+  item: string | null;
+}
+
+/** Change events, oldest first. `--after` alone reads everything after it; else `since` (default last). */
+export function* readChanges(db: Db, query: ChangesQuery = {}): Generator<ChangeEvent> {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  const since = query.since ?? (query.after === undefined ? { kind: 'last' as const } : undefined);
+  if (since?.kind === 'last') {
+    const run = latestRun(db);
+    if (run === undefined) return;
+    where.push('c.run = ?');
+    params.push(run);
+  } else if (since?.kind === 'run') {
+    where.push('c.run >= ?');
+    params.push(since.run);
+  } else if (since?.kind === 'time') {
+    where.push('c.at >= ?');
+    params.push(since.at);
+  }
+  if (query.after !== undefined) {
+    where.push('c.seq > ?');
+    params.push(query.after);
+  }
+  if (query.resources?.length) {
+    where.push(`c.resource IN (${query.resources.map(() => '?').join(', ')})`);
+    params.push(...query.resources);
+  }
+  const sql =
+    `SELECT c.seq, c.run, c.at, c.resource, c.id, c.change, c.fields, ${ITEM_NOW} AS item FROM changes c` +
+    (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+    ' ORDER BY c.seq' +
+    (query.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(query.limit))}` : '');
+  for (const row of db.prepare<ChangeRow>(sql).iterate(...params)) {
+    yield {
+      seq: row.seq,
+      run: row.run,
+      at: row.at,
+      resource: row.resource,
+      id: row.id,
+      change: row.change,
+      fields: fromJsonText(row.fields) as string[],
+      item: row.item === null ? null : fromJsonText(row.item),
+    };
+  }
+}
+
+/**
+ * `--since` values: `last`, a run number, or a time: an ISO date or date-time (a bare date is the
+ * start of that local day) or a duration back from now (30m, 24h, 7d, 2w).
+ */
+export function parseSince(value: string, now: Date = new Date()): ChangesSince {
+  const v = value.trim();
+  if (v === 'last') return { kind: 'last' };
+  if (/^\d+$/.test(v)) {
+    const run = Number(v);
+    if (!Number.isSafeInteger(run) || run < 1)
+      throw new UsageError(`--since run must be 1 or more, got "${value}"`);
+    return { kind: 'run', run };
+  }
+  const rel = /^(\d+)(s|m|h|d|w)$/.exec(v);
+  if (rel) {
+    const unit = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 }[
+      rel[2] as 's' | 'm' | 'h' | 'd' | 'w'
+    ];
+    return { kind: 'time', at: new Date(now.getTime() - Number(rel[1]) * unit).toISOString() };
+  }
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  const time = day
+    ? new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])).getTime()
+    : /^\d{4}-\d{2}-\d{2}T/.test(v)
+      ? Date.parse(v)
+      : Number.NaN;
+  if (Number.isNaN(time)) {
+    throw new UsageError(
+      `Invalid --since "${value}": use last, a sync run number, an ISO date or date-time, or a duration such as 24h or 7d`,
+    );
+  }
+  return { kind: 'time', at: new Date(time).toISOString() };
+}

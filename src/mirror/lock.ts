@@ -1,0 +1,83 @@
+// The single-sync lock: a row in `meta` (key sync_lock) naming the PID that holds it, taken and
+// released in IMMEDIATE transactions, so two processes can never both take it. A lock whose process
+// is gone (a sync killed with SIGKILL) is taken over. Reads never look at it (WAL: they are never
+// blocked by a sync).
+
+import { readFileSync } from 'node:fs';
+import { ExitCode, MtgError } from '../api/errors.js';
+import type { Db } from './driver.js';
+
+const KEY = 'sync_lock';
+
+export interface LockHolder {
+  pid: number;
+  startedAt: string;
+}
+
+export class SyncLockedError extends MtgError {
+  constructor(
+    readonly holder: LockHolder,
+    profile: string,
+  ) {
+    super(
+      `A sync of profile ${profile} is already running (PID ${holder.pid}, since ${holder.startedAt}); wait for it or stop it`,
+      ExitCode.api,
+    );
+  }
+}
+
+/** The live holder of the lock, if any (a dead one's lock counts as free). */
+export function lockHolder(db: Db): LockHolder | undefined {
+  const row = db.prepare<{ value: string }>('SELECT value FROM meta WHERE key = ?').get(KEY);
+  if (!row) return undefined;
+  let holder: LockHolder;
+  try {
+    holder = JSON.parse(row.value) as LockHolder;
+  } catch {
+    return undefined;
+  }
+  return holder.pid === process.pid || isAlive(holder.pid) ? holder : undefined;
+}
+
+/** Take the lock for this process, or throw SyncLockedError naming the holder. Returns the release. */
+export function acquireSyncLock(db: Db, profile: string): () => void {
+  db.transaction(() => {
+    const holder = lockHolder(db);
+    if (holder && holder.pid !== process.pid) throw new SyncLockedError(holder, profile);
+    const value = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() });
+    db.prepare(
+      'INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(KEY, value);
+  });
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    db.transaction(() => {
+      const row = db.prepare<{ value: string }>('SELECT value FROM meta WHERE key = ?').get(KEY);
+      if (row && (JSON.parse(row.value) as LockHolder).pid === process.pid) {
+        db.prepare('DELETE FROM meta WHERE key = ?').run(KEY);
+      }
+    });
+  };
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else (still a live holder).
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  // A PID reused by an unrelated program after the holder died is not a sync of mtg.
+  if (process.platform === 'linux') {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+      return /mtg|node/.test(cmdline);
+    } catch {
+      return true;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,276 @@
+// Opening a profile's mirror: its path, the folder and file modes, WAL, migrations, and the checks
+// that keep mtg from writing into what is not its mirror (another base URL, a corrupt or foreign
+// file, a folder it may not write). Every refusal is a UsageError with a one-line reason, raised
+// before anything in the file was changed.
+
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { UsageError } from '../api/errors.js';
+import { dataDir, profileFileName } from '../config/data-dir.js';
+import { type Db, openDb, sqliteErrorCode } from './driver.js';
+import { migrate, SCHEMA_VERSION, schemaVersion } from './schema.js';
+
+export interface Mirror {
+  readonly db: Db;
+  readonly path: string;
+  readonly profile: string;
+  /** The base URL this mirror holds data of (undefined only in a mirror never synced). */
+  readonly baseUrl: string | undefined;
+  meta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
+  close(): void;
+}
+
+export interface OpenMirrorOptions {
+  profile: string;
+  /** The data folder (dataDir(env) from src/config/data-dir.ts). */
+  dataDir: string;
+  /** The base URL about to be synced: another one than the mirror's is refused. */
+  baseUrl?: string;
+  /** Open for reading only (offline reads, `mtg sql`): never creates, migrates or writes. */
+  readonly?: boolean;
+  /** Create the mirror when there is none (default: true unless readonly). */
+  create?: boolean;
+}
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/** `<data dir>/<profile>.db` */
+export function mirrorPath(profile: string, env: NodeJS.ProcessEnv): string {
+  return mirrorPathIn(dataDir(env), profile);
+}
+
+export function mirrorPathIn(dir: string, profile: string): string {
+  return join(dir, `${profileFileName(profile)}.db`);
+}
+
+/** The database and the files SQLite keeps beside it. */
+export function mirrorFiles(path: string): string[] {
+  return [path, `${path}-wal`, `${path}-shm`, `${path}-journal`];
+}
+
+/** "https://api.example.com/v1/" and "https://api.example.com/v1" are the same API. */
+export function normalizeBaseUrl(url: string): string {
+  try {
+    return new URL(url).href.replace(/\/+$/, '');
+  } catch {
+    return url.replace(/\/+$/, '');
+  }
+}
+
+export function openMirror(options: OpenMirrorOptions): Mirror {
+  const readonly = options.readonly ?? false;
+  const create = options.create ?? !readonly;
+  const path = mirrorPathIn(options.dataDir, options.profile);
+  const size = fileSize(path);
+  if (size === undefined) {
+    if (!create) throw new UsageError(`No mirror for profile ${options.profile}: run \`mtg sync\``);
+    createFile(path);
+  } else {
+    checkHeader(path, size);
+    if (!readonly) checkWritable(path);
+  }
+
+  let db: Db;
+  try {
+    db = openDb(path, { readonly });
+  } catch (err) {
+    throw openError(path, err);
+  }
+  try {
+    inspect(db, path, readonly);
+    if (!readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+      tightenMode(path);
+    } else {
+      db.pragma('query_only = ON');
+    }
+    const meta = db.prepare<{ value: string }>('SELECT value FROM meta WHERE key = ?');
+    const get = (key: string) => meta.get(key)?.value;
+    let baseUrl = get('base_url');
+    if (!readonly) {
+      const now = new Date().toISOString();
+      const set = db.prepare(
+        'INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      );
+      if (options.baseUrl !== undefined) {
+        const wanted = normalizeBaseUrl(options.baseUrl);
+        if (baseUrl !== undefined && baseUrl !== wanted) {
+          throw new UsageError(
+            `The mirror of profile ${options.profile} holds ${baseUrl}, not ${wanted}: run \`mtg mirror reset\` to start it over for the new base URL`,
+          );
+        }
+        if (baseUrl === undefined) {
+          db.transaction(() => {
+            set.run('base_url', wanted);
+            if (get('profile') === undefined) set.run('profile', options.profile);
+            if (get('created_at') === undefined) set.run('created_at', now);
+          });
+          baseUrl = wanted;
+        }
+      }
+    }
+    return {
+      db,
+      path,
+      profile: options.profile,
+      baseUrl,
+      meta: get,
+      setMeta(key, value) {
+        db.prepare(
+          'INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+        ).run(key, value);
+      },
+      close: () => db.close(),
+    };
+  } catch (err) {
+    db.close();
+    if (err instanceof UsageError) throw err;
+    throw openError(path, err);
+  }
+}
+
+function fileSize(path: string): number | undefined {
+  try {
+    const st = statSync(path);
+    if (!st.isFile())
+      throw new UsageError(`${path} is not a file: it cannot be the mirror (set MTG_DATA_DIR elsewhere)`);
+    return st.size;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    // Not there (ENOTDIR: a part of the folder is a file): createFile() says why it cannot be made.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new UsageError(
+      `Cannot read the mirror ${path}: ${describeFsError(err)}. Set MTG_DATA_DIR to a folder mtg may write.`,
+    );
+  }
+}
+
+function createFile(path: string): void {
+  const dir = dirname(path);
+  try {
+    // The folder is made private only when mtg creates it: an existing folder is the user's choice.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    throw new UsageError(
+      `Cannot create the mirror ${path}: ${describeFsError(err)}. Set MTG_DATA_DIR to a folder mtg may write.`,
+    );
+  }
+}
+
+function checkWritable(path: string): void {
+  for (const p of [dirname(path), path]) {
+    try {
+      accessSync(p, constants.W_OK);
+    } catch (err) {
+      throw new UsageError(
+        `Cannot write the mirror ${path}: ${p === path ? 'the file' : 'its folder'} is read-only (${describeFsError(err)}). Set MTG_DATA_DIR to a folder mtg may write.`,
+      );
+    }
+  }
+}
+
+/** Refuse a file that is not SQLite without letting SQLite touch it. */
+function checkHeader(path: string, size: number): void {
+  if (size === 0) return; // SQLite treats an empty file as an empty database.
+  const buf = Buffer.alloc(16);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, buf, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (size < 100 || buf.toString('latin1') !== SQLITE_HEADER) {
+    throw new UsageError(
+      `${path} is not an mtg mirror (not an SQLite database); move it away, or delete it with \`mtg mirror reset\``,
+    );
+  }
+}
+
+/** A corrupt file, another program's database, or one of a newer mtg: refused before any write. */
+function inspect(db: Db, path: string, readonly: boolean): void {
+  let version: number;
+  let tables: string[];
+  try {
+    version = schemaVersion(db);
+    tables = db
+      .prepare<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+      )
+      .all()
+      .map((r) => r.name);
+  } catch (err) {
+    throw openError(path, err);
+  }
+  if (version === 0 && tables.length > 0) {
+    throw new UsageError(`${path} is not an mtg mirror (another program's SQLite database); move it away`);
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new UsageError(
+      `${path} was written by a newer mtg (schema ${version}; this mtg knows ${SCHEMA_VERSION}): upgrade mtg`,
+    );
+  }
+  if (version > 0 && !tables.includes('meta')) {
+    throw new UsageError(`${path} is not an mtg mirror (it has no meta table); move it away`);
+  }
+  if (readonly && version < SCHEMA_VERSION) {
+    throw new UsageError(
+      version === 0
+        ? `The mirror ${path} is empty: run \`mtg sync\``
+        : `The mirror ${path} has an older schema (${version}): run \`mtg sync\` to upgrade it`,
+    );
+  }
+}
+
+function tightenMode(path: string): void {
+  try {
+    chmodSync(path, 0o600);
+  } catch {
+    // Not the owner (a shared, read-mostly setup): leave the mode as it is.
+  }
+}
+
+/** A driver error while opening, as one line. */
+export function openError(path: string, err: unknown): Error {
+  const code = sqliteErrorCode(err);
+  const detail = err instanceof Error ? err.message : String(err);
+  if (code === 'SQLITE_NOTADB') {
+    return new UsageError(`${path} is not an mtg mirror (not an SQLite database); move it away`);
+  }
+  if (code?.startsWith('SQLITE_CORRUPT')) {
+    return new UsageError(
+      `The mirror ${path} is corrupt (${detail}); delete it with \`mtg mirror reset\` and sync again`,
+    );
+  }
+  if (code?.startsWith('SQLITE_CANTOPEN') || code?.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM') {
+    return new UsageError(
+      `Cannot open the mirror ${path} (${detail}); check that its folder is writable, or set MTG_DATA_DIR`,
+    );
+  }
+  if (code === 'SQLITE_FULL') return new UsageError(`Cannot write the mirror ${path}: the disk is full`);
+  return err instanceof Error ? err : new Error(detail);
+}
+
+function describeFsError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  if (code === 'ENOSPC') return 'the disk is full';
+  if (code === 'ENOTDIR') return 'a part of the path is not a folder';
+  return err instanceof Error ? err.message : String(err);
+}

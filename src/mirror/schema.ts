@@ -1,0 +1,114 @@
+// The mirror's schema (public: `mtg sql` reads it, the README documents it) and its migrations.
+// `PRAGMA user_version` is the schema version; openMirror() runs the missing migrations in one
+// transaction. Never edit a shipped migration: add the next one. IDs are TEXT so that integers
+// beyond 2^53 keep their exact digits; every `json` column is the object as the API last sent it.
+// Beyond the agreed columns: meetings.passage_base (the meeting's block of `passages` rowids, so
+// its passages are replaced by a rowid range rather than a scan of the index), walks.items (the
+// position of the walk's next item), walks.abandoned_at (a walk given up by --full); walks and
+// runs ids are never reused (AUTOINCREMENT), since items keep the id of the walk that saw them.
+
+import type { Db } from './driver.js';
+
+const V1 = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE meetings (
+  id TEXT PRIMARY KEY,
+  json TEXT NOT NULL,
+  name TEXT, created_at TEXT, updated_at TEXT,
+  position INTEGER,
+  seen_walk INTEGER,
+  deleted_at TEXT,
+  passage_base INTEGER
+);
+CREATE UNIQUE INDEX meetings_passage_base ON meetings(passage_base);
+CREATE INDEX meetings_position ON meetings(position);
+CREATE INDEX meetings_created_at ON meetings(created_at);
+
+CREATE TABLE transcripts (
+  meeting_id TEXT PRIMARY KEY,
+  json TEXT NOT NULL,
+  for_updated_at TEXT,
+  fetched_at TEXT NOT NULL
+);
+
+CREATE TABLE action_items (
+  id TEXT PRIMARY KEY, json TEXT NOT NULL, status TEXT,
+  mine INTEGER NOT NULL DEFAULT 0,
+  position INTEGER, seen_walk INTEGER, mine_walk INTEGER, deleted_at TEXT
+);
+CREATE INDEX action_items_position ON action_items(position);
+
+CREATE TABLE people (id TEXT PRIMARY KEY, json TEXT NOT NULL, position INTEGER, seen_walk INTEGER, deleted_at TEXT);
+CREATE INDEX people_position ON people(position);
+
+CREATE TABLE companies (domain TEXT PRIMARY KEY, json TEXT NOT NULL, position INTEGER, seen_walk INTEGER, deleted_at TEXT);
+CREATE INDEX companies_position ON companies(position);
+
+CREATE TABLE walks (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, resource TEXT NOT NULL, query TEXT NOT NULL,
+  started_at TEXT NOT NULL, next_url TEXT, pages INTEGER NOT NULL DEFAULT 0,
+  completed_at TEXT, run INTEGER,
+  items INTEGER NOT NULL DEFAULT 0,
+  abandoned_at TEXT
+);
+CREATE INDEX walks_open ON walks(resource, query, completed_at);
+
+CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, started_at TEXT NOT NULL, finished_at TEXT,
+  complete INTEGER NOT NULL DEFAULT 0, requests INTEGER NOT NULL DEFAULT 0, summary TEXT);
+
+CREATE TABLE changes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  run INTEGER NOT NULL, at TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  id TEXT NOT NULL,
+  change TEXT NOT NULL,
+  fields TEXT NOT NULL,
+  item TEXT
+);
+CREATE INDEX changes_run ON changes(run);
+CREATE INDEX changes_at ON changes(at);
+
+CREATE VIRTUAL TABLE passages USING fts5(
+  text,
+  meeting_id UNINDEXED,
+  kind UNINDEXED,
+  speaker UNINDEXED, timestamp UNINDEXED,
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+`;
+
+/** migrations[i] takes the schema from version i to i + 1. */
+const migrations: readonly string[] = [V1];
+
+export const SCHEMA_VERSION = migrations.length;
+
+/** The tables of a current mirror, in the order `mtg sql --schema` and the README list them. */
+export const TABLES = [
+  'meta',
+  'meetings',
+  'transcripts',
+  'action_items',
+  'people',
+  'companies',
+  'walks',
+  'runs',
+  'changes',
+  'passages',
+] as const;
+
+export function schemaVersion(db: Db): number {
+  return Number(db.pragma('user_version'));
+}
+
+/** Bring the schema to SCHEMA_VERSION in one transaction; returns the version found. */
+export function migrate(db: Db): number {
+  const found = schemaVersion(db);
+  if (found >= SCHEMA_VERSION) return found;
+  db.transaction(() => {
+    for (let v = found; v < SCHEMA_VERSION; v++) db.exec(migrations[v]!);
+    // user_version is part of the database header: it commits (or rolls back) with the DDL.
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  });
+  return found;
+}

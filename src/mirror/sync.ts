@@ -1,0 +1,587 @@
+// The sync engine: walks every list of the API into the mirror and fetches the transcripts of new
+// and changed meetings. Everything goes through the one ApiClient (its limiter paces every request,
+// its retries handle faults) and paginatePages().
+//
+// Crash safety comes from committing as it goes: one transaction per page (the items, the walk's
+// next_url, the changes) and one per transcript. Killed anywhere, the mirror holds whole pages and
+// whole transcripts; the next sync resumes each interrupted walk from its committed next_url and
+// skips transcripts already stored for their meeting's current updatedAt.
+//
+// Deletion is only ever concluded from a COMPLETED walk: every item a walk returns is marked with
+// the walk's id, and when its last page commits, the items not marked are tombstoned (in that same
+// transaction). A walk that did not complete deletes nothing.
+
+import type { ApiClient } from '../api/client.js';
+import * as E from '../api/endpoints.js';
+import { ApiError, UsageError } from '../api/errors.js';
+import { type PaginateOptions, paginatePages } from '../api/paginate.js';
+import { type ChangeResource, changedFields, changeRecorder, type RecordChange } from './changes.js';
+import type { Db, Statement } from './driver.js';
+import { fromJsonText, toJsonText } from './json.js';
+import { acquireSyncLock } from './lock.js';
+import { type Mirror, normalizeBaseUrl } from './open.js';
+import { passageWriter } from './passages.js';
+
+export const SYNC_RESOURCES = ['meetings', 'action-items', 'people', 'companies'] as const;
+export type SyncResource = (typeof SYNC_RESOURCES)[number];
+
+export interface SyncOptions {
+  /** The lists to walk (default: all four). Transcripts go with meetings. */
+  only?: readonly SyncResource[];
+  /** Fetch transcripts (default true). */
+  transcripts?: boolean;
+  /** Fetch every transcript again, and start every walk from its first page. */
+  full?: boolean;
+  /** At most this many HTTP requests (retries included) in this run, then stop cleanly. */
+  budget?: number;
+  /**
+   * Transcript requests in flight at once. Default 1: the client's limiter paces by the one window
+   * each response reports, and with several requests in flight a report of the longer window can
+   * hide a per-second window that the requests in flight already used up (a 429 under tight
+   * windows). One at a time, every request sees the latest report, which names the window closest
+   * to exhaustion. Rate limits, not latency, bound a sync's speed.
+   */
+  concurrency?: number;
+}
+
+export interface ResourceCounts {
+  created: number;
+  updated: number;
+  deleted: number;
+  total: number;
+}
+
+/** The contract's `mtg sync --json` object. */
+export interface SyncSummary {
+  complete: boolean;
+  requests: number;
+  durationMs: number;
+  meetings: ResourceCounts;
+  actionItems: ResourceCounts;
+  people: ResourceCounts;
+  companies: ResourceCounts;
+  transcripts: { fetched: number; pending: number };
+}
+
+export type SyncPhase = SyncResource | 'my-action-items' | 'transcripts';
+
+export interface SyncProgressEvent {
+  phase: SyncPhase;
+  /** Requests sent so far in this run. */
+  requests: number;
+  /** Pages committed in this phase (list phases). */
+  pages: number;
+  /** Items committed in this phase (list phases) or transcripts fetched (transcripts). */
+  items: number;
+  /** Transcripts still to fetch (transcripts phase). */
+  left?: number;
+  /** Estimated time to fetch them, at the pace the rate limit has allowed so far. */
+  etaMs?: number;
+  /** The phase ended. */
+  done?: boolean;
+}
+
+export type SyncProgress = (event: SyncProgressEvent) => void;
+
+/** The run stopped at --budget (not an error: the summary says complete: false). */
+class BudgetReached extends Error {}
+
+interface ListDef {
+  phase: SyncPhase;
+  resource: ChangeResource & SyncResource;
+  table: 'meetings' | 'action_items' | 'people' | 'companies';
+  key: 'id' | 'domain';
+  endpoint: PaginateOptions<unknown>;
+  /** The default-assignee walk of action items: marks `mine`, leaves order and tombstones alone. */
+  mine?: boolean;
+}
+
+function listDefs(only: ReadonlySet<SyncResource>): ListDef[] {
+  const defs: ListDef[] = [];
+  const ep = (p: PaginateOptions<unknown>) => p;
+  if (only.has('meetings'))
+    defs.push({
+      phase: 'meetings',
+      resource: 'meetings',
+      table: 'meetings',
+      key: 'id',
+      endpoint: ep(E.listMeetings({})),
+    });
+  if (only.has('action-items')) {
+    defs.push({
+      phase: 'action-items',
+      resource: 'action-items',
+      table: 'action_items',
+      key: 'id',
+      endpoint: ep(E.listActionItems({ assigneeType: 'Anyone', status: 'ALL' })),
+    });
+    // No assigneeType: the server's default assignee (the key's owner) decides what is "mine".
+    defs.push({
+      phase: 'my-action-items',
+      resource: 'action-items',
+      table: 'action_items',
+      key: 'id',
+      endpoint: ep(E.listActionItems({ status: 'ALL' })),
+      mine: true,
+    });
+  }
+  if (only.has('people'))
+    defs.push({
+      phase: 'people',
+      resource: 'people',
+      table: 'people',
+      key: 'id',
+      endpoint: ep(E.listPeople({})),
+    });
+  if (only.has('companies'))
+    defs.push({
+      phase: 'companies',
+      resource: 'companies',
+      table: 'companies',
+      key: 'domain',
+      endpoint: ep(E.listCompanies({})),
+    });
+  return defs;
+}
+
+/** The walk's identity: its path and query (undefined values left out), stable across runs. */
+function walkQuery(def: ListDef): string {
+  const q = Object.entries(def.endpoint.query ?? {})
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b));
+  return toJsonText([def.endpoint.path, q, def.mine ? 'mine' : 'all']);
+}
+
+/**
+ * One sync run. Takes the profile's sync lock (SyncLockedError, exit 1, when another holds it),
+ * records the run, and returns the summary. Errors other than --budget propagate (the mirror is
+ * consistent and the next run resumes); the lock is released either way.
+ */
+export async function runSync(
+  client: ApiClient,
+  mirror: Mirror,
+  options: SyncOptions = {},
+  progress: SyncProgress = () => {},
+): Promise<SyncSummary> {
+  const db = mirror.db;
+  if (mirror.baseUrl !== undefined && normalizeBaseUrl(client.baseUrl.href) !== mirror.baseUrl) {
+    throw new UsageError(
+      `The mirror of profile ${mirror.profile} holds ${mirror.baseUrl}, not ${normalizeBaseUrl(client.baseUrl.href)}: run \`mtg mirror reset\` to start it over`,
+    );
+  }
+  const release = acquireSyncLock(db, mirror.profile);
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const meter = meterRequests(client, options.budget);
+  const run = Number(db.prepare('INSERT INTO runs(started_at) VALUES (?)').run(startedAt).lastInsertRowid);
+  db.prepare(
+    "INSERT INTO meta(key, value) VALUES ('last_sync_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+  ).run(String(run));
+  const engine = new SyncEngine(db, client, run, options, progress, meter);
+  let complete = false;
+  let summary: SyncSummary | undefined;
+  try {
+    try {
+      await engine.walkAll();
+      if (engine.transcriptsWanted) await engine.fetchTranscripts(startedAt);
+      complete = true;
+    } catch (err) {
+      if (!(err instanceof BudgetReached)) throw err;
+    }
+    summary = engine.summary(complete, meter.count(), Date.now() - started);
+    return summary;
+  } finally {
+    meter.restore();
+    try {
+      db.prepare('UPDATE runs SET finished_at = ?, complete = ?, requests = ?, summary = ? WHERE id = ?').run(
+        new Date().toISOString(),
+        complete ? 1 : 0,
+        meter.count(),
+        summary ? toJsonText(summary) : null,
+        run,
+      );
+    } finally {
+      release();
+    }
+  }
+}
+
+interface Meter {
+  count(): number;
+  /** Recent pace: ms per request over the last requests (undefined before there is one). */
+  msPerRequest(): number | undefined;
+  restore(): void;
+}
+
+/**
+ * Counts every HTTP attempt (retries included) at the client's limiter, through which each one
+ * passes, and refuses the one past the budget before it is sent.
+ */
+function meterRequests(client: ApiClient, budget: number | undefined): Meter {
+  const limiter = client.limiter;
+  const own = limiter as { acquire: typeof limiter.acquire };
+  const original = limiter.acquire;
+  let reserved = 0;
+  const times: number[] = [];
+  own.acquire = () => {
+    if (budget !== undefined && reserved >= budget) return Promise.reject(new BudgetReached());
+    reserved++;
+    return original.call(limiter).then(
+      (ticket) => {
+        times.push(Date.now());
+        if (times.length > 30) times.shift();
+        return ticket;
+      },
+      (err: unknown) => {
+        reserved--;
+        throw err;
+      },
+    );
+  };
+  return {
+    count: () => reserved,
+    msPerRequest: () => {
+      if (times.length < 2) return undefined;
+      return (times[times.length - 1]! - times[0]!) / (times.length - 1);
+    },
+    restore: () => {
+      delete (own as Partial<typeof own>).acquire;
+    },
+  };
+}
+
+interface WalkRow {
+  id: number;
+  next_url: string | null;
+  items: number;
+  pages: number;
+}
+
+interface StoredRow {
+  json: string;
+  deleted_at: string | null;
+}
+
+class SyncEngine {
+  readonly transcriptsWanted: boolean;
+  private readonly only: ReadonlySet<SyncResource>;
+  private readonly record: RecordChange;
+  private readonly passages: ReturnType<typeof passageWriter>;
+  private readonly counts = {
+    meetings: { created: 0, updated: 0, deleted: 0 },
+    'action-items': { created: 0, updated: 0, deleted: 0 },
+    people: { created: 0, updated: 0, deleted: 0 },
+    companies: { created: 0, updated: 0, deleted: 0 },
+  };
+  private transcriptsFetched = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly client: ApiClient,
+    private readonly run: number,
+    private readonly options: SyncOptions,
+    private readonly progress: SyncProgress,
+    private readonly meter: Meter,
+  ) {
+    this.only = new Set(options.only?.length ? options.only : SYNC_RESOURCES);
+    this.transcriptsWanted = this.only.has('meetings') && options.transcripts !== false;
+    this.record = changeRecorder(db, run, now);
+    this.passages = passageWriter(db);
+  }
+
+  async walkAll(): Promise<void> {
+    for (const def of listDefs(this.only)) await this.walk(def);
+  }
+
+  /** One list, every page, resumed from the committed cursor of an interrupted walk. */
+  private async walk(def: ListDef): Promise<void> {
+    const db = this.db;
+    const query = walkQuery(def);
+    const open = db.prepare<WalkRow>(
+      'SELECT id, next_url, items, pages FROM walks WHERE resource = ? AND query = ? AND completed_at IS NULL AND abandoned_at IS NULL ORDER BY id DESC LIMIT 1',
+    );
+    let walk = open.get(def.resource, query);
+    if (walk && this.options.full) {
+      db.prepare('UPDATE walks SET abandoned_at = ? WHERE id = ?').run(now(), walk.id);
+      walk = undefined;
+    }
+    if (!walk) {
+      const id = Number(
+        db
+          .prepare('INSERT INTO walks(resource, query, started_at, run) VALUES (?, ?, ?, ?)')
+          .run(def.resource, query, now(), this.run).lastInsertRowid,
+      );
+      walk = { id, next_url: null, items: 0, pages: 0 };
+    }
+    const upsert = this.upserter(def, walk.id);
+    const advance = db.prepare(
+      'UPDATE walks SET next_url = ?, pages = pages + 1, items = ?, run = ? WHERE id = ?',
+    );
+    const finish = db.prepare('UPDATE walks SET next_url = NULL, completed_at = ? WHERE id = ?');
+    let position = walk.items;
+    let pages = 0;
+    let items = 0;
+    let startUrl = walk.next_url === null ? undefined : new URL(walk.next_url);
+
+    // Bounded: at most one restart from page 1, when the server rejects the committed cursor.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let fetched = 0;
+      try {
+        for await (const page of paginatePages(this.client, { ...def.endpoint, startUrl })) {
+          fetched++;
+          const walkId = walk.id;
+          db.transaction(() => {
+            for (const item of page.items) upsert(item, position++);
+            advance.run(page.next?.href ?? null, position, this.run, walkId);
+            if (!page.next) {
+              this.complete(def, walkId);
+              finish.run(now(), walkId);
+            }
+          });
+          pages++;
+          items += page.items.length;
+          this.progress({ phase: def.phase, requests: this.meter.count(), pages, items });
+        }
+        this.progress({ phase: def.phase, requests: this.meter.count(), pages, items, done: true });
+        return;
+      } catch (err) {
+        const rejected =
+          startUrl !== undefined &&
+          fetched === 0 &&
+          err instanceof ApiError &&
+          (err.status === 400 || err.status === 404 || err.status === 410);
+        if (!rejected) throw err;
+        // The server no longer accepts the saved cursor: walk again from page 1, same walk id, so
+        // the items already marked stay marked (nothing is tombstoned for the restart).
+        db.prepare('UPDATE walks SET next_url = NULL, items = 0 WHERE id = ?').run(walk.id);
+        position = 0;
+        startUrl = undefined;
+      }
+    }
+  }
+
+  /** Insert or update one item as the API sent it, recording what changed. */
+  private upserter(def: ListDef, walkId: number): (item: unknown, position: number) => void {
+    const db = this.db;
+    const t = def.table;
+    const k = def.key;
+    const get: Statement<StoredRow & { status?: string | null }> = db.prepare(
+      `SELECT json, deleted_at${t === 'action_items' ? ', status' : ''} FROM ${t} WHERE ${k} = ?`,
+    );
+    const seen = def.mine
+      ? db.prepare(`UPDATE ${t} SET mine = 1, mine_walk = ? WHERE ${k} = ?`)
+      : db.prepare(`UPDATE ${t} SET seen_walk = ?, position = ? WHERE ${k} = ?`);
+    const markSeen = (id: string, position: number) =>
+      def.mine ? seen.run(walkId, id) : seen.run(walkId, position, id);
+
+    let write: (id: string, item: Record<string, unknown>, json: string, exists: boolean) => void;
+    if (t === 'meetings') {
+      const ins = db.prepare(
+        'INSERT INTO meetings(id, json, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+      );
+      const upd = db.prepare(
+        'UPDATE meetings SET json = ?, name = ?, created_at = ?, updated_at = ?, deleted_at = NULL WHERE id = ?',
+      );
+      write = (id, m, json, exists) => {
+        const cols = [textOrNull(m.name), textOrNull(m.createdAt), textOrNull(m.updatedAt)] as const;
+        if (exists) upd.run(json, ...cols, id);
+        else ins.run(id, json, ...cols);
+        this.passages.rewrite(id);
+      };
+    } else if (t === 'action_items') {
+      const ins = db.prepare('INSERT INTO action_items(id, json, status) VALUES (?, ?, ?)');
+      const upd = db.prepare('UPDATE action_items SET json = ?, status = ?, deleted_at = NULL WHERE id = ?');
+      write = (id, a, json, exists) =>
+        exists ? upd.run(json, textOrNull(a.status), id) : ins.run(id, json, textOrNull(a.status));
+    } else {
+      const ins = db.prepare(`INSERT INTO ${t}(${k}, json) VALUES (?, ?)`);
+      const upd = db.prepare(`UPDATE ${t} SET json = ?, deleted_at = NULL WHERE ${k} = ?`);
+      write = (id, _item, json, exists) => (exists ? upd.run(json, id) : ins.run(id, json));
+    }
+
+    const counts = this.counts[def.resource];
+    return (raw, position) => {
+      const item = raw as Record<string, unknown>;
+      const id = keyOf(item[k]);
+      const json = toJsonText(item);
+      const old = get.get(id);
+      if (!old) {
+        write(id, item, json, false);
+        this.record(def.resource, id, 'created', []);
+        counts.created++;
+      } else if (old.deleted_at !== null) {
+        // Back after a tombstone: the item exists again.
+        write(id, item, json, true);
+        this.record(def.resource, id, 'created', []);
+        counts.created++;
+      } else if (old.json !== json) {
+        write(id, item, json, true);
+        const fields = changedFields(fromJsonText(old.json), item);
+        // Same content in another key order: stored as sent, but nothing to report.
+        if (fields.length > 0) {
+          this.record(def.resource, id, statusChange(old.status, item.status) ?? 'updated', fields);
+          counts.updated++;
+        }
+      }
+      markSeen(id, position);
+    };
+  }
+
+  /** The walk's last page committed: tombstone what it did not return (in the same transaction). */
+  private complete(def: ListDef, walkId: number): void {
+    const db = this.db;
+    const t = def.table;
+    const k = def.key;
+    if (def.mine) {
+      db.prepare(`UPDATE ${t} SET mine = 0 WHERE mine = 1 AND (mine_walk IS NULL OR mine_walk != ?)`).run(
+        walkId,
+      );
+      return;
+    }
+    const gone = db
+      .prepare<{ id: string; json: string }>(
+        `SELECT ${k} AS id, json FROM ${t} WHERE deleted_at IS NULL AND (seen_walk IS NULL OR seen_walk != ?)`,
+      )
+      .all(walkId);
+    if (gone.length === 0) return;
+    const at = now();
+    const tomb = db.prepare(`UPDATE ${t} SET deleted_at = ?, position = NULL WHERE ${k} = ?`);
+    for (const row of gone) {
+      tomb.run(at, row.id);
+      if (t === 'meetings') this.passages.remove(row.id);
+      this.record(def.resource, row.id, 'deleted', [], row.json);
+    }
+    this.counts[def.resource].deleted += gone.length;
+  }
+
+  /** Meetings whose transcript is missing or older than their updatedAt (--full: all not yet fetched in this run). */
+  private pendingTranscripts(runStartedAt?: string): { id: string; updatedAt: string | null }[] {
+    const full = runStartedAt !== undefined;
+    return this.db
+      .prepare<{ id: string; updatedAt: string | null }>(
+        `SELECT m.id, m.updated_at AS updatedAt FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id
+         WHERE m.deleted_at IS NULL AND (t.meeting_id IS NULL OR t.for_updated_at IS NOT m.updated_at${full ? ' OR t.fetched_at < ?' : ''})
+         ORDER BY m.position IS NULL, m.position, m.id`,
+      )
+      .all(...(full ? [runStartedAt] : []));
+  }
+
+  async fetchTranscripts(runStartedAt: string): Promise<void> {
+    const db = this.db;
+    const queue = this.pendingTranscripts(this.options.full ? runStartedAt : undefined);
+    const total = queue.length;
+    const get = db.prepare<{ json: string }>('SELECT json FROM transcripts WHERE meeting_id = ?');
+    const ins = db.prepare(
+      'INSERT INTO transcripts(meeting_id, json, for_updated_at, fetched_at) VALUES (?, ?, ?, ?)',
+    );
+    const upd = db.prepare(
+      'UPDATE transcripts SET json = ?, for_updated_at = ?, fetched_at = ? WHERE meeting_id = ?',
+    );
+    const store = (id: string, updatedAt: string | null, entries: unknown) => {
+      const json = toJsonText(entries);
+      db.transaction(() => {
+        const old = get.get(id);
+        if (!old) ins.run(id, json, updatedAt, now());
+        else upd.run(json, updatedAt, now(), id);
+        if (!old || old.json !== json) {
+          this.passages.rewrite(id);
+          this.record('transcripts', id, old ? 'updated' : 'created', []);
+        }
+      });
+    };
+
+    let next = 0;
+    let done = 0;
+    let failure: unknown;
+    const report = (finished = false) => {
+      const left = total - done;
+      const pace = this.meter.msPerRequest();
+      this.progress({
+        phase: 'transcripts',
+        requests: this.meter.count(),
+        pages: 0,
+        items: this.transcriptsFetched,
+        left,
+        etaMs: pace === undefined ? undefined : Math.round(left * pace),
+        done: finished,
+      });
+    };
+    const worker = async () => {
+      // Bounded by the queue: each pass takes the next meeting or ends.
+      while (failure === undefined && next < queue.length) {
+        const { id, updatedAt } = queue[next++]!;
+        try {
+          const entries = await E.getTranscript(this.client, id);
+          store(id, updatedAt, entries);
+          this.transcriptsFetched++;
+        } catch (err) {
+          // Deleted on the server since the walk: its tombstone comes with the next completed walk.
+          if (!(err instanceof ApiError && err.status === 404)) {
+            failure ??= err;
+            return;
+          }
+        }
+        done++;
+        report();
+      }
+    };
+    report();
+    const n = Math.max(1, Math.min(this.options.concurrency ?? 1, queue.length));
+    await Promise.all(Array.from({ length: n }, worker));
+    if (failure !== undefined) throw failure;
+    report(true);
+  }
+
+  summary(complete: boolean, requests: number, durationMs: number): SyncSummary {
+    const total = (table: string) =>
+      this.db.prepare<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE deleted_at IS NULL`).get()!.n;
+    const counts = (r: SyncResource, table: string): ResourceCounts => ({
+      ...this.counts[r],
+      total: total(table),
+    });
+    const out: SyncSummary = {
+      complete,
+      requests,
+      durationMs,
+      meetings: counts('meetings', 'meetings'),
+      actionItems: counts('action-items', 'action_items'),
+      people: counts('people', 'people'),
+      companies: counts('companies', 'companies'),
+      transcripts: { fetched: this.transcriptsFetched, pending: pendingTranscriptCount(this.db) },
+    };
+    return out;
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function textOrNull(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+/** An item's key as TEXT, keeping an integer's exact digits. */
+function keyOf(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  // A lossless integer wrapper (src/output/json.ts) prints its digits through toString/toJSON.
+  if (v !== null && typeof v === 'object') return String((v as { toString(): string }).toString());
+  throw new Error(`An item without an id: ${toJsonText(v)}`);
+}
+
+function statusChange(before: unknown, after: unknown): 'completed' | 'reopened' | undefined {
+  if (before === 'PENDING' && after === 'DONE') return 'completed';
+  if (before === 'DONE' && after === 'PENDING') return 'reopened';
+  return undefined;
+}
+
+/** Transcripts still to fetch in a mirror (for `mtg mirror status`). */
+export function pendingTranscriptCount(db: Db): number {
+  return db
+    .prepare<{ n: number }>(
+      `SELECT count(*) AS n FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id
+       WHERE m.deleted_at IS NULL AND (t.meeting_id IS NULL OR t.for_updated_at IS NOT m.updated_at)`,
+    )
+    .get()!.n;
+}

@@ -1,0 +1,158 @@
+// Shared bits of the mirror tests: a sandbox with a private data dir, the mirror read back with
+// plain SQL (better-sqlite3 directly: the test checks the file, not mtg's reading of it), and the
+// sandbox's state collected over HTTP to compare it with.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { type RunResult, runCli, sandboxEnv, tempConfigDir } from '../helpers/cli.js';
+import { collect } from '../sandbox/helpers.js';
+
+export const SMALL = { meetings: 12, actionItems: 30, people: 14, companies: 5 };
+
+export interface MirrorEnv {
+  sandbox: Sandbox;
+  dataDir: string;
+  env: Record<string, string>;
+  sync(args?: string[], extraEnv?: Record<string, string>): Promise<RunResult>;
+  mtg(args: string[], extraEnv?: Record<string, string>): Promise<RunResult>;
+  dbPath: string;
+}
+
+export async function mirrorEnv(options: SandboxOptions = {}): Promise<MirrorEnv> {
+  const sandbox = await startSandbox({ limits: 'none', pageSize: 5, sizes: SMALL, ...options });
+  const dataDir = mkdtempSync(join(tmpdir(), 'mtg-mirror-test-'));
+  const env = sandboxEnv(sandbox, { MTG_DATA_DIR: dataDir, MTG_CONFIG_DIR: tempConfigDir() });
+  const mtg = (args: string[], extraEnv: Record<string, string> = {}) =>
+    runCli(args, { env: { ...env, ...extraEnv }, timeoutMs: 60_000 });
+  return {
+    sandbox,
+    dataDir,
+    env,
+    dbPath: join(dataDir, 'default.db'),
+    mtg,
+    sync: (args = [], extraEnv = {}) => mtg(['sync', '--json', ...args], extraEnv),
+  };
+}
+
+type Row = Record<string, unknown>;
+
+export interface MirrorContent {
+  meetings: Record<string, string>;
+  actionItems: Record<string, string>;
+  mine: string[];
+  people: Record<string, string>;
+  companies: Record<string, string>;
+  transcripts: Record<string, string>;
+  tombstones: { meetings: string[]; actionItems: string[]; people: string[]; companies: string[] };
+}
+
+/** The mirror's content with plain SQL: live objects as stored JSON text, tombstoned keys. */
+export function readMirror(path: string): MirrorContent {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const live = (sql: string) =>
+      Object.fromEntries((db.prepare(sql).all() as Row[]).map((r) => [String(r.k), String(r.json)]));
+    const dead = (table: string, key = 'id') =>
+      (
+        db.prepare(`SELECT ${key} AS k FROM ${table} WHERE deleted_at IS NOT NULL ORDER BY 1`).all() as Row[]
+      ).map((r) => String(r.k));
+    return {
+      meetings: live('SELECT id AS k, json FROM meetings WHERE deleted_at IS NULL'),
+      actionItems: live('SELECT id AS k, json FROM action_items WHERE deleted_at IS NULL'),
+      mine: (
+        db
+          .prepare('SELECT id FROM action_items WHERE mine = 1 AND deleted_at IS NULL ORDER BY 1')
+          .all() as Row[]
+      ).map((r) => String(r.id)),
+      people: live('SELECT id AS k, json FROM people WHERE deleted_at IS NULL'),
+      companies: live('SELECT domain AS k, json FROM companies WHERE deleted_at IS NULL'),
+      transcripts: live(
+        'SELECT t.meeting_id AS k, t.json FROM transcripts t JOIN meetings m ON m.id = t.meeting_id WHERE m.deleted_at IS NULL',
+      ),
+      tombstones: {
+        meetings: dead('meetings'),
+        actionItems: dead('action_items'),
+        people: dead('people'),
+        companies: dead('companies', 'domain'),
+      },
+    };
+  } finally {
+    db.close();
+  }
+}
+
+export function sql<T = Row>(path: string, query: string, ...params: unknown[]): T[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(query).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+export function integrityCheck(path: string): string {
+  const db = new Database(path, { fileMustExist: true });
+  try {
+    return String(db.pragma('integrity_check', { simple: true }));
+  } finally {
+    db.close();
+  }
+}
+
+const byKey = (items: unknown[], key: string) =>
+  Object.fromEntries(items.map((i) => [String((i as Row)[key]), JSON.stringify(i)]));
+
+/** What the sandbox serves now, collected over HTTP (unlimited sandboxes only: it sends requests). */
+export async function serverContent(sb: Sandbox): Promise<Omit<MirrorContent, 'tombstones'>> {
+  const meetings = await collect(sb, '/meetings');
+  const transcripts: Record<string, string> = {};
+  for (const m of meetings as Row[]) {
+    const res = await fetch(`${sb.baseUrl}/meeting/${encodeURIComponent(String(m.id))}/transcript`, {
+      headers: { Authorization: `Bearer ${sb.apiKey}` },
+    });
+    transcripts[String(m.id)] = JSON.stringify(await res.json());
+  }
+  const mine = await collect(sb, '/action-items?status=ALL');
+  return {
+    meetings: byKey(meetings, 'id'),
+    actionItems: byKey(await collect(sb, '/action-items?assigneeType=Anyone&status=ALL'), 'id'),
+    mine: mine.map((i) => String((i as Row).id)).sort(),
+    people: byKey(await collect(sb, '/people'), 'id'),
+    companies: byKey(await collect(sb, '/companies'), 'domain'),
+    transcripts,
+  };
+}
+
+/** Transcript requests the sandbox answered, per meeting id, from request index `from` on. */
+export function transcriptRequests(sb: Sandbox, from = 0): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of sb.requests.slice(from)) {
+    const m = /^\/meeting\/([^/]+)\/transcript$/.exec(r.path);
+    if (m && r.method === 'GET')
+      counts.set(decodeURIComponent(m[1]!), (counts.get(decodeURIComponent(m[1]!)) ?? 0) + 1);
+  }
+  return counts;
+}
+
+export interface ChangeEvent {
+  seq: number;
+  run: number;
+  at: string;
+  resource: string;
+  id: string;
+  change: string;
+  fields: string[];
+  item: unknown;
+}
+
+export function parseChanges(stdout: string): ChangeEvent[] {
+  return JSON.parse(stdout) as ChangeEvent[];
+}
+
+/** Removes undefined so that the mirror and the server compare key for key. */
+export function withoutTombstones(c: MirrorContent): Omit<MirrorContent, 'tombstones'> {
+  const { tombstones: _t, ...rest } = c;
+  return rest;
+}
