@@ -24,6 +24,8 @@ export interface MirrorStatus {
     finishedAt: string | null;
     complete: boolean;
     requests: number;
+    /** Why it stopped early (an error), when it did. */
+    error: string | null;
   } | null;
   syncRunningPid: number | null;
   counts: { meetings: number; actionItems: number; people: number; companies: number; transcripts: number };
@@ -69,7 +71,10 @@ export const mirrorGroup: GroupSpec = {
               finished_at: string | null;
               complete: number;
               requests: number;
-            }>('SELECT id, started_at, finished_at, complete, requests FROM runs ORDER BY id DESC LIMIT 1')
+              error: string | null;
+            }>(
+              'SELECT id, started_at, finished_at, complete, requests, error FROM runs ORDER BY id DESC LIMIT 1',
+            )
             .get();
           const size = [mirror.path, `${mirror.path}-wal`].reduce(
             (n, p) => n + (existsSync(p) ? statSync(p).size : 0),
@@ -88,6 +93,7 @@ export const mirrorGroup: GroupSpec = {
                   finishedAt: run.finished_at,
                   complete: run.complete === 1,
                   requests: run.requests,
+                  error: run.error,
                 }
               : null,
             syncRunningPid: lockHolder(db)?.pid ?? null,
@@ -118,16 +124,23 @@ export const mirrorGroup: GroupSpec = {
           );
           return 0;
         }
-        const { humanCount } = await import('../output/text.js');
+        const [{ humanCount }, { sanitizeOneLine }] = await Promise.all([
+          import('../output/text.js'),
+          import('../output/sanitize.js'),
+        ]);
         const s = status;
+        const how = (l: NonNullable<MirrorStatus['lastSync']>) =>
+          l.finishedAt === null
+            ? s.syncRunningPid !== null
+              ? 'running'
+              : 'did not finish'
+            : l.complete
+              ? 'complete'
+              : l.error !== null
+                ? `stopped: ${sanitizeOneLine(l.error)}`
+                : 'stopped at --budget';
         const last = s.lastSync
-          ? `${s.lastSync.finishedAt ?? s.lastSync.startedAt} (run ${s.lastSync.run}, ${
-              s.lastSync.finishedAt === null
-                ? 'did not finish'
-                : s.lastSync.complete
-                  ? 'complete'
-                  : 'stopped at --budget'
-            }, ${humanCount(s.lastSync.requests)} requests)`
+          ? `${s.lastSync.finishedAt ?? s.lastSync.startedAt} (run ${s.lastSync.run}, ${how(s.lastSync)}, ${humanCount(s.lastSync.requests)} requests)`
           : 'never';
         const row = (label: string, value: string) => `  ${label.padEnd(13)}${value}\n`;
         const counted = (n: number, d: number) =>

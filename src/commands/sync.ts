@@ -82,7 +82,17 @@ export const syncCommand: CommandSpec = {
         },
       );
     } catch (err) {
-      throw (await import('../mirror/errors.js')).mirrorWriteError(mirror.path, err);
+      const error = (await import('../mirror/errors.js')).mirrorWriteError(mirror.path, err);
+      const { ExitCode, MtgError } = await import('../api/errors.js');
+      const { SyncLockedError } = await import('../mirror/lock.js');
+      if (
+        !(error instanceof SyncLockedError) &&
+        !(error instanceof MtgError && error.exitCode === ExitCode.usage)
+      ) {
+        ctx.progress.stop();
+        ctx.progress.note('The mirror keeps what this sync committed; `mtg sync` goes on from there.');
+      }
+      throw error;
     } finally {
       mirror.close();
     }

@@ -5,6 +5,7 @@
 
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import { ExitCode, MtgError } from '../api/errors.js';
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
 export type Params = SqlValue[] | [Record<string, SqlValue>];
@@ -47,7 +48,16 @@ let driver: Driver | undefined;
 function loadDriver(): Driver {
   if (!driver) {
     const require = createRequire(import.meta.url);
-    driver = require('better-sqlite3') as Driver;
+    try {
+      driver = require('better-sqlite3') as Driver;
+    } catch (err) {
+      // Installed with --ignore-scripts, or its native build was not allowed or failed.
+      throw new MtgError(
+        `The SQLite driver of the local mirror (better-sqlite3) cannot be loaded: ${(err as Error).message.split('\n')[0]}. ` +
+          'Reinstall mtg allowing its native build, e.g. `npm install -g --allow-scripts=better-sqlite3 mtg` (README: Local mirror).',
+        ExitCode.api,
+      );
+    }
   }
   return driver;
 }

@@ -90,6 +90,10 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
     inspect(db, path, readonly);
     if (!readonly) {
       db.pragma('journal_mode = WAL');
+      // WAL with synchronous=NORMAL: a commit survives the process being killed (what resuming
+      // relies on); only an OS crash or power loss may drop the latest commits, never consistency.
+      // FULL would fsync every page of a sync (1,300 commits: 1.5 of 7.6 s for 100,000 items).
+      db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       migrate(db);
       tightenMode(path);

@@ -4,7 +4,7 @@
 // beyond 2^53 keep their exact digits; every `json` column is the object as the API last sent it.
 // Beyond the agreed columns: meetings.passage_base (the meeting's block of `passages` rowids, so
 // its passages are replaced by a rowid range rather than a scan of the index), walks.items (the
-// position of the walk's next item), walks.abandoned_at (a walk given up by --full); walks and
+// position of the walk's next item), walks.abandoned_at (a walk given up by --full), runs.error (why a run stopped early); walks and
 // runs ids are never reused (AUTOINCREMENT), since items keep the id of the walk that saw them.
 
 import type { Db } from './driver.js';
@@ -55,7 +55,8 @@ CREATE TABLE walks (
 CREATE INDEX walks_open ON walks(resource, query, completed_at);
 
 CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, started_at TEXT NOT NULL, finished_at TEXT,
-  complete INTEGER NOT NULL DEFAULT 0, requests INTEGER NOT NULL DEFAULT 0, summary TEXT);
+  complete INTEGER NOT NULL DEFAULT 0, requests INTEGER NOT NULL DEFAULT 0, summary TEXT,
+  error TEXT);
 
 CREATE TABLE changes (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,

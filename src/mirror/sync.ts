@@ -16,7 +16,7 @@ import * as E from '../api/endpoints.js';
 import { ApiError, UsageError } from '../api/errors.js';
 import { type PaginateOptions, paginatePages } from '../api/paginate.js';
 import { type ChangeResource, changedFields, changeRecorder, type RecordChange } from './changes.js';
-import type { Db, Statement } from './driver.js';
+import type { Db, SqlValue, Statement } from './driver.js';
 import { fromJsonText, toJsonText } from './json.js';
 import { acquireSyncLock } from './lock.js';
 import { type Mirror, normalizeBaseUrl } from './open.js';
@@ -180,24 +180,31 @@ export async function runSync(
   const engine = new SyncEngine(db, client, run, options, progress, meter);
   let complete = false;
   let summary: SyncSummary | undefined;
+  let error: string | null = null;
   try {
     try {
       await engine.walkAll();
       if (engine.transcriptsWanted) await engine.fetchTranscripts(startedAt);
       complete = true;
     } catch (err) {
-      if (!(err instanceof BudgetReached)) throw err;
+      if (!(err instanceof BudgetReached)) {
+        error = err instanceof Error ? err.message : String(err);
+        throw err;
+      }
     }
     summary = engine.summary(complete, meter.count(), Date.now() - started);
     return summary;
   } finally {
     meter.restore();
     try {
-      db.prepare('UPDATE runs SET finished_at = ?, complete = ?, requests = ?, summary = ? WHERE id = ?').run(
+      db.prepare(
+        'UPDATE runs SET finished_at = ?, complete = ?, requests = ?, summary = ?, error = ? WHERE id = ?',
+      ).run(
         new Date().toISOString(),
         complete ? 1 : 0,
         meter.count(),
         summary ? toJsonText(summary) : null,
+        error,
         run,
       );
     } finally {
@@ -327,11 +334,12 @@ class SyncEngine {
     for (let attempt = 0; attempt < 2; attempt++) {
       let fetched = 0;
       try {
-        for await (const page of paginatePages(this.client, { ...def.endpoint, startUrl })) {
+        for await (const page of prefetching(paginatePages(this.client, { ...def.endpoint, startUrl }))) {
           fetched++;
           const walkId = walk.id;
           db.transaction(() => {
-            for (const item of page.items) upsert(item, position++);
+            upsert(page.items, position);
+            position += page.items.length;
             advance.run(page.next?.href ?? null, position, this.run, walkId);
             if (!page.next) {
               this.complete(def, walkId);
@@ -360,70 +368,95 @@ class SyncEngine {
     }
   }
 
-  /** Insert or update one item as the API sent it, recording what changed. */
-  private upserter(def: ListDef, walkId: number): (item: unknown, position: number) => void {
+  /** Insert or update the items of one page as the API sent them, recording what changed. */
+  private upserter(def: ListDef, walkId: number): (items: readonly unknown[], firstPosition: number) => void {
     const db = this.db;
     const t = def.table;
     const k = def.key;
     const get: Statement<StoredRow & { status?: string | null }> = db.prepare(
       `SELECT json, deleted_at${t === 'action_items' ? ', status' : ''} FROM ${t} WHERE ${k} = ?`,
     );
-    const seen = def.mine
-      ? db.prepare(`UPDATE ${t} SET mine = 1, mine_walk = ? WHERE ${k} = ?`)
-      : db.prepare(`UPDATE ${t} SET seen_walk = ?, position = ? WHERE ${k} = ?`);
-    const markSeen = (id: string, position: number) =>
-      def.mine ? seen.run(walkId, id) : seen.run(walkId, position, id);
+    // The walk's marks go into the same statement as the item: `seen_walk` and `position` for the
+    // walk of every item, `mine` and `mine_walk` for the default-assignee walk.
+    const markCols = def.mine ? ['mine', 'mine_walk'] : ['seen_walk', 'position'];
+    const marks = (position: number): SqlValue[] => (def.mine ? [1, walkId] : [walkId, position]);
+    const extraCols =
+      t === 'meetings' ? ['name', 'created_at', 'updated_at'] : t === 'action_items' ? ['status'] : [];
+    const extra = (item: Record<string, unknown>): SqlValue[] =>
+      t === 'meetings'
+        ? [textOrNull(item.name), textOrNull(item.createdAt), textOrNull(item.updatedAt)]
+        : t === 'action_items'
+          ? [textOrNull(item.status)]
+          : [];
+    const cols = ['json', ...extraCols, ...markCols];
+    const ins = db.prepare(
+      `INSERT INTO ${t}(${k}, ${cols.join(', ')}) VALUES (?${', ?'.repeat(cols.length)})`,
+    );
+    const upd = db.prepare(
+      `UPDATE ${t} SET ${cols.map((c) => `${c} = ?`).join(', ')}, deleted_at = NULL WHERE ${k} = ?`,
+    );
+    const write = (
+      id: string,
+      item: Record<string, unknown>,
+      json: string,
+      exists: boolean,
+      position: number,
+    ) => {
+      if (exists) upd.run(json, ...extra(item), ...marks(position), id);
+      else ins.run(id, json, ...extra(item), ...marks(position));
+      if (t === 'meetings') this.passages.rewrite(id);
+    };
 
-    let write: (id: string, item: Record<string, unknown>, json: string, exists: boolean) => void;
-    if (t === 'meetings') {
-      const ins = db.prepare(
-        'INSERT INTO meetings(id, json, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-      );
-      const upd = db.prepare(
-        'UPDATE meetings SET json = ?, name = ?, created_at = ?, updated_at = ?, deleted_at = NULL WHERE id = ?',
-      );
-      write = (id, m, json, exists) => {
-        const cols = [textOrNull(m.name), textOrNull(m.createdAt), textOrNull(m.updatedAt)] as const;
-        if (exists) upd.run(json, ...cols, id);
-        else ins.run(id, json, ...cols);
-        this.passages.rewrite(id);
-      };
-    } else if (t === 'action_items') {
-      const ins = db.prepare('INSERT INTO action_items(id, json, status) VALUES (?, ?, ?)');
-      const upd = db.prepare('UPDATE action_items SET json = ?, status = ?, deleted_at = NULL WHERE id = ?');
-      write = (id, a, json, exists) =>
-        exists ? upd.run(json, textOrNull(a.status), id) : ins.run(id, json, textOrNull(a.status));
-    } else {
-      const ins = db.prepare(`INSERT INTO ${t}(${k}, json) VALUES (?, ?)`);
-      const upd = db.prepare(`UPDATE ${t} SET json = ?, deleted_at = NULL WHERE ${k} = ?`);
-      write = (id, _item, json, exists) => (exists ? upd.run(json, id) : ins.run(id, json));
-    }
+    // One statement per page, not per item, finds the stored rows and marks the unchanged ones
+    // (most of them on a re-sync): per-item statements cost as much as the requests did.
+    const getMany = db.prepare<StoredRow & { k: string; status?: string | null }>(
+      `SELECT ${k} AS k, json, deleted_at${t === 'action_items' ? ', status' : ''} FROM ${t} WHERE ${k} IN (SELECT value FROM json_each(?))`,
+    );
+    const markMany = def.mine
+      ? db.prepare(`UPDATE ${t} SET mine = 1, mine_walk = ? WHERE ${k} IN (SELECT value FROM json_each(?))`)
+      : db.prepare(
+          `UPDATE ${t} SET seen_walk = ?, position = j.value ->> 1 FROM json_each(?) AS j WHERE ${t}.${k} = j.value ->> 0`,
+        );
 
     const counts = this.counts[def.resource];
-    return (raw, position) => {
-      const item = raw as Record<string, unknown>;
-      const id = keyOf(item[k]);
-      const json = toJsonText(item);
-      const old = get.get(id);
-      if (!old) {
-        write(id, item, json, false);
-        this.record(def.resource, id, 'created', []);
-        counts.created++;
-      } else if (old.deleted_at !== null) {
-        // Back after a tombstone: the item exists again.
-        write(id, item, json, true);
-        this.record(def.resource, id, 'created', []);
-        counts.created++;
-      } else if (old.json !== json) {
-        write(id, item, json, true);
-        const fields = changedFields(fromJsonText(old.json), item);
-        // Same content in another key order: stored as sent, but nothing to report.
-        if (fields.length > 0) {
-          this.record(def.resource, id, statusChange(old.status, item.status) ?? 'updated', fields);
-          counts.updated++;
+    return (items, first) => {
+      const ids = items.map((raw) => keyOf((raw as Record<string, unknown>)[k]));
+      const stored = new Map(getMany.all(toJsonText(ids)).map((r) => [r.k, r]));
+      const unchanged: [string, number][] = [];
+      const done = new Set<string>();
+      items.forEach((raw, i) => {
+        const item = raw as Record<string, unknown>;
+        const id = ids[i]!;
+        const position = first + i;
+        const json = toJsonText(item);
+        // An id repeated within the page: the first occurrence may have just written it.
+        const old = done.has(id) ? get.get(id) : stored.get(id);
+        done.add(id);
+        if (!old) {
+          write(id, item, json, false, position);
+          this.record(def.resource, id, 'created', []);
+          counts.created++;
+        } else if (old.deleted_at !== null) {
+          // Back after a tombstone: the item exists again.
+          write(id, item, json, true, position);
+          this.record(def.resource, id, 'created', []);
+          counts.created++;
+        } else if (old.json !== json) {
+          write(id, item, json, true, position);
+          const fields = changedFields(fromJsonText(old.json), item);
+          // Same content in another key order: stored as sent, but nothing to report.
+          if (fields.length > 0) {
+            this.record(def.resource, id, statusChange(old.status, item.status) ?? 'updated', fields);
+            counts.updated++;
+          }
+        } else {
+          unchanged.push([id, position]);
         }
+      });
+      if (unchanged.length > 0) {
+        if (def.mine) markMany.run(walkId, toJsonText(unchanged.map(([id]) => id)));
+        else markMany.run(walkId, toJsonText(unchanged));
       }
-      markSeen(id, position);
     };
   }
 
@@ -550,6 +583,26 @@ class SyncEngine {
       transcripts: { fetched: this.transcriptsFetched, pending: pendingTranscriptCount(this.db) },
     };
     return out;
+  }
+}
+
+/**
+ * Asks for the next page as soon as one arrives, so that the request is under way while the page
+ * is written (the limiter still paces it; a page is still committed only after the one before).
+ */
+async function* prefetching<T>(pages: AsyncGenerator<T>): AsyncGenerator<T> {
+  let pending = pages.next();
+  try {
+    for (;;) {
+      const result = await pending;
+      if (result.done) return;
+      pending = pages.next();
+      // Its failure surfaces at the next await, or nowhere when the consumer stopped first.
+      pending.catch(() => undefined);
+      yield result.value;
+    }
+  } finally {
+    pages.return(undefined).catch(() => undefined);
   }
 }
 

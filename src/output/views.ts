@@ -63,8 +63,23 @@ const builders: Record<ResourceName, () => ResourceView> = {
   transcript: () =>
     build('transcript entry', S.TranscriptEntry, ['timestamp', 'speaker', 'text'], ['timestamp']),
   sharedWith: () => build('share', S.SharedWith, ['name', 'email', 'teamId', 'access'], ['email', 'teamId']),
-  change: () =>
-    build('change', ChangeEvent, ['seq', 'at', 'resource', 'id', 'change', 'fields'], ['seq', 'at']),
+  change: () => {
+    // `item` is whichever object changed: its fields are those of every synced resource.
+    const view = build(
+      'change',
+      ChangeEvent,
+      ['seq', 'at', 'resource', 'id', 'change', 'fields'],
+      ['seq', 'at'],
+    );
+    const itemFields = [S.Meeting, S.ActionItem, S.Person, S.CompanySummary].flatMap((schema) =>
+      fieldsOfSchema(schema).map((f) => `item.${f}`),
+    );
+    return {
+      ...view,
+      flatColumns: view.fields,
+      fields: [...new Set([...view.fields.filter((f) => f !== 'item'), ...itemFields])],
+    };
+  },
   raw: () => ({ name: 'response', fields: [], tableColumns: [], arrayLabels: ARRAY_LABELS, open: true }),
 };
 

@@ -104,6 +104,20 @@ describe('mtg sync', () => {
     expect(onlyPeople).toHaveLength(Object.keys(server.people).length);
     const csv = await m.mtg(['changes', '--resource', 'companies', '--format', 'csv']);
     expect(csv.stdout.split('\n')[0]).toBe('seq,run,at,resource,id,change,fields,item');
+    const picked = await m.mtg([
+      'changes',
+      '--resource',
+      'action-items',
+      '--fields',
+      'seq,change,item.title,item.status',
+      '--format',
+      'csv',
+    ]);
+    const [header, firstRow] = picked.stdout.split('\n');
+    expect(header).toBe('seq,change,item.title,item.status');
+    const firstItem = JSON.parse(server.actionItems[events.find((e) => e.resource === 'action-items')!.id]!);
+    expect(firstRow).toContain(`,created,`);
+    expect(firstRow).toContain(firstItem.status);
     const table = await m.mtg(['changes', '--resource', 'companies', '--format', 'table']);
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('created');
@@ -124,6 +138,21 @@ describe('mtg sync', () => {
     const c = readMirror(m.dbPath);
     expect(Object.keys(c.people)).toHaveLength(14);
     expect(Object.keys(c.meetings)).toHaveLength(0);
+  });
+
+  it('--no-transcripts leaves them pending; --full fetches every one again and reports none unchanged', async () => {
+    const m = await env({ seed: 23 });
+    const first = JSON.parse((await m.sync(['--no-transcripts'])).stdout);
+    expect(first.transcripts).toEqual({ fetched: 0, pending: 12 });
+    expect(transcriptRequests(m.sandbox).size).toBe(0);
+    expect(JSON.parse((await m.sync()).stdout).transcripts).toEqual({ fetched: 12, pending: 0 });
+    const mark = m.sandbox.requests.length;
+    const full = JSON.parse((await m.sync(['--full'])).stdout);
+    expect(full.complete).toBe(true);
+    expect(full.transcripts).toEqual({ fetched: 12, pending: 0 });
+    expect([...transcriptRequests(m.sandbox, mark).values()]).toEqual(Array(12).fill(1));
+    expect(parseChanges((await m.mtg(['changes', '--json'])).stdout)).toEqual([]);
+    expect(withoutTombstones(readMirror(m.dbPath))).toEqual(await serverContent(m.sandbox));
   });
 
   it('under small rate-limit windows the first sync meets no 429; the next fetches no transcript', async () => {
