@@ -1,0 +1,130 @@
+// --since/--until: turning a time bound on the command line into an instant, and the window both
+// bounds make. Plain Date is enough here (the formats are few and fixed; a date library would add
+// load time to every command that takes a bound and buy nothing we use).
+//
+// Accepted:
+// - a bare date `2026-01-05`: a day in LOCAL time; as --since it is that day's local midnight, as
+//   --until the next local midnight (the window is [since, until), so the whole day is in it);
+// - a date-time `2026-01-05T14:30[:00[.000]]`, with `Z` or an offset (`+02:00`) or without one
+//   (then local time, as in ECMAScript); a space may stand for the `T`;
+// - a relative duration before now: `30m`, `24h`, `7d`, `2w` (minutes, hours, days of 24 hours,
+//   weeks of 7 days).
+
+import { UsageError } from '../api/errors.js';
+
+const EXAMPLES = 'e.g. 2026-01-05, 2026-01-05T14:30, 2026-01-05T14:30:00Z or 7d (also 30m, 24h, 2w)';
+
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+const RELATIVE = /^(\d{1,6})([mhdw])$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+export type BoundFlag = '--since' | '--until';
+
+export interface TimeWindow {
+  /** Inclusive lower bound. */
+  since?: Date;
+  /** Exclusive upper bound. */
+  until?: Date;
+}
+
+/**
+ * One --since/--until value as an instant. `flag` decides which end of a bare date's day is meant
+ * and names the option in the error; `now` anchors relative durations.
+ */
+export function parseTimeBound(value: string, flag: string, now: Date = new Date()): Date {
+  const text = value.trim();
+  const bad = (why?: string) =>
+    new UsageError(
+      `${flag} "${value}" is not a date, date-time or duration${why ? ` (${why})` : ''}; ${EXAMPLES}`,
+    );
+
+  const relative = RELATIVE.exec(text);
+  if (relative) {
+    const unit = relative[2] as keyof typeof UNIT_MS;
+    return new Date(now.getTime() - Number(relative[1]) * UNIT_MS[unit]);
+  }
+
+  const date = DATE.exec(text);
+  if (date) {
+    const [y, m, d] = [Number(date[1]), Number(date[2]), Number(date[3])];
+    if (!validDay(y, m, d)) throw bad('no such day');
+    // The Date constructor with parts is local time and rolls d+1 over months, years and DST.
+    return flag === '--until' ? new Date(y, m - 1, d + 1) : new Date(y, m - 1, d);
+  }
+
+  const dt = DATE_TIME.exec(text);
+  if (dt) {
+    const [y, mo, d, h, mi] = [1, 2, 3, 4, 5].map((i) => Number(dt[i])) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    const s = dt[6] === undefined ? 0 : Number(dt[6]);
+    const ms = dt[7] === undefined ? 0 : Math.floor(Number(`0.${dt[7]}`) * 1000);
+    if (!validDay(y, mo, d)) throw bad('no such day');
+    if (h > 23 || mi > 59 || s > 59) throw bad('no such time of day');
+    const zone = dt[8];
+    if (zone === undefined) return new Date(y, mo - 1, d, h, mi, s, ms);
+    let offsetMin = 0;
+    if (zone.toUpperCase() !== 'Z') {
+      const digits = zone.replace(':', '');
+      const oh = Number(digits.slice(1, 3));
+      const om = Number(digits.slice(3, 5));
+      if (oh > 23 || om > 59) throw bad('no such offset');
+      offsetMin = (digits[0] === '-' ? -1 : 1) * (oh * 60 + om);
+    }
+    return new Date(Date.UTC(y, mo - 1, d, h, mi, s, ms) - offsetMin * 60_000);
+  }
+
+  throw bad();
+}
+
+function validDay(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const daysInMonth = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return d <= daysInMonth;
+}
+
+/** Both bounds of a command, checked together: --since later than --until is a usage error. */
+export function parseTimeWindow(
+  since: string | undefined,
+  until: string | undefined,
+  now: Date = new Date(),
+): TimeWindow {
+  const window: TimeWindow = {
+    since: since === undefined ? undefined : parseTimeBound(since, '--since', now),
+    until: until === undefined ? undefined : parseTimeBound(until, '--until', now),
+  };
+  if (window.since && window.until && window.since.getTime() > window.until.getTime()) {
+    throw new UsageError(
+      `--since (${window.since.toISOString()}) is later than --until (${window.until.toISOString()}); nothing can match`,
+    );
+  }
+  return window;
+}
+
+/** Whether an ISO timestamp from the API falls in the window (an unparsable one never does). */
+export function inWindow(iso: string | undefined, window: TimeWindow): boolean {
+  if (!window.since && !window.until) return true;
+  const t = typeof iso === 'string' ? Date.parse(iso) : Number.NaN;
+  if (Number.isNaN(t)) return false;
+  if (window.since && t < window.since.getTime()) return false;
+  if (window.until && t >= window.until.getTime()) return false;
+  return true;
+}
+
+/** Whether an ISO timestamp is older than --since (the early stop of a newest-first list). */
+export function beforeSince(iso: string | undefined, window: TimeWindow): boolean {
+  if (!window.since) return false;
+  const t = typeof iso === 'string' ? Date.parse(iso) : Number.NaN;
+  return !Number.isNaN(t) && t < window.since.getTime();
+}
+
+export function hasWindow(window: TimeWindow): boolean {
+  return window.since !== undefined || window.until !== undefined;
+}

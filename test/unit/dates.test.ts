@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ExitCode, UsageError } from '../../src/api/errors.js';
+import { beforeSince, inWindow, parseTimeBound, parseTimeWindow } from '../../src/cli/dates.js';
+
+const now = new Date('2026-03-10T12:00:00Z');
+
+describe('parseTimeBound', () => {
+  it('a bare date is a local-day bound: --since its midnight, --until the next midnight', () => {
+    expect(parseTimeBound('2026-01-05', '--since', now).getTime()).toBe(new Date(2026, 0, 5).getTime());
+    expect(parseTimeBound('2026-01-05', '--until', now).getTime()).toBe(new Date(2026, 0, 6).getTime());
+    // Month and year roll over.
+    expect(parseTimeBound('2025-12-31', '--until', now).getTime()).toBe(new Date(2026, 0, 1).getTime());
+  });
+
+  it('date-times with and without an offset', () => {
+    expect(parseTimeBound('2026-01-05T14:30:00Z', '--since', now).toISOString()).toBe(
+      '2026-01-05T14:30:00.000Z',
+    );
+    expect(parseTimeBound('2026-01-05T14:30+02:00', '--since', now).toISOString()).toBe(
+      '2026-01-05T12:30:00.000Z',
+    );
+    expect(parseTimeBound('2026-01-05T14:30:15.250-0130', '--until', now).toISOString()).toBe(
+      '2026-01-05T16:00:15.250Z',
+    );
+    expect(parseTimeBound('2026-01-05 14:30', '--since', now).getTime()).toBe(
+      new Date(2026, 0, 5, 14, 30).getTime(),
+    );
+  });
+
+  it('relative durations count back from now', () => {
+    expect(parseTimeBound('30m', '--since', now).toISOString()).toBe('2026-03-10T11:30:00.000Z');
+    expect(parseTimeBound('24h', '--since', now).toISOString()).toBe('2026-03-09T12:00:00.000Z');
+    expect(parseTimeBound('7d', '--since', now).toISOString()).toBe('2026-03-03T12:00:00.000Z');
+    expect(parseTimeBound('2w', '--until', now).toISOString()).toBe('2026-02-24T12:00:00.000Z');
+  });
+
+  it.each(['yesterday', '2026-02-30', '2026-13-01', '2026-01-05T25:00', '7x', '-7d', '', '2026-1-5', '1.5d'])(
+    'rejects %j with exit 2 and an example of a good value',
+    (value) => {
+      let error: unknown;
+      try {
+        parseTimeBound(value, '--since', now);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).exitCode).toBe(ExitCode.usage);
+      expect((error as UsageError).message).toMatch(/--since .*e\.g\. 2026-01-05/);
+    },
+  );
+});
+
+describe('parseTimeWindow', () => {
+  it('rejects --since later than --until', () => {
+    expect(() => parseTimeWindow('2026-02-01', '2026-01-01', now)).toThrow(/later than --until/);
+  });
+  it('one bare day for both bounds is that whole local day', () => {
+    const w = parseTimeWindow('2026-01-05', '2026-01-05', now);
+    expect(inWindow(new Date(2026, 0, 5, 0, 0).toISOString(), w)).toBe(true);
+    expect(inWindow(new Date(2026, 0, 5, 23, 59, 59).toISOString(), w)).toBe(true);
+    expect(inWindow(new Date(2026, 0, 6).toISOString(), w)).toBe(false);
+    expect(inWindow(new Date(2026, 0, 4, 23, 59).toISOString(), w)).toBe(false);
+    expect(beforeSince(new Date(2026, 0, 4, 23, 59).toISOString(), w)).toBe(true);
+  });
+});
