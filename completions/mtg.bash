@@ -14,6 +14,8 @@ __mtg_child() {
     '|companies') REPLY='companies' ;;
     '|sync') REPLY='sync' ;;
     '|changes') REPLY='changes' ;;
+    '|find') REPLY='find' ;;
+    '|sql') REPLY='sql' ;;
     '|mirror') REPLY='mirror' ;;
     '|api') REPLY='api' ;;
     '|sandbox') REPLY='sandbox' ;;
@@ -49,7 +51,7 @@ __mtg_child() {
 # The words that lead on from node $1, in REPLY.
 __mtg_subcommands() {
   case "$1" in
-    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes mirror api sandbox completion' ;;
+    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes find sql mirror api sandbox completion' ;;
     'auth') REPLY='login logout status' ;;
     'config') REPLY='get set unset list' ;;
     'meetings') REPLY='list ls search view show transcript share' ;;
@@ -82,6 +84,8 @@ __mtg_options() {
     'companies list') REPLY='--tag' ;;
     'sync') REPLY='--no-transcripts --only --budget --full' ;;
     'changes') REPLY='--since --after --resource' ;;
+    'find') REPLY='--in --since --until' ;;
+    'sql') REPLY='--schema' ;;
     'api') REPLY='-X --method -F --field -f --raw-field --input --paginate' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --action-items --meetings --base-path' ;;
     *) REPLY= ;;
@@ -132,6 +136,10 @@ __mtg_value() {
     'changes|--since') __mtg_kind=text ;;
     'changes|--after') __mtg_kind=text ;;
     'changes|--resource') __mtg_kind=choices REPLY='meetings action-items people companies transcripts' ;;
+    'find|--in') __mtg_kind=choices REPLY='name notes transcript action-items attendees' ;;
+    'find|--since') __mtg_kind=text ;;
+    'find|--until') __mtg_kind=text ;;
+    'sql|--schema') __mtg_kind= ;;
     'api|-X'|'api|--method') __mtg_kind=choices REPLY='GET POST PUT PATCH DELETE' ;;
     'api|-F'|'api|--field') __mtg_kind=text ;;
     'api|-f'|'api|--raw-field') __mtg_kind=text ;;
@@ -171,7 +179,7 @@ __mtg_arg_choices() {
   esac
 }
 
-__mtg_globals='--format --json --fields --limit --no-color -o --output -q --quiet -v --verbose --max-retries --timeout --max-wait --checkpoint --bom --raw-cells --insecure --api-key --base-url --profile -h --help'
+__mtg_globals='--format --json --fields --limit --no-color -o --output -q --quiet -v --verbose --max-retries --timeout --max-wait --checkpoint --bom --raw-cells --insecure --api-key --base-url --profile --offline -h --help'
 
 _mtg() {
   local REPLY __mtg_kind cur=${COMP_WORDS[COMP_CWORD]} prev= node= word opt= prefix= i=1 npos=0

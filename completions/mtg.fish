@@ -24,6 +24,10 @@ function __mtg_child
             echo 'sync'
         case '|changes'
             echo 'changes'
+        case '|find'
+            echo 'find'
+        case '|sql'
+            echo 'sql'
         case '|mirror'
             echo 'mirror'
         case '|api'
@@ -128,6 +132,10 @@ function __mtg_takes_value
             return 1
         case 'changes|--since' 'changes|--after' 'changes|--resource'
             return 0
+        case 'find|--in' 'find|--since' 'find|--until'
+            return 0
+        case 'sql|--schema'
+            return 1
         case 'api|-X' 'api|--method' 'api|-F' 'api|--field' 'api|-f' 'api|--raw-field' 'api|--input'
             return 0
         case 'api|--paginate'
@@ -194,6 +202,8 @@ complete -c mtg -n '__mtg_at \'\'' -a 'people' -d 'List the people attending you
 complete -c mtg -n '__mtg_at \'\'' -a 'companies' -d 'List companies and show one with its links and people'
 complete -c mtg -n '__mtg_at \'\'' -a 'sync' -d 'Copy meetings, transcripts, action items, people and companies into the local...'
 complete -c mtg -n '__mtg_at \'\'' -a 'changes' -d 'What the local mirror learned: created, updated, deleted, completed and reope...'
+complete -c mtg -n '__mtg_at \'\'' -a 'find' -d 'Full-text search of the local mirror: names, notes, transcripts, action items...'
+complete -c mtg -n '__mtg_at \'\'' -a 'sql' -d 'Run a read-only SQL query on the local mirror'
 complete -c mtg -n '__mtg_at \'\'' -a 'mirror' -d 'Show or reset the local mirror that `mtg sync` writes'
 complete -c mtg -n '__mtg_at \'\'' -a 'api' -d 'Send any request to the API (same auth, retries, pacing and pagination)'
 complete -c mtg -n '__mtg_at \'\'' -a 'sandbox' -d 'Serve the whole API locally from seeded data, to try every command without an...'
@@ -262,6 +272,10 @@ complete -c mtg -n '__mtg_at \'sync\'' -l full -d 'fetch every transcript again 
 complete -c mtg -n '__mtg_at \'changes\'' -l since -x -d 'last (the latest sync, the default), a sync run number, an ISO date/time, or ...'
 complete -c mtg -n '__mtg_at \'changes\'' -l after -x -d 'only events after this seq (alone: every later event)'
 complete -c mtg -n '__mtg_at \'changes\'' -l resource -x -a 'meetings action-items people companies transcripts' -d 'only these resources (repeatable, comma lists)'
+complete -c mtg -n '__mtg_at \'find\'' -l in -x -a 'name notes transcript action-items attendees' -d 'only these passages: name,notes,transcript,action-items,attendees (repeatable...'
+complete -c mtg -n '__mtg_at \'find\'' -l since -x -d 'meetings created at or after: ISO date/time or 30m, 24h, 7d, 2w'
+complete -c mtg -n '__mtg_at \'find\'' -l until -x -d 'meetings created before: ISO date/time or 30m, 24h, 7d, 2w'
+complete -c mtg -n '__mtg_at \'sql\'' -l schema -d 'print the CREATE statements of the tables'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'status' -d 'Where the mirror is, what it holds, when it was last synced'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'reset' -d 'Delete this profile\'s mirror (the next `mtg sync` starts over)'
 complete -c mtg -n '__mtg_at \'api\'' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'GET|POST|PUT|PATCH|DELETE (default: GET, or POST with --field/--input unless ...'
@@ -299,4 +313,5 @@ complete -c mtg -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
 complete -c mtg -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -s h -l help -d 'show help'

@@ -38,6 +38,11 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   },
   { flags: '--base-url <url>', description: 'API base URL (also MTG_BASE_URL)' },
   { flags: '--profile <name>', description: 'config profile (also MTG_PROFILE)', defaultValue: undefined },
+  {
+    flags: '--offline',
+    description:
+      'read commands answer from the local mirror (`mtg sync`) and send nothing (also MTG_OFFLINE=1)',
+  },
 ];
 
 export interface Globals {
@@ -58,6 +63,7 @@ export interface Globals {
   apiKey?: string;
   baseUrl?: string;
   profile?: string;
+  offline: boolean;
 }
 
 export function parseGlobals(raw: Record<string, unknown>): Globals {
@@ -86,5 +92,6 @@ export function parseGlobals(raw: Record<string, unknown>): Globals {
     apiKey: str('apiKey'),
     baseUrl: str('baseUrl'),
     profile: str('profile'),
+    offline: !!raw.offline,
   };
 }

@@ -9,10 +9,12 @@ import { changesCommand } from './changes.js';
 import { companiesGroup } from './companies.js';
 import { completionCommand } from './completion.js';
 import { configGroup } from './config.js';
+import { findCommand } from './find.js';
 import { meetingsGroup } from './meetings.js';
 import { mirrorGroup } from './mirror.js';
 import { peopleGroup } from './people.js';
 import { sandboxCommand } from './sandbox.js';
+import { sqlCommand } from './sql.js';
 import { syncCommand } from './sync.js';
 import { tagsGroup } from './tags.js';
 
@@ -27,6 +29,8 @@ export const commandTree: TreeNode[] = [
   companiesGroup,
   syncCommand,
   changesCommand,
+  findCommand,
+  sqlCommand,
   mirrorGroup,
   apiCommand,
   sandboxCommand,
