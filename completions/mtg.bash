@@ -87,7 +87,7 @@ __mtg_options() {
     'find') REPLY='--in --since --until' ;;
     'sql') REPLY='--schema' ;;
     'api') REPLY='-X --method -F --field -f --raw-field --input --paginate' ;;
-    'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --action-items --meetings --base-path' ;;
+    'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --base-path' ;;
     *) REPLY= ;;
   esac
 }
@@ -153,6 +153,7 @@ __mtg_value() {
     'sandbox|--page-size') __mtg_kind=text ;;
     'sandbox|--latency') __mtg_kind=text ;;
     'sandbox|--faults') __mtg_kind=text ;;
+    'sandbox|--churn') __mtg_kind=text ;;
     'sandbox|--action-items') __mtg_kind=text ;;
     'sandbox|--meetings') __mtg_kind=text ;;
     'sandbox|--base-path') __mtg_kind=text ;;

@@ -140,7 +140,7 @@ function __mtg_takes_value
             return 0
         case 'api|--paginate'
             return 1
-        case 'sandbox|--port' 'sandbox|--host' 'sandbox|--plan' 'sandbox|--limits' 'sandbox|--seed' 'sandbox|--page-size' 'sandbox|--latency' 'sandbox|--faults' 'sandbox|--action-items' 'sandbox|--meetings' 'sandbox|--base-path'
+        case 'sandbox|--port' 'sandbox|--host' 'sandbox|--plan' 'sandbox|--limits' 'sandbox|--seed' 'sandbox|--page-size' 'sandbox|--latency' 'sandbox|--faults' 'sandbox|--churn' 'sandbox|--action-items' 'sandbox|--meetings' 'sandbox|--base-path'
             return 0
         case '*|--format' '*|--fields' '*|--limit' '*|-o' '*|--output' '*|--max-retries' '*|--timeout' '*|--max-wait' '*|--checkpoint' '*|--api-key' '*|--base-url' '*|--profile'
             return 0
@@ -291,6 +291,7 @@ complete -c mtg -n '__mtg_at \'sandbox\'' -l seed -x -d 'seed of the generated d
 complete -c mtg -n '__mtg_at \'sandbox\'' -l page-size -x -d 'items per page of list endpoints'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l latency -x -d 'delay added to each response'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l faults -x -d 'inject faults, e.g. "500:0.05,reset:0.02,stall:0.01"'
+complete -c mtg -n '__mtg_at \'sandbox\'' -l churn -x -d 'change the data while serving, e.g. "2/1s" (2 rounds a second): meetings, tra...'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l action-items -x -d 'number of action items to generate (e.g. 100000 for benchmarks)'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l meetings -x -d 'number of meetings to generate'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l base-path -x -d 'serve under a path prefix, e.g. /v1'

@@ -32,6 +32,11 @@ export const sandboxCommand: CommandSpec = {
     { flags: '--latency <ms>', description: 'delay added to each response', defaultValue: '0' },
     { flags: '--faults <spec>', description: 'inject faults, e.g. "500:0.05,reset:0.02,stall:0.01"' },
     {
+      flags: '--churn <spec>',
+      description:
+        'change the data while serving, e.g. "2/1s" (2 rounds a second): meetings, transcripts, action items, people, companies created, edited and deleted, deterministic from --seed',
+    },
+    {
       flags: '--action-items <n>',
       description: 'number of action items to generate (e.g. 100000 for benchmarks)',
     },
@@ -40,7 +45,7 @@ export const sandboxCommand: CommandSpec = {
   ],
   examples: [
     'mtg sandbox',
-    'mtg sandbox --json --port 0 --limits "5/1s,40/10s"',
+    'mtg sandbox --json --port 0 --limits "5/1s,40/10s" --churn 2/1s --seed 7',
     'mtg sandbox --action-items 100000 --page-size 100 --limits none',
   ],
   async run(ctx, _args, opts) {
@@ -48,7 +53,7 @@ export const sandboxCommand: CommandSpec = {
     if (!/^(127(\.\d{1,3}){3}|localhost|::1)$/.test(host)) {
       throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1 or localhost), got "${host}"`);
     }
-    const { parseFaults, parseLimits, runSandboxCommand } = await import('../sandbox/index.js');
+    const { parseChurn, parseFaults, parseLimits, runSandboxCommand } = await import('../sandbox/index.js');
     const check = (fn: () => unknown) => {
       try {
         fn();
@@ -58,6 +63,7 @@ export const sandboxCommand: CommandSpec = {
     };
     if (opts.limits !== undefined) check(() => parseLimits(String(opts.limits)));
     if (opts.faults !== undefined) check(() => parseFaults(String(opts.faults)));
+    if (opts.churn !== undefined) check(() => parseChurn(String(opts.churn)));
     const actionItems = optionalNumber(opts.actionItems, '--action-items');
     const meetings = optionalNumber(opts.meetings, '--meetings', 1);
     await runSandboxCommand(
@@ -70,6 +76,7 @@ export const sandboxCommand: CommandSpec = {
         pageSize: positiveId(String(opts.pageSize), '--page-size'),
         latencyMs: optionalNumber(opts.latency, '--latency'),
         faults: opts.faults === undefined ? undefined : String(opts.faults),
+        churn: opts.churn === undefined ? undefined : String(opts.churn),
         basePath: opts.basePath === undefined ? undefined : String(opts.basePath),
         sizes: {
           ...(actionItems !== undefined && { actionItems }),

@@ -58,10 +58,11 @@ export const syncCommand: CommandSpec = {
       import('../output/meeting-view.js'),
       import('../output/text.js'),
     ]);
+    // The key is checked before the mirror is opened: without one, no file is created.
+    const client = await ctx.client();
     const mirror = openMirror({ profile: settings.profile, dataDir: dir, baseUrl: baseUrl.href });
     let summary: Awaited<ReturnType<typeof runSync>>;
     try {
-      const client = await ctx.client();
       summary = await runSync(
         client,
         mirror,

@@ -38,9 +38,9 @@ const MAX_SIZE = 1_000_000;
 const BASE_TIME = Date.UTC(2025, 5, 2, 17, 0, 0);
 const ME_ID = 1;
 /** Links between one meeting and action items are capped so meeting bodies stay small at any size. */
-const MAX_ITEMS_PER_MEETING = 8;
+export const MAX_ITEMS_PER_MEETING = 8;
 
-const COMPANY_NAMES = [
+export const COMPANY_NAMES = [
   'Sandbox Labs',
   'Acme Corp',
   'Globex',
@@ -54,7 +54,7 @@ const COMPANY_NAMES = [
   'Cyberdyne',
   'Vandelay Imports',
 ];
-const FIRST_NAMES = [
+export const FIRST_NAMES = [
   'Ada',
   'Bruno',
   'Chiara',
@@ -81,7 +81,7 @@ const FIRST_NAMES = [
   'Yara',
   'Zoë',
 ];
-const LAST_NAMES = [
+export const LAST_NAMES = [
   'Adeyemi',
   'Becker',
   'Costa',
@@ -104,7 +104,7 @@ const LAST_NAMES = [
   'Van der Berg',
   'Wójcik',
 ];
-const TITLES = [
+export const TITLES = [
   'CEO',
   'CTO',
   'VP Engineering',
@@ -116,7 +116,7 @@ const TITLES = [
   'Customer Success Manager',
   'Procurement Lead',
 ];
-const TOPICS = [
+export const TOPICS = [
   'Weekly sync',
   'Quarterly business review',
   'Pricing discussion',
@@ -128,7 +128,7 @@ const TOPICS = [
   'Incident retro',
   'Hiring debrief',
 ];
-const VERBS = [
+export const VERBS = [
   'Send',
   'Review',
   'Draft',
@@ -139,7 +139,7 @@ const VERBS = [
   'Prepare',
   'Follow up on',
 ];
-const OBJECTS = [
+export const OBJECTS = [
   'the pricing proposal',
   'the security questionnaire',
   'Q3 roadmap slides',
@@ -151,7 +151,7 @@ const OBJECTS = [
   'the renewal quote',
   'a demo environment',
 ];
-const SENTENCES = [
+export const SENTENCES = [
   'We agreed to move the launch by two weeks.',
   'Budget is approved for the pilot, pending legal review.',
   'The team wants SSO before the rollout.',
@@ -278,7 +278,7 @@ function makeTeams(profiles: ProfileRec[], workspaceCompanyId: number): TeamRec[
   ];
 }
 
-function makeNotes(rng: Rng, topic: string, company: string): string | null {
+export function makeNotes(rng: Rng, topic: string, company: string): string | null {
   if (rng.chance(0.1)) return null;
   const bullets = rng.sample(SENTENCES, rng.int(2, 4)).map((s) => `- ${s}`);
   const decisions = rng.sample(OBJECTS, 2).map((o, i) => `${i + 1}. **Owner:** finalize ${o}`);
@@ -297,7 +297,7 @@ function makeNotes(rng: Rng, topic: string, company: string): string | null {
   ].join('\n');
 }
 
-function makeInsights(rng: Rng, speakers: string[]): Record<string, InsightResult[]> {
+export function makeInsights(rng: Rng, speakers: string[]): Record<string, InsightResult[]> {
   const insights: Record<string, InsightResult[]> = {};
   if (rng.chance(0.2)) return insights;
   insights['Key decisions'] = rng.sample(SENTENCES, rng.int(1, 3)).map((s) => ({
@@ -322,7 +322,7 @@ function makeInsights(rng: Rng, speakers: string[]): Record<string, InsightResul
   return insights;
 }
 
-function makeTranscript(rng: Rng, speakers: string[]): TranscriptEntry[] {
+export function makeTranscript(rng: Rng, speakers: string[]): TranscriptEntry[] {
   const entries: TranscriptEntry[] = [];
   let t = rng.int(0, 20);
   const count = rng.int(4, 12);
@@ -527,6 +527,7 @@ export function generateStore(seed: number, sizeOptions?: Partial<Sizes>): Store
       profile: profiles.length + 1,
       calendarEvent: 5000 + meetings.length + 1,
       meeting: 1,
+      company: companies.length + 1,
     },
     version: 0,
   };

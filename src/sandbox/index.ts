@@ -1,4 +1,5 @@
 // Public API of the sandbox: a local in-memory server of the whole Meeting Notes API.
+export { type ChurnRate, type ChurnReport, parseChurn, type SandboxSnapshot } from './churn.js';
 export { runSandboxCommand, type SandboxCommandIo } from './command.js';
 export { DEFAULT_SIZES, type Sizes } from './data.js';
 export { type FaultKind, type FaultRate, parseFaults } from './faults.js';

@@ -107,7 +107,14 @@ export interface Store {
   meetingsById: Map<string, MeetingRec>;
   actionItems: ActionItemRec[];
   actionItemsById: Map<number, ActionItemRec>;
-  nextIds: { tag: number; actionItem: number; profile: number; calendarEvent: number; meeting: number };
+  nextIds: {
+    tag: number;
+    actionItem: number;
+    profile: number;
+    calendarEvent: number;
+    meeting: number;
+    company: number;
+  };
   /** Bumped by every mutation; list caches are keyed by it. */
   version: number;
 }

@@ -117,8 +117,11 @@ export function meeting(store: Store, m: MeetingRec, shape: MeetingShape): Meeti
       return t ? [{ id: t.id, name: t.name, description: t.description }] : [];
     }),
     icalUid: m.icalUid,
-    attendees: m.attendees.map((a) => {
-      const p = store.profiles.get(a.profileId)!;
+    // flatMap: a meeting deleted by churn may still be served from a page snapshot after one of its
+    // attendees was removed.
+    attendees: m.attendees.flatMap((a) => {
+      const p = store.profiles.get(a.profileId);
+      if (!p) return [];
       return {
         profileId: p.id,
         name: fullName(p),

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { PLAN_LIMITS, PLANS, type Plan } from '../api/assumptions.js';
+import { Churner, type ChurnReport, parseChurn, type SandboxSnapshot, snapshotOf } from './churn.js';
 import { Paginator } from './cursor.js';
 import { generateStore, type Sizes } from './data.js';
 import { ApiError, envelope, validationError } from './errors.js';
@@ -35,6 +36,9 @@ export interface SandboxOptions {
   basePath?: string;
   /** Accepted keys, all of one account. Default: one key derived from the seed. */
   apiKeys?: string[];
+  /** e.g. "2/1s": rounds of data changes while serving (see churn.ts); absent: the data only changes
+   * through the API and `churn()`. */
+  churn?: string;
 }
 
 export interface RecordedRequest {
@@ -58,6 +62,10 @@ export interface Sandbox {
   plan: Plan;
   requests: RecordedRequest[];
   count429: number;
+  /** Applies `rounds` rounds of data changes now (deterministic from the seed); returns what changed. */
+  churn(rounds?: number): ChurnReport;
+  /** The whole current state in API shapes, exactly as complete walks of the endpoints return it. */
+  snapshot(): SandboxSnapshot;
   close(): Promise<void>;
 }
 
@@ -160,7 +168,9 @@ function parseJsonBody(req: IncomingMessage, text: string): unknown {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const o = resolveOptions(opts);
   const faults = new FaultPicker(parseFaults(opts.faults ?? ''), o.seed);
+  const churnRate = opts.churn === undefined ? undefined : parseChurn(opts.churn);
   const store = generateStore(o.seed, opts.sizes);
+  const churner = new Churner(store, o.seed);
   const keyRng = mulberry32(subSeed(o.seed, 7));
   const apiKeys = opts.apiKeys ?? [`mtg_sk_sandbox_${keyRng.hex(24)}`];
   if (apiKeys.length === 0 || apiKeys.some((k) => !/^[\x21-\x7e]+$/.test(k))) {
@@ -183,6 +193,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     plan: o.plan,
     requests: [],
     count429: 0,
+    churn: (rounds = 1) => churner.run(rounds),
+    snapshot: () => snapshotOf(store),
     close: async () => {},
   };
 
@@ -355,11 +367,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const port = typeof address === 'object' && address ? address.port : o.port;
   const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
   sandbox.baseUrl = `http://${hostForUrl}:${port}${o.basePath}`;
+  // Rounds run between requests (handlers are synchronous), so no response sees half a round.
+  const churnTimer = churnRate
+    ? setInterval(() => churner.run(1), churnRate.windowMs / churnRate.rounds)
+    : undefined;
+  churnTimer?.unref();
 
   let closed: Promise<void> | undefined;
   sandbox.close = () => {
     closed ??= new Promise<void>((resolve) => {
       closing = true;
+      clearInterval(churnTimer);
       for (const t of timers) clearTimeout(t);
       timers.clear();
       server.close(() => resolve());

@@ -156,3 +156,18 @@ export function withoutTombstones(c: MirrorContent): Omit<MirrorContent, 'tombst
   const { tombstones: _t, ...rest } = c;
   return rest;
 }
+
+/** The sandbox's own account of its state (`sandbox.snapshot()`) in the shape of serverContent(). */
+export function snapshotContent(sb: Sandbox): Omit<MirrorContent, 'tombstones'> {
+  const snap = sb.snapshot();
+  return {
+    meetings: byKey(snap.meetings, 'id'),
+    actionItems: byKey(snap.actionItems, 'id'),
+    mine: snap.myActionItems.map((i) => String(i.id)).sort(),
+    people: byKey(snap.people, 'id'),
+    companies: byKey(snap.companies, 'domain'),
+    transcripts: Object.fromEntries(
+      Object.entries(snap.transcripts).map(([id, t]) => [id, JSON.stringify(t)]),
+    ),
+  };
+}

@@ -75,16 +75,18 @@ export function transcript(ctx: Ctx): Reply {
   return ok(m.transcript.map((t) => ({ ...t })));
 }
 
-const emailIndexes = new WeakMap<Store, Map<string, ProfileRec>>();
+const emailIndexes = new WeakMap<Store, { version: number; index: Map<string, ProfileRec> }>();
 
 function profileByEmail(store: Store, email: string): ProfileRec | undefined {
-  let index = emailIndexes.get(store);
-  if (!index) {
-    index = new Map();
+  let cached = emailIndexes.get(store);
+  // Rebuilt after any change, since churn adds and removes profiles between requests.
+  if (!cached || cached.version !== store.version) {
+    const index = new Map<string, ProfileRec>();
     for (const p of store.profiles.values()) if (p.email) index.set(p.email.toLowerCase(), p);
-    emailIndexes.set(store, index);
+    cached = { version: store.version, index };
+    emailIndexes.set(store, cached);
   }
-  return index.get(email.toLowerCase());
+  return cached.index.get(email.toLowerCase());
 }
 
 /** Someone not yet known gets a profile, as inviting a new address does in the web app. */
@@ -99,7 +101,7 @@ function newProfile(store: Store, email: string): ProfileRec {
     lastMeetingAt: 0,
   };
   store.profiles.set(p.id, p);
-  emailIndexes.get(store)?.set(email.toLowerCase(), p);
+  emailIndexes.get(store)?.index.set(email.toLowerCase(), p);
   return p;
 }
 

@@ -1,0 +1,80 @@
+// The sync engine as a function (what `mtg watch` and the export build on): runSync() with a client
+// and a mirror, its progress events, a transcript that answers 404, and readChanges().
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/client.js';
+import { ApiError } from '../../src/api/errors.js';
+import { lastSeq, readChanges } from '../../src/mirror/changes.js';
+import { openMirror } from '../../src/mirror/open.js';
+import { runSync, type SyncProgressEvent } from '../../src/mirror/sync.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { collect } from '../sandbox/helpers.js';
+import { SMALL } from './helpers.js';
+
+const sandboxes: Sandbox[] = [];
+afterAll(async () => {
+  await Promise.all(sandboxes.map((s) => s.close()));
+});
+
+function clientFor(sb: Sandbox): ApiClient {
+  return new ApiClient({
+    baseUrl: new URL(sb.baseUrl),
+    apiKey: sb.apiKey,
+    userAgent: 'mtg-test',
+    timeoutMs: 10_000,
+    maxRetries: 2,
+    maxWaitMs: 30_000,
+  });
+}
+
+describe('runSync()', () => {
+  it('reports progress by phase and treats a transcript answering 404 as a deleted meeting, not an error', async () => {
+    const sb = await startSandbox({ seed: 31, limits: 'none', pageSize: 5, sizes: SMALL });
+    sandboxes.push(sb);
+    const gone = String(((await collect(sb, '/meetings'))[3] as { id: string }).id);
+    const client = clientFor(sb);
+    const request = client.request.bind(client);
+    // The meeting disappears between the walk and its transcript.
+    client.request = ((req: Parameters<typeof request>[0]) =>
+      req.path === `/meeting/${gone}/transcript`
+        ? Promise.reject(new ApiError(404, 'NOT_FOUND', 'Meeting not found', [], undefined, 'GET', req.path))
+        : request(req)) as typeof client.request;
+    const mirror = openMirror({
+      profile: 'default',
+      dataDir: mkdtempSync(join(tmpdir(), 'mtg-engine-')),
+      baseUrl: sb.baseUrl,
+    });
+    const events: SyncProgressEvent[] = [];
+    try {
+      const summary = await runSync(client, mirror, {}, (e) => events.push(e));
+      expect(summary.complete).toBe(true);
+      expect(summary.transcripts).toEqual({ fetched: 11, pending: 1 });
+      const phases = [...new Set(events.map((e) => e.phase))];
+      expect(phases).toEqual([
+        'meetings',
+        'action-items',
+        'my-action-items',
+        'people',
+        'companies',
+        'transcripts',
+      ]);
+      const left = events.filter((e) => e.phase === 'transcripts').map((e) => e.left);
+      expect(left[0]).toBe(12);
+      expect(left[left.length - 1]).toBe(0);
+      expect(events.some((e) => e.phase === 'transcripts' && e.etaMs !== undefined)).toBe(true);
+      const done = events.filter((e) => e.done).map((e) => e.phase);
+      expect(done).toEqual(phases);
+
+      const changes = [...readChanges(mirror.db, { resources: ['transcripts'] })];
+      expect(changes).toHaveLength(11);
+      expect(changes.map((c) => c.id)).not.toContain(gone);
+      expect(lastSeq(mirror.db)).toBeGreaterThan(0);
+      expect([...readChanges(mirror.db, { after: lastSeq(mirror.db) })]).toEqual([]);
+    } finally {
+      mirror.close();
+      await client.close();
+    }
+  });
+});
