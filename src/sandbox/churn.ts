@@ -22,8 +22,7 @@ import {
   VERBS,
 } from './data.js';
 import { listActionItems } from './handlers/actionItems.js';
-import type { Ctx, Reply } from './handlers/context.js';
-import { touch } from './handlers/context.js';
+import { bumpUpdatedAt, type Ctx, type Reply, touch } from './handlers/context.js';
 import { listCompanies, listPeople } from './handlers/directory.js';
 import { listMeetings, transcript } from './handlers/meetings.js';
 import { HOSTILE_ACTION_ITEM_ID, HOSTILE_MEETING_ID, HOSTILE_PERSON_ID, HOSTILE_TAG_ID } from './hostile.js';
@@ -237,9 +236,8 @@ export class Churner {
 
   // ---- meetings ----
 
-  /** A later `updatedAt` for a changed meeting: the clock, and always past its previous value. */
   private bump(m: MeetingRec): void {
-    m.updatedAt = Math.max(this.clock, m.updatedAt + 1000);
+    bumpUpdatedAt(m, this.clock);
   }
 
   private newMeetingId(): string {

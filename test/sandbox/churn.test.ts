@@ -158,6 +158,38 @@ describe('churn keeps the spec', () => {
   });
 });
 
+describe('churn mixed with writes through the API', () => {
+  it('keeps every promise, and snapshot() still equals the walks', async () => {
+    const sb = await sandbox({ seed: 8, pageSize: 9 });
+    for (let i = 0; i < 12; i++) {
+      sb.churn(2);
+      const head = sb.snapshot().meetings[0]!;
+      const cal = await call(sb, `/calendar/events/${900 + i}/meeting`, {
+        method: 'PUT',
+        body: { privateNotes: `round ${i}` },
+      });
+      expect(cal.status).toBe(200);
+      const created = cal.body as { id: string; createdAt: string };
+      expect(Date.parse(created.createdAt)).toBeGreaterThan(Date.parse(head.createdAt));
+      const share = await call(sb, `/meeting/${head.id}/share`, {
+        method: 'PUT',
+        body: [{ email: `guest${i}@share.example`, access: 'Viewer' }],
+      });
+      expect(share.status).toBe(200);
+      expect(Date.parse((share.body as { updatedAt: string }).updatedAt)).toBeGreaterThan(
+        Date.parse(head.updatedAt),
+      );
+      const item = await call(sb, '/action-items', { method: 'POST', body: { title: `API item ${i}` } });
+      expect(item.status).toBe(201);
+      sb.churn(1);
+      assertValid(sb.snapshot());
+    }
+    const s = sb.snapshot();
+    expect(await collect(sb, '/meetings')).toEqual(s.meetings);
+    expect(await collect(sb, '/action-items?assigneeType=Anyone&status=ALL')).toEqual(s.actionItems);
+  });
+});
+
 describe('snapshot()', () => {
   it('equals what complete walks of the HTTP API return', async () => {
     const sb = await sandbox({ seed: 9, pageSize: 7 });

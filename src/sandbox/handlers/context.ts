@@ -1,7 +1,7 @@
 // What every endpoint handler receives and returns. Handlers are synchronous and pure over the
 // store: the server owns HTTP, auth, limits, faults and latency.
 import type { Paginator } from '../cursor.js';
-import type { Store } from '../model.js';
+import type { MeetingRec, Store } from '../model.js';
 
 export interface Ctx {
   store: Store;
@@ -36,6 +36,14 @@ export function list<T, U>(page: { items: T[]; link?: string }, map: (item: T) =
 /** Marks the store changed so cached list snapshots are not reused for new first pages. */
 export function touch(store: Store): void {
   store.version++;
+}
+
+/**
+ * Marks a meeting changed at `at`, and always later than before: churn dates changes by its own
+ * clock, which may run ahead of the real one, and clients detect changes by `updatedAt`.
+ */
+export function bumpUpdatedAt(m: MeetingRec, at: number): void {
+  m.updatedAt = Math.max(at, m.updatedAt + 1);
 }
 
 /** Meeting ids that pass every given meeting filter (undefined = no meeting filter given). */

@@ -8,7 +8,7 @@ import { notFound, validationError } from '../errors.js';
 import type { MeetingRec, ProfileRec, Store } from '../model.js';
 import { meeting } from '../serialize.js';
 import { parseBody, parseQuery } from '../validate.js';
-import { type Ctx, list, meetingFilter, ok, type Reply, touch } from './context.js';
+import { bumpUpdatedAt, type Ctx, list, meetingFilter, ok, type Reply, touch } from './context.js';
 
 const MAX_ID_LENGTH = 200;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -142,7 +142,7 @@ export function share(ctx: Ctx): Reply {
     else errors.push({ error, index });
   }
   if (applied > 0) {
-    m.updatedAt = ctx.now;
+    bumpUpdatedAt(m, ctx.now);
     touch(store);
   }
   return ok(meeting(store, m, { sharedWith: true, errors }));
@@ -153,11 +153,13 @@ function createCalendarMeeting(store: Store, calendarId: string, now: number): M
   const eventId = numeric ? Number(calendarId) : store.nextIds.calendarEvent++;
   const icalUid = numeric ? `${calendarId}@calendar.sandbox.example` : calendarId;
   const me = store.profiles.get(store.meId)!;
+  // Newest first must hold even when churn has dated meetings past the real clock.
+  const createdAt = Math.max(now, (store.meetings[0]?.createdAt ?? 0) + 1);
   const m: MeetingRec = {
     id: `mtg_cal_${String(store.nextIds.meeting++).padStart(6, '0')}`,
     name: null,
-    createdAt: now,
-    updatedAt: now,
+    createdAt,
+    updatedAt: createdAt,
     duration: null,
     url: null,
     tagIds: [],
@@ -193,13 +195,13 @@ export function calendarMeeting(ctx: Ctx): Reply {
     store.tags.has(id) ? [] : [{ path: `tagIds.${i}`, message: `no tag with id ${id}` }],
   );
   if (unknown.length > 0) throw validationError(unknown);
-  const m =
-    store.meetings.find(
-      (x) => x.calendarEvent && (String(x.calendarEvent.id) === calendarId || x.icalUid === calendarId),
-    ) ?? createCalendarMeeting(store, calendarId, ctx.now);
+  const existing = store.meetings.find(
+    (x) => x.calendarEvent && (String(x.calendarEvent.id) === calendarId || x.icalUid === calendarId),
+  );
+  const m = existing ?? createCalendarMeeting(store, calendarId, ctx.now);
   if (body.privateNotes !== undefined) m.privateNotes = body.privateNotes;
   if (body.tagIds !== undefined) m.tagIds = [...new Set(body.tagIds)];
-  m.updatedAt = ctx.now;
+  if (existing) bumpUpdatedAt(m, ctx.now);
   touch(store);
   return ok(meeting(store, m, { sharedWith: true }));
 }

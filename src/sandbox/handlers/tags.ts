@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../errors.js';
 import type { Store, TagRec } from '../model.js';
 import { meeting } from '../serialize.js';
 import { parseBody, parseQuery, positiveIntParam } from '../validate.js';
-import { type Ctx, ok, type Reply, touch } from './context.js';
+import { bumpUpdatedAt, type Ctx, ok, type Reply, touch } from './context.js';
 
 const tagJson = (t: TagRec) => ({ id: t.id, name: t.name, description: t.description });
 
@@ -58,7 +58,7 @@ export function applyTag(ctx: Ctx): Reply {
   for (const m of meetings) {
     if (!m.tagIds.includes(body.tagId)) {
       m.tagIds.push(body.tagId);
-      m.updatedAt = ctx.now;
+      bumpUpdatedAt(m, ctx.now);
     }
   }
   touch(store);
