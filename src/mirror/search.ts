@@ -173,14 +173,13 @@ export function* findPassages(db: Db, match: string, options: FindOptions = {}):
   }
 }
 
-/** Meetings with a matching passage, best passage first: offline `meetings search TERM`. */
+/** Meetings with a matching passage, by their best passage: offline `meetings search TERM`. */
 export function rankedMeetingIds(db: Db, match: string): string[] {
-  const sql =
-    'SELECT meeting_id AS id, min(score) AS best FROM' +
-    ' (SELECT meeting_id, bm25(passages) AS score FROM passages WHERE passages MATCH ?)' +
-    ' GROUP BY meeting_id ORDER BY best, meeting_id';
-  return db
-    .prepare<{ id: string }>(sql)
-    .all(match)
-    .map((r) => String(r.id));
+  // bm25() cannot feed an aggregate, so the best passage of each meeting is its first one in rank order.
+  const seen = new Set<string>();
+  const rows = db.prepare<{ id: string }>(
+    'SELECT meeting_id AS id FROM passages WHERE passages MATCH ? ORDER BY rank, rowid',
+  );
+  for (const row of rows.iterate(match)) seen.add(String(row.id));
+  return [...seen];
 }
