@@ -268,6 +268,12 @@ describe('mtg find', () => {
 
   it('all words must match; phrases, prefix*, OR and -word behave', async () => {
     const budget = await find(['budget']);
+    // One hit per matching passage, each its own (compared with the index read directly).
+    const expected = sql<{ id: string; kind: string; ts: number | null }>(
+      m.dbPath,
+      "SELECT meeting_id AS id, kind, timestamp AS ts FROM passages WHERE passages MATCH 'budget'",
+    ).map((r) => `${r.id}|${r.kind}|${r.ts}`);
+    expect(budget.map((h) => `${h.meetingId}|${h.in}|${h.timestamp}`).sort()).toEqual(expected.sort());
     const approved = await find(['approved']);
     const both = await find(['budget', 'approved']);
     expect(budget.length).toBeGreaterThan(0);
