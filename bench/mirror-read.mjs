@@ -132,6 +132,9 @@ async function main() {
     ['find', 'budget', 'approval', '--in', 'transcript', '--limit', '20', '--format', 'json'],
     1.6,
   );
+  // The same CLI path (commander, settings, the output layer) without the mirror: what is left of
+  // the offline figures once this is subtracted is the mirror's own cost.
+  await compare('config list --json (reference: no mirror)', ['config', 'list', '--json'], 1.6);
   await compare(
     'meetings list --offline --limit 20',
     ['meetings', 'list', '--offline', '--limit', '20', '--format', 'json'],
