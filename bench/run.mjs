@@ -9,7 +9,16 @@
 // BENCH_QUICK=1 runs each figure once (a smoke test of the harness, not figures to quote).
 
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -33,6 +42,8 @@ async function setup() {
   mkdirSync(join(work, 'bin'), { recursive: true });
   mkdirSync(CONFIG_DIR, { recursive: true });
   copyFileSync(join(ROOT, 'bin', 'mtg.js'), BIN);
+  // The bundle's external packages (jq-web for --jq, better-sqlite3) resolve from here.
+  symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');
   const build = await runChild(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], {
     cwd: ROOT,
     env: { ...process.env, MTG_BUILD_OUTDIR: join(work, 'dist') },
@@ -405,6 +416,59 @@ async function bulkUpdate() {
   );
 }
 
+// f) --jq over 100,000 action items, in-process (jq-web), vs the same json export piped into the
+// real jq; interleaved. Peak RSS: mtg's own, and the pipeline's (GNU time on the shell reports the
+// largest of its children, mtg or jq).
+const JQ_EXPR = '.[] | select(.status=="DONE") | .id';
+
+async function jqFilter(big) {
+  const hasJq = (await runChild('sh', ['-c', 'command -v jq'], {}).catch(() => ({ code: 1 }))).code === 0;
+  if (!hasJq) {
+    notes.push('f) skipped: no `jq` on PATH to compare --jq with (apt-get install -y jq).');
+    return;
+  }
+  const n = runs(3);
+  const inProcess = () => cli([...LIST_ARGS, '--jq', JQ_EXPR], { env: big.env, stdout: 'null', rss: true });
+  const quote = (a) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const pipeline = () =>
+    runChild(
+      'sh',
+      [
+        '-c',
+        `${[process.execPath, BIN, ...LIST_ARGS, '--json'].map(quote).join(' ')} | jq -r ${quote(JQ_EXPR)}`,
+      ],
+      { env: big.env, stdout: 'null', rss: true },
+    );
+  check(await inProcess(), 'mtg --jq (warm-up)');
+  check(await pipeline(), 'mtg --json | jq (warm-up)');
+  const ours = { ms: [], rss: [] };
+  const theirs = { ms: [], rss: [] };
+  for (let i = 0; i < n; i++) {
+    const order = [
+      ['mtg --jq', inProcess, ours],
+      ['mtg --json | jq', pipeline, theirs],
+    ];
+    if (i % 2 === 1) order.reverse();
+    for (const [name, run, into] of order) {
+      const r = check(await run(), name);
+      into.ms.push(r.ms);
+      into.rss.push(r.maxRssKb);
+    }
+  }
+  const value = median(ours.ms);
+  const base = median(theirs.ms);
+  // No "|" in the cells: the table is markdown.
+  row('f) --jq (DONE items, their ids), 100,000 items', {
+    value: sec(value),
+    baseline: `${sec(base)} (--json piped into jq -r)`,
+    ratio: value / base,
+    target: '<= 1.50x',
+    met: value / base <= 1.5,
+    n,
+    extra: `peak RSS ${mb(median(ours.rss))} vs ${mb(median(theirs.rss))}`,
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 
 function printTable() {
@@ -445,7 +509,7 @@ async function main() {
     process.stderr.write('a) start-up ...\n');
     await startup();
   }
-  if (want('b') || want('c')) {
+  if (want('b') || want('c') || want('f')) {
     process.stderr.write('b/c) starting sandboxes of 100,000 and 1,000 action items ...\n');
     const big = await startSandbox({ limits: 'none', pageSize: 100, sizes: { actionItems: 100_000 } });
     const small = await startSandbox({ limits: 'none', pageSize: 100, sizes: { actionItems: 1_000 } });
@@ -457,6 +521,10 @@ async function main() {
       if (want('c')) {
         process.stderr.write('c) export memory ...\n');
         await exportMemory(big, small);
+      }
+      if (want('f')) {
+        process.stderr.write('f) --jq vs the real jq ...\n');
+        await jqFilter(big);
       }
     } finally {
       await big.close();

@@ -69,24 +69,24 @@ __mtg_subcommands() {
 __mtg_options() {
   case "$1" in
     '') REPLY='-V --version' ;;
-    'meetings list') REPLY='--tag' ;;
-    'meetings search') REPLY='--tag --attendee --meeting' ;;
+    'meetings list') REPLY='--tag --since --until' ;;
+    'meetings search') REPLY='--tag --attendee --meeting --since --until' ;;
     'meetings view') REPLY='--web' ;;
-    'meetings share') REPLY='--email --team --access --stdin' ;;
+    'meetings share') REPLY='--email --team --access --stdin --dry-run' ;;
     'action-items list') REPLY='--assignee --assignee-team --status --attendee --tag' ;;
-    'action-items create') REPLY='--description --assignee' ;;
-    'action-items update') REPLY='--stdin --title --description --status --assignee' ;;
-    'tags create') REPLY='--description' ;;
-    'tags update') REPLY='--name --description' ;;
-    'tags apply') REPLY='--stdin' ;;
-    'calendar set-notes') REPLY='--notes --notes-file --tag --clear-tags' ;;
+    'action-items create') REPLY='--description --assignee --dry-run' ;;
+    'action-items update') REPLY='--stdin --title --description --status --assignee --dry-run' ;;
+    'tags create') REPLY='--description --dry-run' ;;
+    'tags update') REPLY='--name --description --dry-run' ;;
+    'tags apply') REPLY='--stdin --dry-run' ;;
+    'calendar set-notes') REPLY='--notes --notes-file --tag --clear-tags --dry-run' ;;
     'people list') REPLY='--domain --tag' ;;
     'companies list') REPLY='--tag' ;;
     'sync') REPLY='--no-transcripts --only --budget --full' ;;
     'changes') REPLY='--since --after --resource' ;;
     'find') REPLY='--in --since --until' ;;
     'sql') REPLY='--schema' ;;
-    'api') REPLY='-X --method -F --field -f --raw-field --input --paginate' ;;
+    'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --base-path' ;;
     *) REPLY= ;;
   esac
@@ -98,14 +98,19 @@ __mtg_value() {
   case "$1|$2" in
     '|-V'|'|--version') __mtg_kind= ;;
     'meetings list|--tag') __mtg_kind=text ;;
+    'meetings list|--since') __mtg_kind=text ;;
+    'meetings list|--until') __mtg_kind=text ;;
     'meetings search|--tag') __mtg_kind=text ;;
     'meetings search|--attendee') __mtg_kind=text ;;
     'meetings search|--meeting') __mtg_kind=text ;;
+    'meetings search|--since') __mtg_kind=text ;;
+    'meetings search|--until') __mtg_kind=text ;;
     'meetings view|--web') __mtg_kind= ;;
     'meetings share|--email') __mtg_kind=text ;;
     'meetings share|--team') __mtg_kind=text ;;
     'meetings share|--access') __mtg_kind=choices REPLY='Viewer Editor' ;;
     'meetings share|--stdin') __mtg_kind= ;;
+    'meetings share|--dry-run') __mtg_kind= ;;
     'action-items list|--assignee') __mtg_kind=choices REPLY='me not-me anyone unassigned my-workspace outside-my-workspace' ;;
     'action-items list|--assignee-team') __mtg_kind=text ;;
     'action-items list|--status') __mtg_kind=choices REPLY='PENDING DONE ALL' ;;
@@ -113,19 +118,25 @@ __mtg_value() {
     'action-items list|--tag') __mtg_kind=text ;;
     'action-items create|--description') __mtg_kind=text ;;
     'action-items create|--assignee') __mtg_kind=text ;;
+    'action-items create|--dry-run') __mtg_kind= ;;
     'action-items update|--stdin') __mtg_kind= ;;
     'action-items update|--title') __mtg_kind=text ;;
     'action-items update|--description') __mtg_kind=text ;;
     'action-items update|--status') __mtg_kind=choices REPLY='PENDING DONE' ;;
     'action-items update|--assignee') __mtg_kind=text ;;
+    'action-items update|--dry-run') __mtg_kind= ;;
     'tags create|--description') __mtg_kind=text ;;
+    'tags create|--dry-run') __mtg_kind= ;;
     'tags update|--name') __mtg_kind=text ;;
     'tags update|--description') __mtg_kind=text ;;
+    'tags update|--dry-run') __mtg_kind= ;;
     'tags apply|--stdin') __mtg_kind= ;;
+    'tags apply|--dry-run') __mtg_kind= ;;
     'calendar set-notes|--notes') __mtg_kind=text ;;
     'calendar set-notes|--notes-file') __mtg_kind=file ;;
     'calendar set-notes|--tag') __mtg_kind=text ;;
     'calendar set-notes|--clear-tags') __mtg_kind= ;;
+    'calendar set-notes|--dry-run') __mtg_kind= ;;
     'people list|--domain') __mtg_kind=text ;;
     'people list|--tag') __mtg_kind=text ;;
     'companies list|--tag') __mtg_kind=text ;;
@@ -145,6 +156,7 @@ __mtg_value() {
     'api|-f'|'api|--raw-field') __mtg_kind=text ;;
     'api|--input') __mtg_kind=file ;;
     'api|--paginate') __mtg_kind= ;;
+    'api|--dry-run') __mtg_kind= ;;
     'sandbox|--port') __mtg_kind=text ;;
     'sandbox|--host') __mtg_kind=text ;;
     'sandbox|--plan') __mtg_kind=choices REPLY='Free Pro Business Enterprise' ;;
@@ -168,6 +180,7 @@ __mtg_value() {
     *'|--api-key') __mtg_kind=text ;;
     *'|--base-url') __mtg_kind=text ;;
     *'|--profile') __mtg_kind=text ;;
+    *'|--jq') __mtg_kind=text ;;
     *) __mtg_kind= ;;
   esac
 }
@@ -180,7 +193,7 @@ __mtg_arg_choices() {
   esac
 }
 
-__mtg_globals='--format --json --fields --limit --no-color -o --output -q --quiet -v --verbose --max-retries --timeout --max-wait --checkpoint --bom --raw-cells --insecure --api-key --base-url --profile --offline -h --help'
+__mtg_globals='--format --json --fields --limit --no-color -o --output -q --quiet -v --verbose --max-retries --timeout --max-wait --checkpoint --bom --raw-cells --insecure --api-key --base-url --profile --offline --jq -h --help'
 
 _mtg() {
   local REPLY __mtg_kind cur=${COMP_WORDS[COMP_CWORD]} prev= node= word opt= prefix= i=1 npos=0

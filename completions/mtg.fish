@@ -94,33 +94,39 @@ function __mtg_takes_value
     switch "$argv[1]|$argv[2]"
         case '|-V' '|--version'
             return 1
-        case 'meetings list|--tag'
+        case 'meetings list|--tag' 'meetings list|--since' 'meetings list|--until'
             return 0
-        case 'meetings search|--tag' 'meetings search|--attendee' 'meetings search|--meeting'
+        case 'meetings search|--tag' 'meetings search|--attendee' 'meetings search|--meeting' 'meetings search|--since' 'meetings search|--until'
             return 0
         case 'meetings view|--web'
             return 1
         case 'meetings share|--email' 'meetings share|--team' 'meetings share|--access'
             return 0
-        case 'meetings share|--stdin'
+        case 'meetings share|--stdin' 'meetings share|--dry-run'
             return 1
         case 'action-items list|--assignee' 'action-items list|--assignee-team' 'action-items list|--status' 'action-items list|--attendee' 'action-items list|--tag'
             return 0
         case 'action-items create|--description' 'action-items create|--assignee'
             return 0
+        case 'action-items create|--dry-run'
+            return 1
         case 'action-items update|--title' 'action-items update|--description' 'action-items update|--status' 'action-items update|--assignee'
             return 0
-        case 'action-items update|--stdin'
+        case 'action-items update|--stdin' 'action-items update|--dry-run'
             return 1
         case 'tags create|--description'
             return 0
+        case 'tags create|--dry-run'
+            return 1
         case 'tags update|--name' 'tags update|--description'
             return 0
-        case 'tags apply|--stdin'
+        case 'tags update|--dry-run'
+            return 1
+        case 'tags apply|--stdin' 'tags apply|--dry-run'
             return 1
         case 'calendar set-notes|--notes' 'calendar set-notes|--notes-file' 'calendar set-notes|--tag'
             return 0
-        case 'calendar set-notes|--clear-tags'
+        case 'calendar set-notes|--clear-tags' 'calendar set-notes|--dry-run'
             return 1
         case 'people list|--domain' 'people list|--tag'
             return 0
@@ -138,11 +144,11 @@ function __mtg_takes_value
             return 1
         case 'api|-X' 'api|--method' 'api|-F' 'api|--field' 'api|-f' 'api|--raw-field' 'api|--input'
             return 0
-        case 'api|--paginate'
+        case 'api|--paginate' 'api|--dry-run'
             return 1
         case 'sandbox|--port' 'sandbox|--host' 'sandbox|--plan' 'sandbox|--limits' 'sandbox|--seed' 'sandbox|--page-size' 'sandbox|--latency' 'sandbox|--faults' 'sandbox|--churn' 'sandbox|--action-items' 'sandbox|--meetings' 'sandbox|--base-path'
             return 0
-        case '*|--format' '*|--fields' '*|--limit' '*|-o' '*|--output' '*|--max-retries' '*|--timeout' '*|--max-wait' '*|--checkpoint' '*|--api-key' '*|--base-url' '*|--profile'
+        case '*|--format' '*|--fields' '*|--limit' '*|-o' '*|--output' '*|--max-retries' '*|--timeout' '*|--max-wait' '*|--checkpoint' '*|--api-key' '*|--base-url' '*|--profile' '*|--jq'
             return 0
         case "*"
             return 1
@@ -224,14 +230,19 @@ complete -c mtg -n '__mtg_at \'meetings\'' -a 'show' -d 'Show one meeting: notes
 complete -c mtg -n '__mtg_at \'meetings\'' -a 'transcript' -d 'Print a meeting transcript as text, subtitles (srt, vtt), Markdown or JSON'
 complete -c mtg -n '__mtg_at \'meetings\'' -a 'share' -d 'Share a meeting with people (email) or teams'
 complete -c mtg -n '__mtg_at \'meetings list\'' -l tag -x -d 'only meetings with this tag (repeatable, or a comma list)'
+complete -c mtg -n '__mtg_at \'meetings list\'' -l since -x -d 'only meetings created at or after TIME: 2026-01-05 (local day), 2026-01-05T14...'
+complete -c mtg -n '__mtg_at \'meetings list\'' -l until -x -d 'only meetings created before TIME (a bare date includes that whole local day)'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l tag -x -d 'only meetings with this tag (repeatable, or a comma list)'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l attendee -x -d 'only meetings this person attended (repeatable)'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l meeting -x -d 'only these meetings (repeatable)'
+complete -c mtg -n '__mtg_at \'meetings search\'' -l since -x -d 'only meetings created at or after TIME: 2026-01-05 (local day), 2026-01-05T14...'
+complete -c mtg -n '__mtg_at \'meetings search\'' -l until -x -d 'only meetings created before TIME (a bare date includes that whole local day)'
 complete -c mtg -n '__mtg_at \'meetings view\'' -l web -d 'print the web-app link instead (no request)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l email -x -d 'share with this person (repeatable, or a comma list)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l team -x -d 'share with this team (repeatable, or a comma list)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l access -x -a 'Viewer Editor' -d 'access to grant: Viewer or Editor (case-insensitive)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l stdin -d 'also read targets from stdin, one per line'
+complete -c mtg -n '__mtg_at \'meetings share\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'action-items\'' -a 'list' -d 'List action items across your meetings (every page)'
 complete -c mtg -n '__mtg_at \'action-items\'' -a 'create' -d 'Create an action item (not linked to a meeting)'
 complete -c mtg -n '__mtg_at \'action-items\'' -a 'update' -d 'Update one or many action items (concurrently, within the rate limit)'
@@ -242,23 +253,29 @@ complete -c mtg -n '__mtg_at \'action-items list\'' -l attendee -x -d 'only item
 complete -c mtg -n '__mtg_at \'action-items list\'' -l tag -x -d 'only items of meetings with this tag (repeatable, comma lists)'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l description -x -d 'a longer description'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l assignee -x -d 'assign it to this profile (default: you, the server decides)'
+complete -c mtg -n '__mtg_at \'action-items create\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l stdin -d 'also read IDs from stdin, one per line'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l title -x -d 'new title'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l description -x -d 'new description ("" clears it)'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l status -x -a 'PENDING DONE' -d 'PENDING|DONE'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l assignee -x -d 'assign to this profile, or "none" to unassign'
+complete -c mtg -n '__mtg_at \'action-items update\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'tags\'' -a 'create' -d 'Create a tag (an existing name is a conflict error)'
 complete -c mtg -n '__mtg_at \'tags\'' -a 'update' -d 'Rename a tag or change its description'
 complete -c mtg -n '__mtg_at \'tags\'' -a 'apply' -d 'Put a tag on one or many meetings'
 complete -c mtg -n '__mtg_at \'tags create\'' -l description -x -d 'what the tag is for'
+complete -c mtg -n '__mtg_at \'tags create\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'tags update\'' -l name -x -d 'new name'
 complete -c mtg -n '__mtg_at \'tags update\'' -l description -x -d 'new description'
+complete -c mtg -n '__mtg_at \'tags update\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l stdin -d 'also read meeting IDs from stdin, one per line'
+complete -c mtg -n '__mtg_at \'tags apply\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'calendar\'' -a 'set-notes' -d 'Replace the private notes and/or tags of a calendar event’s meeting'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l notes -x -d 'the private notes (Markdown)'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l notes-file -r -F -d 'read the notes from a file, or - for stdin'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l tag -x -d 'set these tags (repeatable, comma lists)'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l clear-tags -d 'remove every tag (conflicts with --tag)'
+complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'people\'' -a 'list' -d 'List people, most recent meeting first (every page)'
 complete -c mtg -n '__mtg_at \'people list\'' -l domain -x -d 'only people of these company domains (repeatable, comma lists)'
 complete -c mtg -n '__mtg_at \'people list\'' -l tag -x -d 'only attendees of meetings with this tag (repeatable, comma lists)'
@@ -283,6 +300,7 @@ complete -c mtg -n '__mtg_at \'api\'' -s F -l field -x -d 'a parameter, typed: n
 complete -c mtg -n '__mtg_at \'api\'' -s f -l raw-field -x -d 'a string parameter (repeatable)'
 complete -c mtg -n '__mtg_at \'api\'' -l input -r -F -d 'the JSON request body from FILE, or - for stdin'
 complete -c mtg -n '__mtg_at \'api\'' -l paginate -d 'GET: follow every next page and print all items as one array'
+complete -c mtg -n '__mtg_at \'api\'' -l dry-run -d 'print the request it would send (method, path, body); send nothing'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l port -x -d 'port to listen on (0 = any free port)'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l host -x -d 'address to listen on (loopback only)'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l plan -x -a 'Free Pro Business Enterprise' -d 'rate-limit plan'
@@ -315,4 +333,5 @@ complete -c mtg -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_A
 complete -c mtg -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
 complete -c mtg -l profile -x -d 'config profile (also MTG_PROFILE)'
 complete -c mtg -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
+complete -c mtg -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -s h -l help -d 'show help'

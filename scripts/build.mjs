@@ -188,7 +188,8 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // The native SQLite driver stays a runtime dependency (its .node binary cannot be bundled); only
   // src/mirror/driver.ts imports it, so node:sqlite is one swap away.
-  external: ['better-sqlite3'],
+  // jq-web finds its jq.wasm beside its own jq.js at run time: load it from node_modules.
+  external: ['better-sqlite3', 'jq-web'],
   define,
   banner: { js: requireBanner },
   plugins: [

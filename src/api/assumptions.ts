@@ -53,6 +53,11 @@ export const ASSIGNEE_WORDS: Record<string, Exclude<AssigneeType, 'Profile'>> = 
 
 /** GET /meetings: query `cursor`, `tagIds`; array of Meeting, newest first, paginated like the rest. */
 export const MEETINGS_LIST_QUERY = ['cursor', 'tagIds'] as const;
+/**
+ * GET /meetings lists the newest (by createdAt) first: `meetings list --since` stops fetching at the
+ * first page whose meetings are all older than --since. false would make it read every page.
+ */
+export const MEETINGS_NEWEST_FIRST = true;
 
 /** Success statuses the sandbox sends; the client accepts any 2xx. */
 export const CREATED_STATUS = 201;

@@ -1,5 +1,7 @@
 // One typed function per endpoint of the spec (section 4). List endpoints return a PaginateOptions
 // for paginate()/paginatePages(); the others send their request and return the parsed body.
+// Each write is built by one `...Request` function, which both the command's real run (through
+// send()) and --dry-run (which prints it) use, so what a dry run shows is what would be sent.
 // Writes return undefined when the server answered 2xx with no body: the write was applied, and
 // the caller reports it as such (ApiResponse.noBody).
 
@@ -13,8 +15,28 @@ import {
 import type { ApiClient } from './client.js';
 import type { PaginateOptions } from './paginate.js';
 import * as S from './schemas.js';
+import type { Query } from './url.js';
 
 const enc = encodeURIComponent;
+
+/** One request that changes something: sent by send(), or printed by --dry-run (src/cli/dry-run.ts). */
+export interface WriteRequest<T = unknown> {
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'GET';
+  path: string;
+  query?: Query;
+  body?: unknown;
+  /** The response body's schema (not printed by a dry run). */
+  schema?: z.ZodType<T>;
+  /** Finds enum values the spec does not list in the response (one warning, not a failure). */
+  unlisted?: S.UnlistedCheck;
+}
+
+/** Sends a write; undefined when the server applied it and answered 2xx with no body. */
+export async function send<T>(client: ApiClient, req: WriteRequest<T>): Promise<T | undefined> {
+  return (await client.request(req)).data as T | undefined;
+}
+
+const meetingUnlisted = S.unlistedCheck(S.Meeting);
 
 // ---- Action items --------------------------------------------------------------------------
 
@@ -37,20 +59,16 @@ export interface ActionItemCreateBody {
   assigneeProfileId?: number;
 }
 
+export function createActionItemRequest(body: ActionItemCreateBody): WriteRequest<S.CreatedActionItem> {
+  const schema = S.CreatedActionItem;
+  return { method: 'POST', path: '/action-items', body, schema, unlisted: S.unlistedCheck(schema) };
+}
+
 export async function createActionItem(
   client: ApiClient,
   body: ActionItemCreateBody,
 ): Promise<S.CreatedActionItem | undefined> {
-  const schema = S.CreatedActionItem;
-  return (
-    await client.request({
-      method: 'POST',
-      path: '/action-items',
-      body,
-      schema,
-      unlisted: S.unlistedCheck(schema),
-    })
-  ).data;
+  return send(client, createActionItemRequest(body));
 }
 
 export interface ActionItemUpdateBody {
@@ -60,15 +78,20 @@ export interface ActionItemUpdateBody {
   assigneeProfileId?: number | null;
 }
 
+export function updateActionItemRequest(
+  id: number,
+  body: ActionItemUpdateBody,
+): WriteRequest<S.UpdatedActionItem> {
+  const schema = S.UpdatedActionItem;
+  return { method: 'PUT', path: `/action-item/${id}`, body, schema, unlisted: S.unlistedCheck(schema) };
+}
+
 export async function updateActionItem(
   client: ApiClient,
   id: number,
   body: ActionItemUpdateBody,
 ): Promise<S.UpdatedActionItem | undefined> {
-  const schema = S.UpdatedActionItem;
-  const path = `/action-item/${id}`;
-  return (await client.request({ method: 'PUT', path, body, schema, unlisted: S.unlistedCheck(schema) }))
-    .data;
+  return send(client, updateActionItemRequest(id, body));
 }
 
 // ---- Calendar ------------------------------------------------------------------------------
@@ -78,19 +101,28 @@ export interface CalendarMeetingBody {
   tagIds?: number[];
 }
 
+export function setCalendarMeetingRequest(
+  calendarMeetingId: string,
+  body: CalendarMeetingBody,
+): WriteRequest<S.Meeting> {
+  return {
+    method: 'PUT',
+    path: `/calendar/events/${enc(calendarMeetingId)}/meeting`,
+    body,
+    schema: S.Meeting,
+    unlisted: meetingUnlisted,
+  };
+}
+
 export async function setCalendarMeeting(
   client: ApiClient,
   calendarMeetingId: string,
   body: CalendarMeetingBody,
 ): Promise<S.Meeting | undefined> {
-  const path = `/calendar/events/${enc(calendarMeetingId)}/meeting`;
-  return (await client.request({ method: 'PUT', path, body, schema: S.Meeting, unlisted: meetingUnlisted }))
-    .data;
+  return send(client, setCalendarMeetingRequest(calendarMeetingId, body));
 }
 
 // ---- Companies and people ------------------------------------------------------------------
-
-const meetingUnlisted = S.unlistedCheck(S.Meeting);
 
 export async function getCompany(client: ApiClient, domain: string): Promise<S.CompanyDetail> {
   return (await client.request({ method: 'GET', path: `/company/${enc(domain)}`, schema: S.CompanyDetail }))
@@ -133,24 +165,42 @@ export async function getTranscript(client: ApiClient, meetingId: string): Promi
 
 export type ShareTarget = { email: string; access: ShareAccess } | { teamId: number; access: ShareAccess };
 
+export function shareMeetingRequest(meetingId: string, targets: ShareTarget[]): WriteRequest<S.Meeting> {
+  return {
+    method: 'PUT',
+    path: `/meeting/${enc(meetingId)}/share`,
+    body: targets,
+    schema: S.Meeting,
+    unlisted: meetingUnlisted,
+  };
+}
+
 export async function shareMeeting(
   client: ApiClient,
   meetingId: string,
   targets: ShareTarget[],
 ): Promise<S.Meeting | undefined> {
-  const path = `/meeting/${enc(meetingId)}/share`;
-  return (
-    await client.request({ method: 'PUT', path, body: targets, schema: S.Meeting, unlisted: meetingUnlisted })
-  ).data;
+  return send(client, shareMeetingRequest(meetingId, targets));
 }
 
 // ---- Tags ----------------------------------------------------------------------------------
+
+export function createTagRequest(body: { name: string; description?: string }): WriteRequest<S.Tag> {
+  return { method: 'POST', path: '/tag', body, schema: S.Tag };
+}
 
 export async function createTag(
   client: ApiClient,
   body: { name: string; description?: string },
 ): Promise<S.Tag | undefined> {
-  return (await client.request({ method: 'POST', path: '/tag', body, schema: S.Tag })).data;
+  return send(client, createTagRequest(body));
+}
+
+export function updateTagRequest(
+  tagId: number,
+  body: { name?: string; description?: string },
+): WriteRequest<S.Tag> {
+  return { method: 'PUT', path: `/tag/${tagId}`, body, schema: S.Tag };
 }
 
 export async function updateTag(
@@ -158,7 +208,17 @@ export async function updateTag(
   tagId: number,
   body: { name?: string; description?: string },
 ): Promise<S.Tag | undefined> {
-  return (await client.request({ method: 'PUT', path: `/tag/${tagId}`, body, schema: S.Tag })).data;
+  return send(client, updateTagRequest(tagId, body));
+}
+
+export function applyTagRequest(tagId: number, meetingIds: string[]): WriteRequest<S.Meeting[]> {
+  return {
+    method: 'PUT',
+    path: '/tag',
+    body: { tagId, [TAG_APPLY_MEETINGS_FIELD]: meetingIds },
+    schema: z.array(S.Meeting),
+    unlisted: S.unlistedInArray(S.Meeting),
+  };
 }
 
 export async function applyTag(
@@ -166,13 +226,5 @@ export async function applyTag(
   tagId: number,
   meetingIds: string[],
 ): Promise<S.Meeting[] | undefined> {
-  return (
-    await client.request({
-      method: 'PUT',
-      path: '/tag',
-      body: { tagId, [TAG_APPLY_MEETINGS_FIELD]: meetingIds },
-      schema: z.array(S.Meeting),
-      unlisted: S.unlistedInArray(S.Meeting),
-    })
-  ).data;
+  return send(client, applyTagRequest(tagId, meetingIds));
 }

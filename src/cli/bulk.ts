@@ -3,6 +3,7 @@
 // many are in flight, so a large batch neither floods the server nor runs one request at a time.
 
 import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../api/errors.js';
+import { sanitizeOneLine } from '../output/sanitize.js';
 import type { ResourceName } from '../output/views.js';
 import type { Context } from './context.js';
 import type { ListFormat } from './globals.js';
@@ -203,7 +204,10 @@ export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommandSpec<T
           applied.push(result.value);
           await output.write(spec.printed(result.value));
         } else if (result.status === 'failed') {
-          ctx.progress.line(spec.failureLine(spec.items[index]!, index, failureText(result.error)));
+          // The message may hold server text (an error envelope): sanitized before the terminal sees it.
+          ctx.progress.line(
+            sanitizeOneLine(spec.failureLine(spec.items[index]!, index, failureText(result.error))),
+          );
         }
         ctx.progress.update(spec.progressText(settled, applied));
       },

@@ -43,8 +43,15 @@ export async function readCheckpoint(path: string, signature: string): Promise<C
 
 export async function writeCheckpoint(path: string, record: CheckpointRecord): Promise<void> {
   const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-  await rename(temp, path);
+  try {
+    await writeFile(temp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    await rename(temp, path);
+  } catch (err) {
+    // A full disk must not leave the temp file behind; the previous record stays as it was.
+    await unlink(temp).catch(() => undefined);
+    const { writeFailure } = await import('../output/destination.js');
+    throw writeFailure(err, path);
+  }
 }
 
 export async function removeCheckpoint(path: string): Promise<void> {

@@ -45,9 +45,7 @@ export class Context {
   }
 
   store(): Promise<ConfigStore> {
-    this.storePromise ??= import('../config/store.js').then(({ ConfigStore }) =>
-      ConfigStore.open(this.env.MTG_CONFIG_DIR || undefined),
-    );
+    this.storePromise ??= import('../config/store.js').then(({ ConfigStore }) => ConfigStore.open(this.env));
     return this.storePromise;
   }
 
@@ -57,7 +55,18 @@ export class Context {
       flags: { apiKey: this.globals.apiKey, baseUrl: this.globals.baseUrl, profile: this.globals.profile },
       env: this.env,
     };
-    return resolveSettings(input, needsStore(input, needAppUrl) ? await this.store() : undefined);
+    if (!needsStore(input, needAppUrl)) return resolveSettings(input, undefined);
+    const store = await this.store();
+    if (needsStore(input, false)) return resolveSettings(input, store);
+    // Key and base URL are given: the file is asked only for the optional app-url, so a broken
+    // file is a warning here, not a stop (commands that need the file still fail on it).
+    try {
+      return await resolveSettings(input, store);
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      this.progress.line(`mtg: warning: ${err.message}; its settings are ignored`);
+      return resolveSettings(input, undefined);
+    }
   }
 
   /** The base URL, checked; a clear error when none is set anywhere. */

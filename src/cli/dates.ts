@@ -28,6 +28,8 @@ export interface TimeWindow {
   since?: Date;
   /** Exclusive upper bound. */
   until?: Date;
+  /** The values as typed (a checkpoint matches `--since 7d` again an hour later). */
+  given?: [string | undefined, string | undefined];
 }
 
 /**
@@ -99,10 +101,12 @@ export function parseTimeWindow(
   const window: TimeWindow = {
     since: since === undefined ? undefined : parseTimeBound(since, '--since', now),
     until: until === undefined ? undefined : parseTimeBound(until, '--until', now),
+    given: [since, until],
   };
-  if (window.since && window.until && window.since.getTime() > window.until.getTime()) {
+  // An empty window ([t, t)) is as surely a mistake as a reversed one.
+  if (window.since && window.until && window.since.getTime() >= window.until.getTime()) {
     throw new UsageError(
-      `--since (${window.since.toISOString()}) is later than --until (${window.until.toISOString()}); nothing can match`,
+      `--since (${window.since.toISOString()}) is not earlier than --until (${window.until.toISOString()}); nothing can match`,
     );
   }
   return window;
@@ -127,4 +131,24 @@ export function beforeSince(iso: string | undefined, window: TimeWindow): boolea
 
 export function hasWindow(window: TimeWindow): boolean {
   return window.since !== undefined || window.until !== undefined;
+}
+
+/** The two options, for every command that takes a window (meetings list/search, find). */
+export const TIME_WINDOW_OPTIONS = [
+  {
+    flags: '--since <time>',
+    description: 'only meetings created at or after TIME: 2026-01-05 (local day), 2026-01-05T14:30Z, 7d, 24h',
+  },
+  {
+    flags: '--until <time>',
+    description: 'only meetings created before TIME (a bare date includes that whole local day)',
+  },
+] as const;
+
+/** --since/--until from a command's options (undefined when neither is given). */
+export function timeWindowOption(opts: Record<string, unknown>, now?: Date): TimeWindow | undefined {
+  const since = typeof opts.since === 'string' ? opts.since : undefined;
+  const until = typeof opts.until === 'string' ? opts.until : undefined;
+  if (since === undefined && until === undefined) return undefined;
+  return parseTimeWindow(since, until, now);
 }

@@ -43,6 +43,11 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
     description:
       'read commands answer from the local mirror (`mtg sync`) and send nothing (also MTG_OFFLINE=1)',
   },
+  // Scripting (src/cli/jq.ts; --since/--until and --dry-run are options of the commands they apply to).
+  {
+    flags: '--jq <expr>',
+    description: 'filter the whole JSON output with a jq expression, in-process (implies --json)',
+  },
 ];
 
 export interface Globals {
@@ -64,6 +69,8 @@ export interface Globals {
   baseUrl?: string;
   profile?: string;
   offline: boolean;
+  /** --jq: the expression (compiled before anything is sent, in main.ts). */
+  jq?: string;
 }
 
 export function parseGlobals(raw: Record<string, unknown>): Globals {
@@ -71,6 +78,16 @@ export function parseGlobals(raw: Record<string, unknown>): Globals {
   let format = str('format')?.toLowerCase();
   if (raw.json) {
     if (format && format !== 'json') throw new UsageError(`--json conflicts with --format ${format}`);
+    format = 'json';
+  }
+  const jq = str('jq');
+  if (jq !== undefined) {
+    if (jq.trim() === '') throw new UsageError("--jq needs an expression, e.g. --jq '.[] | .id'");
+    // --jq reads the json document: it implies --json, and any other format is a contradiction.
+    if (format && format !== 'json') throw new UsageError(`--jq conflicts with --format ${format}`);
+    if (raw.checkpoint !== undefined) {
+      throw new UsageError('--jq conflicts with --checkpoint: a filtered export cannot be resumed');
+    }
     format = 'json';
   }
   const limit = str('limit');
@@ -93,5 +110,6 @@ export function parseGlobals(raw: Record<string, unknown>): Globals {
     baseUrl: str('baseUrl'),
     profile: str('profile'),
     offline: !!raw.offline,
+    jq,
   };
 }

@@ -7,6 +7,7 @@ import { defaultFormat } from '../output/types.js';
 import type { ResourceName } from '../output/views.js';
 import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
 import type { Context } from './context.js';
+import { beforeSince, hasWindow, inWindow, type TimeWindow } from './dates.js';
 import { LIST_FORMATS, type ListFormat } from './globals.js';
 import { type Listing, type ReadSource, readSource } from './source.js';
 
@@ -74,6 +75,38 @@ export interface ListSpec<T> {
   noun: string;
   /** Identifies the export in a checkpoint (command name; the query is added here). */
   command: string;
+  /** --since/--until: keep only the items whose time (an ISO string) falls in the window. */
+  window?: WindowFilter<T>;
+}
+
+export interface WindowFilter<T> {
+  bounds: TimeWindow;
+  /** The item's time, e.g. its createdAt. */
+  time: (item: T) => string | undefined;
+  /** The list is newest first: stop at the first page whose items are all before --since. */
+  newestFirst?: boolean;
+}
+
+/**
+ * One page through --since/--until. With a window, --limit counts the items kept, so the filter (not
+ * the paginator) decides when enough were found; `stop` ends the fetching.
+ */
+function windowPage<T>(
+  items: T[],
+  filter: WindowFilter<T>,
+  remaining: number,
+): { items: T[]; stop: 'older' | 'limit' | undefined; extra: boolean } {
+  const kept = items.filter((item) => inWindow(filter.time(item), filter.bounds));
+  const taken = kept.length > remaining ? kept.slice(0, remaining) : kept;
+  const olderPage =
+    !!filter.newestFirst &&
+    items.length > 0 &&
+    items.every((i) => beforeSince(filter.time(i), filter.bounds));
+  return {
+    items: taken,
+    stop: olderPage ? 'older' : taken.length >= remaining ? 'limit' : undefined,
+    extra: taken.length < kept.length,
+  };
 }
 
 export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<number> {
@@ -108,6 +141,7 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
     options.fields,
     globals.output,
     globals.limit,
+    ...(spec.window ? [spec.window.bounds.given] : []),
   ]);
   const resume = globals.checkpoint ? await readCheckpoint(globals.checkpoint, signature) : undefined;
   if (resume && resume.next === null) {
@@ -125,12 +159,22 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
     ctx.progress.note(`Resuming from checkpoint: ${out.humanCount(already)} ${spec.noun} already written.`);
 
   let more = false;
+  const limit = globals.limit === undefined ? undefined : Math.max(0, globals.limit - already);
+  const window = spec.window && hasWindow(spec.window.bounds) ? spec.window : undefined;
   try {
     const pages = listing.pages({
       startUrl: resume?.next ? new URL(resume.next) : undefined,
-      limit: globals.limit === undefined ? undefined : Math.max(0, globals.limit - already),
+      limit: window ? undefined : limit,
     });
     for await (const page of pages) {
+      let stop = false;
+      if (window) {
+        const kept = windowPage(page.items, window, (limit ?? Number.POSITIVE_INFINITY) - writer.count);
+        // Past an all-older page nothing can match; at the limit more may (this page or the next).
+        page.more = kept.stop === 'older' ? false : page.more || kept.extra;
+        page.items = kept.items;
+        stop = kept.stop !== undefined;
+      }
       await writer.writeMany(page.items);
       more = page.more;
       const total = already + writer.count;
@@ -145,6 +189,7 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
           bytes: sink.bytesWritten,
         });
       }
+      if (stop) break;
     }
     await writer.end();
     await sink.commit();

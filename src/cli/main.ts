@@ -5,6 +5,7 @@ import { setMaxListeners } from 'node:events';
 import { CommanderError } from 'commander';
 import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../api/errors.js';
 import { commandTree } from '../commands/index.js';
+import { sanitizeForTerminal, sanitizeOneLine } from '../output/sanitize.js';
 import { Context, type IO, VERSION } from './context.js';
 import { parseGlobals } from './globals.js';
 import { buildProgram } from './program.js';
@@ -33,6 +34,13 @@ export async function main(argv: string[], io: IO, env: NodeJS.ProcessEnv): Prom
       const globals = parseGlobals(command.optsWithGlobals());
       context = new Context(globals, io, env, controller.signal);
       context.commandPath = commandPath(command);
+      // A bad expression is exit 2 before the command sends anything.
+      if (globals.jq !== undefined) await (await import('./jq.js')).installJq(globals.jq);
+      // Every -o/--checkpoint destination, before the command sends anything (exit 2 if unusable).
+      if (globals.output !== undefined || globals.checkpoint !== undefined) {
+        const { checkDestinations } = await import('../output/destination.js');
+        await checkDestinations({ ...globals, list: !!spec.list });
+      }
       exitCode = (await spec.run(context, args, opts)) ?? ExitCode.ok;
     },
     {
@@ -83,13 +91,14 @@ function report(err: unknown, io: IO, aborted: boolean): number {
     return ExitCode.interrupted;
   }
   if (err instanceof MtgError) {
-    io.stderr.write(`mtg: ${err.message}\n`);
-    for (const line of err.details) io.stderr.write(`  ${line}\n`);
+    // Messages and details may carry server text (an error envelope): never raw to the terminal.
+    io.stderr.write(`mtg: ${sanitizeForTerminal(err.message)}\n`);
+    for (const line of err.details) io.stderr.write(`  ${sanitizeOneLine(line)}\n`);
     return err.exitCode;
   }
   // Unexpected: a bug. Say so plainly; the stack only under MTG_DEBUG.
   const message = err instanceof Error ? err.message : String(err);
-  io.stderr.write(`mtg: unexpected error: ${message}\n`);
+  io.stderr.write(`mtg: unexpected error: ${sanitizeForTerminal(message)}\n`);
   if (process.env.MTG_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
   return exitCodeOf(err);
 }

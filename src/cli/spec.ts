@@ -35,6 +35,8 @@ export interface CommandSpec {
   options?: OptionSpec[];
   /** One to three examples, shown in --help. */
   examples: string[];
+  /** A list export (runList): the only kind of command that takes --checkpoint. */
+  list?: boolean;
   /** Returns the exit code (0 when omitted). */
   run(ctx: Context, args: Args, opts: Opts): Promise<number | undefined>;
 }

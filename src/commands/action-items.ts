@@ -11,6 +11,7 @@ import type { ActionItemUpdateBody } from '../api/endpoints.js';
 import { UsageError } from '../api/errors.js';
 import { checkOutputOptions, DEFAULT_BULK_CONCURRENCY, NO_BODY } from '../cli/bulk.js';
 import type { Context } from '../cli/context.js';
+import { DRY_RUN_OPTION, isDryRun, printDryRun } from '../cli/dry-run.js';
 import { listValues, oneOf, positiveId, positiveIds, readStdinIds } from '../cli/input.js';
 import type { GroupSpec, Opts } from '../cli/spec.js';
 
@@ -93,6 +94,7 @@ export const actionItemsGroup: GroupSpec = {
   commands: [
     {
       name: 'list',
+      list: true,
       summary: 'List action items across your meetings (every page)',
       description:
         'List action items across your meetings, following every page. Without --assignee the server ' +
@@ -147,10 +149,12 @@ export const actionItemsGroup: GroupSpec = {
           flags: '--assignee <profile-id>',
           description: 'assign it to this profile (default: you, the server decides)',
         },
+        DRY_RUN_OPTION,
       ],
       examples: [
         'mtg action-items create "Send the roadmap"',
         'mtg action-items create "Review the contract" --assignee 12 --description "Before Friday" --json',
+        'mtg action-items create "Send the roadmap" --dry-run',
       ],
       async run(ctx, args, opts) {
         const title = String(args.TITLE ?? '');
@@ -162,7 +166,8 @@ export const actionItemsGroup: GroupSpec = {
           ...(description !== undefined ? { description } : {}),
           ...(assignee !== undefined ? { assigneeProfileId: positiveId(assignee, '--assignee') } : {}),
         };
-        const { createActionItem } = await import('../api/endpoints.js');
+        const { createActionItem, createActionItemRequest } = await import('../api/endpoints.js');
+        if (isDryRun(opts)) return printDryRun(ctx, [createActionItemRequest(body)]);
         const { writeResult } = await import('../cli/list.js');
         await checkOutputOptions(ctx, 'actionItem');
         const created = await createActionItem(await ctx.client(), body);
@@ -187,16 +192,22 @@ export const actionItemsGroup: GroupSpec = {
         { flags: '--description <text>', description: 'new description ("" clears it)' },
         { flags: '--status <status>', description: 'PENDING|DONE', choices: ACTION_ITEM_STATUSES },
         { flags: '--assignee <profile-id>', description: 'assign to this profile, or "none" to unassign' },
+        DRY_RUN_OPTION,
       ],
       examples: [
         'mtg action-items update 42 --status done',
         'mtg action-items list --assignee me | mtg action-items update --stdin --status DONE',
-        'mtg action-items update 42 43 --assignee none',
+        'mtg action-items update 42 43 --assignee none --dry-run',
       ],
       async run(ctx, args, opts) {
         const body = updateBody(opts);
         const ids = await actionItemIds(ctx, (args.ID as string[] | undefined) ?? [], !!opts.stdin);
-        const { updateActionItem } = await import('../api/endpoints.js');
+        const { updateActionItem, updateActionItemRequest } = await import('../api/endpoints.js');
+        if (isDryRun(opts))
+          return printDryRun(
+            ctx,
+            ids.map((id) => updateActionItemRequest(id, body)),
+          );
         const { runBulkCommand } = await import('../cli/bulk.js');
         const client = await ctx.client();
         return runBulkCommand(ctx, {

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import type { Query } from '../api/url.js';
 import type { Context } from '../cli/context.js';
+import { DRY_RUN_OPTION, isDryRun, printDryRun } from '../cli/dry-run.js';
 import { oneOf } from '../cli/input.js';
 import type { CommandSpec } from '../cli/spec.js';
 
@@ -190,11 +191,12 @@ export const apiCommand: CommandSpec = {
     },
     { flags: '--input <file>', description: 'the JSON request body from FILE, or - for stdin' },
     { flags: '--paginate', description: 'GET: follow every next page and print all items as one array' },
+    { ...DRY_RUN_OPTION, description: 'print the request it would send (method, path, body); send nothing' },
   ],
   examples: [
     'mtg api /people --paginate',
     'mtg api /action-items -X GET -F assigneeType=Anyone -F status=ALL',
-    'mtg api /tag -F name=Hiring -f description="Interview loops"',
+    'mtg api /tag -F name=Hiring -f description="Interview loops" --dry-run',
   ],
   async run(ctx, args, opts) {
     const fields = [
@@ -217,6 +219,11 @@ export const apiCommand: CommandSpec = {
       paginate: !!opts.paginate,
     });
     if (inputFile !== undefined) plan.body = (await readInput(ctx, inputFile)).value;
+    if (isDryRun(opts)) {
+      // Pages after the first depend on the server's answers: there is no honest list of them.
+      if (opts.paginate) throw new UsageError('--dry-run cannot list the pages of --paginate');
+      return printDryRun(ctx, [plan]);
+    }
     const { writerSetup } = await import('../cli/list.js');
     const setup = await writerSetup(ctx, 'raw', format as 'json' | 'ndjson');
     const client = await ctx.client();

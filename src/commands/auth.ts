@@ -73,16 +73,19 @@ export const authGroup: GroupSpec = {
         'echo "$KEY" | mtg auth login --profile work',
       ],
       async run(ctx) {
+        const store = await ctx.store();
+        store.checkWritable();
         const settings = await ctx.settings();
         const baseUrl = ctx.baseUrl(settings);
         const key = await readKey(ctx);
         if (!key) throw new UsageError('No API key given (pipe it on stdin or paste it at the prompt)');
         if (/\s/.test(key)) throw new UsageError('The API key must not contain spaces or line breaks');
         await probe(ctx, key, baseUrl);
-        const store = await ctx.store();
-        store.set(settings.profile, 'api-key', key);
-        if (settings.baseUrlSource !== 'config')
-          store.set(settings.profile, 'base-url', baseUrl.href.replace(/\/$/, ''));
+        // Key and base URL in one locked write: a login either stores both or reports failure.
+        await store.update(settings.profile, {
+          'api-key': key,
+          ...(settings.baseUrlSource !== 'config' && { 'base-url': baseUrl.href.replace(/\/$/, '') }),
+        });
         ctx.progress.note(
           `Logged in to ${baseUrl.origin} as profile "${settings.profile}" (key ${maskKey(key)}).`,
         );
@@ -97,8 +100,8 @@ export const authGroup: GroupSpec = {
       async run(ctx) {
         const settings = await ctx.settings();
         const store = await ctx.store();
-        const had = store.profile(settings.profile)['api-key'] !== undefined;
-        store.unset(settings.profile, 'api-key');
+        const had = (await store.profile(settings.profile))['api-key'] !== undefined;
+        if (had) await store.update(settings.profile, { 'api-key': undefined });
         ctx.progress.note(
           had
             ? `Removed the API key of profile "${settings.profile}".`

@@ -5,6 +5,7 @@ import type { CalendarMeetingBody } from '../api/endpoints.js';
 import { UsageError } from '../api/errors.js';
 import { checkOutputOptions, NO_BODY } from '../cli/bulk.js';
 import type { Context } from '../cli/context.js';
+import { DRY_RUN_OPTION, isDryRun, printDryRun } from '../cli/dry-run.js';
 import { listValues, positiveIds, stringId } from '../cli/input.js';
 import type { GroupSpec, Opts } from '../cli/spec.js';
 
@@ -68,17 +69,19 @@ export const calendarGroup: GroupSpec = {
         { flags: '--notes-file <path>', description: 'read the notes from a file, or - for stdin' },
         { flags: '--tag <id>', description: 'set these tags (repeatable, comma lists)', repeatable: true },
         { flags: '--clear-tags', description: 'remove every tag (conflicts with --tag)' },
+        DRY_RUN_OPTION,
       ],
       examples: [
         'mtg calendar set-notes 8812 --notes "Ask about the Q3 budget"',
         'mtg calendar set-notes 8812 --notes-file agenda.md --tag 3,7',
-        'cat notes.md | mtg calendar set-notes 8812 --notes-file - --clear-tags',
+        'cat notes.md | mtg calendar set-notes 8812 --notes-file - --clear-tags --dry-run',
       ],
       async run(ctx, args, opts) {
         const id = stringId(str(args.CALENDAR_MEETING_ID), 'CALENDAR_MEETING_ID');
         const body = await calendarBody(ctx, opts);
+        const { setCalendarMeeting, setCalendarMeetingRequest } = await import('../api/endpoints.js');
+        if (isDryRun(opts)) return printDryRun(ctx, [setCalendarMeetingRequest(id, body)]);
         await checkOutputOptions(ctx, 'meeting');
-        const { setCalendarMeeting } = await import('../api/endpoints.js');
         const meeting = await setCalendarMeeting(await ctx.client(), id, body);
         const { writeResult } = await import('../cli/list.js');
         if (meeting === undefined) ctx.progress.note(`Saved the notes of calendar meeting ${id}; ${NO_BODY}`);

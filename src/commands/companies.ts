@@ -19,6 +19,7 @@ export const companiesGroup: GroupSpec = {
   commands: [
     {
       name: 'list',
+      list: true,
       summary: 'List the companies whose people attend your meetings (every page)',
       options: [
         {

@@ -20,7 +20,7 @@ export const configGroup: GroupSpec = {
       async run(ctx, args) {
         const key = checkConfigKey(String(args.KEY));
         const settings = await ctx.settings();
-        const value = (await ctx.store()).profile(settings.profile)[key];
+        const value = (await (await ctx.store()).profile(settings.profile))[key];
         if (value === undefined) {
           ctx.progress.note(`${key} is not set for profile "${settings.profile}".`);
           return 1;
@@ -47,7 +47,7 @@ export const configGroup: GroupSpec = {
         if (key === 'base-url') checkBaseUrl(value, ctx.globals.insecure);
         if (key === 'app-url') checkBaseUrl(value, true);
         const settings = await ctx.settings();
-        (await ctx.store()).set(settings.profile, key, value);
+        await (await ctx.store()).update(settings.profile, { [key]: value });
         return 0;
       },
     },
@@ -59,7 +59,7 @@ export const configGroup: GroupSpec = {
       async run(ctx, args) {
         const key = checkConfigKey(String(args.KEY));
         const settings = await ctx.settings();
-        (await ctx.store()).unset(settings.profile, key);
+        await (await ctx.store()).update(settings.profile, { [key]: undefined });
         return 0;
       },
     },
@@ -69,7 +69,7 @@ export const configGroup: GroupSpec = {
       examples: ['mtg config list', 'mtg config list --json'],
       async run(ctx) {
         const store = await ctx.store();
-        const rows = Object.entries(store.profiles()).flatMap(([profile, values]) =>
+        const rows = Object.entries(await store.profiles()).flatMap(([profile, values]) =>
           Object.entries(values).map(([key, value]) => ({
             profile,
             key,
@@ -83,7 +83,7 @@ export const configGroup: GroupSpec = {
         const writer = out.createItemWriter(ctx.io.stdout, view, { format, color: false });
         await writer.writeMany(rows);
         await writer.end();
-        if (rows.length === 0) ctx.progress.note(`No stored settings (${store.path}).`);
+        if (rows.length === 0) ctx.progress.note(`No stored settings (${store.describe()}).`);
         return 0;
       },
     },

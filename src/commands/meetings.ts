@@ -1,10 +1,17 @@
 // mtg meetings list|search|view|transcript|share: read meetings, their transcripts, and share them.
 
-import { SHARE_ACCESS_VALUES, SHARE_MAX_TARGETS, type ShareAccess } from '../api/assumptions.js';
+import {
+  MEETINGS_NEWEST_FIRST,
+  SHARE_ACCESS_VALUES,
+  SHARE_MAX_TARGETS,
+  type ShareAccess,
+} from '../api/assumptions.js';
 import type { ShareTarget } from '../api/endpoints.js';
 import { ExitCode, InterruptedError, MtgError, UsageError } from '../api/errors.js';
 import type { Meeting } from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
+import { TIME_WINDOW_OPTIONS, timeWindowOption } from '../cli/dates.js';
+import { DRY_RUN_OPTION, isDryRun, printDryRun } from '../cli/dry-run.js';
 import type { ListFormat } from '../cli/globals.js';
 import { email, listValues, oneOf, positiveId, positiveIds, stringId } from '../cli/input.js';
 import { chooseFormat, runList, screenOptions, writeResult, writerSetup } from '../cli/list.js';
@@ -31,23 +38,38 @@ function tagIds(opts: Record<string, unknown>): string[] | undefined {
 
 const list: CommandSpec = {
   name: 'list',
+  list: true,
   aliases: ['ls'],
   summary: 'List meetings, newest first',
-  options: [tagOption],
-  examples: ['mtg meetings list --limit 10', 'mtg meetings list --tag 3 --json'],
+  description:
+    'List meetings, newest first. --since/--until keep the meetings created in that window; the ' +
+    'fetching stops at the first page whose meetings are all older than --since.',
+  options: [tagOption, ...TIME_WINDOW_OPTIONS],
+  examples: [
+    'mtg meetings list --limit 10',
+    'mtg meetings list --since 7d --json',
+    'mtg meetings list --since 2026-01-05 --until 2026-01-09 --tag 3',
+  ],
   async run(ctx, _args, opts) {
     const query = { tagIds: tagIds(opts) };
+    const window = timeWindowOption(opts);
     return runList(ctx, {
       listing: (source) => source.listMeetings(query),
       resource: 'meeting',
       noun: 'meetings',
       command: 'meetings list',
+      window: window && {
+        bounds: window,
+        time: (m: Meeting) => m.createdAt,
+        newestFirst: MEETINGS_NEWEST_FIRST,
+      },
     });
   },
 };
 
 const search: CommandSpec = {
   name: 'search',
+  list: true,
   summary: 'Search meetings by name and content',
   description:
     'Search meetings by name, notes and transcript. Filters combine: every --tag, --attendee and --meeting ' +
@@ -61,9 +83,15 @@ const search: CommandSpec = {
       repeatable: true,
     },
     { flags: '--meeting <id>', description: 'only these meetings (repeatable)', repeatable: true },
+    ...TIME_WINDOW_OPTIONS,
   ],
-  examples: ['mtg meetings search roadmap --limit 5', 'mtg meetings search --tag 3 --attendee 12,14 --json'],
+  examples: [
+    'mtg meetings search roadmap --limit 5',
+    'mtg meetings search --tag 3 --attendee 12,14 --json',
+    'mtg meetings search budget --since 2w --until 2026-03-01',
+  ],
   async run(ctx, args, opts) {
+    const window = timeWindowOption(opts);
     const term = typeof args.TERM === 'string' && args.TERM.trim() !== '' ? args.TERM : undefined;
     const attendees = positiveIds(listValues(opts.attendee), 'Attendee profile ID').map(String);
     const meetings = listValues(opts.meeting).map((id) => stringId(id, 'Meeting ID'));
@@ -78,6 +106,8 @@ const search: CommandSpec = {
       resource: 'meeting',
       noun: 'meetings',
       command: 'meetings search',
+      // Search results come in no stated order: filtered as they arrive, every page fetched.
+      window: window && { bounds: window, time: (m: Meeting) => m.createdAt },
     });
   },
 };
@@ -293,6 +323,19 @@ async function shareTargets(ctx: Context, opts: Record<string, unknown>): Promis
   return targets;
 }
 
+/** The body of one PUT /meeting/{id}/share: the real run and --dry-run both build it here. */
+function shareBody(batch: readonly Target[], access: ShareAccess): ShareTarget[] {
+  return batch.map((t) => ({ ...t.who, access }) as ShareTarget);
+}
+
+/** The targets in the batches they are sent in (SHARE_MAX_TARGETS each). */
+function shareBatches(targets: readonly Target[]): Target[][] {
+  const out: Target[][] = [];
+  for (let start = 0; start < targets.length; start += SHARE_MAX_TARGETS)
+    out.push(targets.slice(start, start + SHARE_MAX_TARGETS));
+  return out;
+}
+
 interface Failure {
   /** Zero-based position in the caller's full list of targets. */
   index: number;
@@ -313,7 +356,7 @@ async function shareInBatches(
   let applied = false; // a batch was applied (a 2xx, with or without a body)
   for (let start = 0; start < targets.length; start += SHARE_MAX_TARGETS) {
     const batch = targets.slice(start, start + SHARE_MAX_TARGETS);
-    const body = batch.map((t) => ({ ...t.who, access }) as ShareTarget);
+    const body = shareBody(batch, access);
     ctx.progress.update(
       `Sharing ${meetingId}: targets ${start + 1}–${start + batch.length} of ${targets.length}`,
     );
@@ -347,9 +390,11 @@ const share: CommandSpec = {
   summary: 'Share a meeting with people (email) or teams',
   description:
     `Share a meeting with people by email and with teams by ID. Targets come from --email, --team and --stdin ` +
-    `(one email or team ID per line, or NDJSON objects with "email" or "teamId"), counted from 1 in that order. ` +
+    `(one email or team ID per line, or NDJSON objects with "email" or "teamId"), indexed from 0 in that order. ` +
     `Every target is checked before anything is sent. More than ${SHARE_MAX_TARGETS} go out in batches of ` +
-    `${SHARE_MAX_TARGETS}. Each failed target is reported on stderr; the meeting's sharing list is printed. ` +
+    `${SHARE_MAX_TARGETS}. Each failed target is reported on stderr by its index; the meeting's sharing list is ` +
+    'printed (--json: {"sharedWith": [...], "errors": [{"index", "target", "error"}]}; --format ndjson: one ' +
+    '{"type": "sharedWith", "value": ...} or {"type": "error", "index", "target", "error"} per line). ' +
     'Exit 6 when some targets failed and the rest applied, 1 when all failed.',
   args: [{ name: 'MEETING_ID', description: 'the meeting ID', required: true }],
   options: [
@@ -370,16 +415,24 @@ const share: CommandSpec = {
       defaultValue: 'Viewer',
     },
     { flags: '--stdin', description: 'also read targets from stdin, one per line', defaultValue: false },
+    DRY_RUN_OPTION,
   ],
   examples: [
     'mtg meetings share mtg_3f2a9c --email ann@example.com --access Editor',
-    'mtg meetings share mtg_3f2a9c --team 4,7',
+    'mtg meetings share mtg_3f2a9c --team 4,7 --dry-run',
     'mtg people list --domain acme.example --fields email | mtg meetings share mtg_3f2a9c --stdin',
   ],
   async run(ctx, args, opts) {
     const meetingId = stringId(args.MEETING_ID as string, 'Meeting ID');
     const access = oneOf(String(opts.access ?? 'Viewer'), SHARE_ACCESS_VALUES, 'access');
     const targets = await shareTargets(ctx, opts);
+    if (isDryRun(opts)) {
+      const { shareMeetingRequest } = await import('../api/endpoints.js');
+      return printDryRun(
+        ctx,
+        shareBatches(targets).map((batch) => shareMeetingRequest(meetingId, shareBody(batch, access))),
+      );
+    }
     const format = chooseFormat(ctx) as ListFormat;
     await writerSetup(ctx, 'sharedWith', format); // --fields checked before anything is sent
 
@@ -387,7 +440,8 @@ const share: CommandSpec = {
     const { sanitizeOneLine } = await import('../output/index.js');
     for (const f of failures) {
       const label = targets[f.index]?.label ?? '?';
-      ctx.progress.line(`target ${f.index + 1} (${sanitizeOneLine(label)}): ${sanitizeOneLine(f.error)}`);
+      // Zero-based, like ShareError.index and the json "errors" entries.
+      ctx.progress.line(`target index ${f.index} (${sanitizeOneLine(label)}): ${sanitizeOneLine(f.error)}`);
     }
     const failed = new Set(failures.map((f) => f.index)).size;
     const applied = targets.length - failed;
@@ -395,11 +449,40 @@ const share: CommandSpec = {
     if (failed > 0) ctx.progress.line(`${summary}; ${failed} failed.`);
     else ctx.progress.note(`${summary}.`);
 
-    if (meeting) await writeItems(ctx, 'sharedWith', format, meeting.sharedWith ?? []);
+    if (format === 'json' || format === 'ndjson') {
+      // Scripts see the failures too: each by its zero-based index in the whole list, as sent.
+      const errors = failures.map((f) => ({ index: f.index, target: targets[f.index]?.who, error: f.error }));
+      await writeShareDocument(ctx, format, meeting?.sharedWith ?? [], errors);
+    } else if (meeting) await writeItems(ctx, 'sharedWith', format, meeting.sharedWith ?? []);
     if (failed === 0) return 0;
     return applied > 0 ? ExitCode.partial : ExitCode.api;
   },
 };
+
+/**
+ * json: one object {"sharedWith": [...], "errors": [...]} (one valid document); ndjson: one line
+ * per entry, each with a "type" ("sharedWith" with the entry as "value", or "error").
+ */
+async function writeShareDocument(
+  ctx: Context,
+  format: 'json' | 'ndjson',
+  sharedWith: readonly unknown[],
+  errors: readonly { index: number; target: unknown; error: string }[],
+): Promise<void> {
+  const { out, options } = await writerSetup(ctx, 'sharedWith', format);
+  const fields = options.fields;
+  const entries = fields && fields.length > 0 ? sharedWith.map((e) => out.project(e, fields)) : sharedWith;
+  const text =
+    format === 'json'
+      ? out.toJson({ sharedWith: entries, errors }, undefined, 2) + '\n'
+      : [
+          ...entries.map((value) => ({ type: 'sharedWith', value })),
+          ...errors.map((e) => ({ type: 'error', ...e })),
+        ]
+          .map((line) => out.toJson(line, undefined) + '\n')
+          .join('');
+  await out.writeDocument(ctx.globals.output, text);
+}
 
 /** A list of items in the chosen format (json array, ndjson lines, csv/tsv rows, table), to stdout or -o. */
 async function writeItems(

@@ -19,6 +19,7 @@ export const peopleGroup: GroupSpec = {
   commands: [
     {
       name: 'list',
+      list: true,
       summary: 'List people, most recent meeting first (every page)',
       options: [
         {

@@ -3,6 +3,7 @@
 import { ApiError, UsageError } from '../api/errors.js';
 import { checkOutputOptions, DEFAULT_BULK_CONCURRENCY, NO_BODY } from '../cli/bulk.js';
 import type { Context } from '../cli/context.js';
+import { DRY_RUN_OPTION, isDryRun, printDryRun } from '../cli/dry-run.js';
 import { positiveId, readStdinIds, stringId } from '../cli/input.js';
 import type { GroupSpec } from '../cli/spec.js';
 
@@ -60,21 +61,21 @@ export const tagsGroup: GroupSpec = {
       name: 'create',
       summary: 'Create a tag (an existing name is a conflict error)',
       args: [{ name: 'NAME', description: 'the tag name (unique)', required: true }],
-      options: [{ flags: '--description <text>', description: 'what the tag is for' }],
+      options: [{ flags: '--description <text>', description: 'what the tag is for' }, DRY_RUN_OPTION],
       examples: [
         'mtg tags create "Customer calls"',
         'mtg tags create Hiring --description "Interviews" --json',
+        'mtg tags create Hiring --dry-run',
       ],
       async run(ctx, args, opts) {
         const name = tagName(String(args.NAME ?? ''), 'the tag name');
         const description = str(opts.description);
+        const body = { name, ...(description !== undefined ? { description } : {}) };
+        const { createTag, createTagRequest } = await import('../api/endpoints.js');
+        if (isDryRun(opts)) return printDryRun(ctx, [createTagRequest(body)]);
         await checkOutputOptions(ctx, 'tag');
-        const { createTag } = await import('../api/endpoints.js');
         const client = await ctx.client();
-        const tag = await createTag(client, {
-          name,
-          ...(description !== undefined ? { description } : {}),
-        }).catch((err: unknown) => {
+        const tag = await createTag(client, body).catch((err: unknown) => {
           throw nameConflict(err, name);
         });
         const { writeResult } = await import('../cli/list.js');
@@ -91,10 +92,11 @@ export const tagsGroup: GroupSpec = {
       options: [
         { flags: '--name <name>', description: 'new name' },
         { flags: '--description <text>', description: 'new description' },
+        DRY_RUN_OPTION,
       ],
       examples: [
         'mtg tags update 7 --name "Customer calls"',
-        'mtg tags update 7 --description "All external calls"',
+        'mtg tags update 7 --description "All external calls" --dry-run',
       ],
       async run(ctx, args, opts) {
         const tagId = positiveId(String(args.TAG_ID ?? ''), 'TAG_ID');
@@ -107,8 +109,9 @@ export const tagsGroup: GroupSpec = {
           ...(name !== undefined ? { name: tagName(name, '--name') } : {}),
           ...(description !== undefined ? { description } : {}),
         };
+        const { updateTag, updateTagRequest } = await import('../api/endpoints.js');
+        if (isDryRun(opts)) return printDryRun(ctx, [updateTagRequest(tagId, body)]);
         await checkOutputOptions(ctx, 'tag');
-        const { updateTag } = await import('../api/endpoints.js');
         const tag = await updateTag(await ctx.client(), tagId, body).catch((err: unknown) => {
           throw nameConflict(err, name ?? '');
         });
@@ -132,16 +135,25 @@ export const tagsGroup: GroupSpec = {
         { name: 'TAG_ID', description: 'the tag', required: true },
         { name: 'MEETING_ID', description: 'meetings to tag', variadic: true },
       ],
-      options: [{ flags: '--stdin', description: 'also read meeting IDs from stdin, one per line' }],
+      options: [
+        { flags: '--stdin', description: 'also read meeting IDs from stdin, one per line' },
+        DRY_RUN_OPTION,
+      ],
       examples: [
         'mtg tags apply 7 mtg_abc123 mtg_def456',
         'mtg meetings search "interview" --fields id | mtg tags apply 7 --stdin',
+        'mtg meetings list --since 7d --fields id | mtg tags apply 7 --stdin --dry-run',
       ],
       async run(ctx, args, opts) {
         const tagId = positiveId(String(args.TAG_ID ?? ''), 'TAG_ID');
         const ids = await meetingIds(ctx, (args.MEETING_ID as string[] | undefined) ?? [], !!opts.stdin);
         const groups = batches(ids, TAG_APPLY_BATCH_SIZE);
-        const { applyTag } = await import('../api/endpoints.js');
+        const { applyTag, applyTagRequest } = await import('../api/endpoints.js');
+        if (isDryRun(opts))
+          return printDryRun(
+            ctx,
+            groups.map((group) => applyTagRequest(tagId, group)),
+          );
         const { runBulkCommand } = await import('../cli/bulk.js');
         const client = await ctx.client();
         const batchWord = (n: number) => (n === 1 ? 'batch' : 'batches');

@@ -25,8 +25,8 @@ export function profileName(input: SettingsInput): string {
 
 /**
  * True when flags and environment do not already give everything, so the config file must be read.
- * `needAppUrl: false` for callers that only connect (the API client): loading the store (conf and
- * its JSON-schema validator) costs about 15 ms of every API command's start (bench figure b).
+ * `needAppUrl: false` for callers that only connect (the API client): a command given key and base
+ * URL then never reads the file, so a broken config file cannot stop it (bench figure b: start-up).
  */
 export function needsStore(input: SettingsInput, needAppUrl = true): boolean {
   const env = input.env;
@@ -37,9 +37,12 @@ export function needsStore(input: SettingsInput, needAppUrl = true): boolean {
   );
 }
 
-export function resolveSettings(input: SettingsInput, store: ConfigStore | undefined): Settings {
+export async function resolveSettings(
+  input: SettingsInput,
+  store: ConfigStore | undefined,
+): Promise<Settings> {
   const profile = profileName(input);
-  const stored = store?.profile(profile) ?? {};
+  const stored = (await store?.profile(profile)) ?? {};
   const env = input.env;
   const pick = (flag: string | undefined, envValue: string | undefined, config: string | undefined) =>
     flag

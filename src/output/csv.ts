@@ -1,11 +1,12 @@
 // csv and tsv. Both: header row, one row per item, LF line ends (friendlier to Unix tools; every
 // csv reader accepts them), formula guard unless rawCells, data otherwise exact (no terminal
-// sanitizing: files are data, not screen output).
+// sanitizing for files and pipes: they are data; a terminal gets the cells sanitized).
 //  csv: RFC 4180 quoting: a cell with , " CR or LF is quoted and its quotes doubled.
 //  tsv: no quoting, one line per item for cut/awk: backslash, tab, LF and CR inside a cell are
 //       written as \\ \t \n \r (the "linear TSV" convention, so the data can be recovered).
 import { cellText, guardFormula } from './cells.js';
 import { fieldsOfValue, getPath, isPlainObject } from './fields.js';
+import { sanitizeForTerminal } from './sanitize.js';
 import type { Encoder } from './stream.js';
 import type { ResourceView, WriterOptions } from './types.js';
 
@@ -51,7 +52,9 @@ export function flatEncoder(view: ResourceView, opts: WriterOptions): Encoder {
     return bom + line(columns.map(encodeCell));
   };
   const cell = (value: unknown, label: string | undefined): string => {
-    const text = cellText(value, ';', label);
+    const raw = cellText(value, ';', label);
+    // A terminal would interpret ESC/OSC in server text (clear the screen, plant a link).
+    const text = opts.terminal ? sanitizeForTerminal(raw) : raw;
     return encodeCell(opts.rawCells ? text : guardFormula(text, value));
   };
 

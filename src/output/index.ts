@@ -34,8 +34,9 @@ export { type ColorInput, colorEnabled, createChalk } from './color.js';
 export { csvQuote, tsvEscape } from './csv.js';
 export { withOutput, writeDocument } from './document.js';
 export { fieldsOfSchema, fieldsOfValue, getPath, OutputUsageError, parseFields, project } from './fields.js';
+export { toJson } from './json.js';
 export { sanitizeForTerminal, sanitizeOneLine } from './sanitize.js';
-export { type OutputSink, openAppendOutput, openOutput } from './sink.js';
+export { type OutputSink, openAppendOutput, openOutput, setDocumentFilter } from './sink.js';
 export { humanCount, truncate } from './text.js';
 export {
   defaultFormat,
@@ -46,6 +47,11 @@ export {
   type WriterOptions,
 } from './types.js';
 export { type ResourceName, viewFor } from './views.js';
+
+/** csv/tsv onto a terminal are shown to a person: mark them so cells are sanitized. */
+function onScreen(out: NodeJS.WritableStream, opts: WriterOptions): WriterOptions {
+  return (out as { isTTY?: boolean }).isTTY ? { ...opts, terminal: true } : opts;
+}
 
 export function createItemWriter(
   out: NodeJS.WritableStream,
@@ -59,7 +65,7 @@ export function createItemWriter(
       return streamWriter(out, ndjsonEncoder(opts), opts.continueAfter);
     case 'csv':
     case 'tsv':
-      return streamWriter(out, flatEncoder(view, opts), opts.continueAfter);
+      return streamWriter(out, flatEncoder(view, onScreen(out, opts)), opts.continueAfter);
     case 'table':
       return tableWriter(out, view, opts);
   }
@@ -82,7 +88,7 @@ export async function writeOne(
       return writeChunk(out, toJson(item, opts.fields) + '\n');
     case 'csv':
     case 'tsv': {
-      const enc = flatEncoder(view, { ...opts, continueAfter: 0 });
+      const enc = flatEncoder(view, { ...onScreen(out, opts), continueAfter: 0 });
       return writeChunk(out, enc.item(item, 0));
     }
     case 'table':

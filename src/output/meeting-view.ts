@@ -5,6 +5,7 @@ import type { Meeting } from '../api/schemas.js';
 import { createChalk } from './color.js';
 import { renderMarkdown, visibleWidth } from './markdown.js';
 import { sanitizeOneLine } from './sanitize.js';
+import { humanDate, humanDuration } from './text.js';
 import { formatClock } from './transcript.js';
 
 export interface MeetingPageOptions {
@@ -21,15 +22,8 @@ const INDENT = '  ';
 const MAX_WIDTH = 100;
 const text1 = (s: string | null | undefined): string => sanitizeOneLine(s ?? '').trim();
 
-/** 2700 -> "45m", 3725 -> "1h 2m 5s", 42 -> "42s". */
-export function formatDuration(seconds: number): string {
-  const total = Math.max(0, Math.round(seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const parts = [h ? `${h}h` : '', m ? `${m}m` : '', s || total === 0 ? `${s}s` : ''];
-  return parts.filter(Boolean).join(' ');
-}
+/** The tables' rule: 1996 -> "33m 16s", 3725 -> "1h 02m", 42 -> "42s". */
+export const formatDuration = humanDuration;
 
 /** "2024-05-01 14:30 UTC+02:00" in the given (or local) time zone; the raw text if it is no date. */
 export function formatDate(iso: string, timeZone?: string): string {
@@ -48,6 +42,14 @@ export function formatDate(iso: string, timeZone?: string): string {
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   const zone = get('timeZoneName').replace(/^GMT$/, 'UTC').replace(/^GMT/, 'UTC');
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${zone}`;
+}
+
+/** The full date, and within the last week also the tables' relative form: "… (3 days ago)". */
+function withRelative(iso: string, timeZone?: string): string {
+  const relative = humanDate(iso);
+  return relative.endsWith(' ago') || relative === 'just now'
+    ? `${formatDate(iso, timeZone)} (${relative})`
+    : formatDate(iso, timeZone);
 }
 
 /** Aligned "key  value" lines; rows without a value are left out. */
@@ -156,7 +158,7 @@ export function renderMeetingPage(m: Meeting, opts: MeetingPageOptions): string 
     ...details(
       [
         ['ID', text1(m.id)],
-        ['Date', formatDate(m.createdAt, opts.timeZone)],
+        ['Date', withRelative(m.createdAt, opts.timeZone)],
         ['Duration', m.duration === null ? undefined : formatDuration(m.duration)],
         ['Link', m.url ? text1(m.url) : undefined],
         ['Recording', m.recordingUrl ? `${text1(m.recordingUrl)} ${c.dim('(valid 24 h)')}` : undefined],

@@ -1,11 +1,14 @@
 // Where the data goes: stdout, or a file written atomically (-o) or appended to (--checkpoint).
 // Atomic: a temp file in the target's directory (same filesystem, so rename is atomic), fsync'd
 // and renamed over the target on commit; removed on abort and, as a last resort, on process exit.
+// Only a regular file (or the file a symlink resolves to) is replaced that way: a device, FIFO or
+// terminal is written in place (destination.ts decides), so it is never replaced by a regular file.
 import { randomBytes } from 'node:crypto';
-import { closeSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, unlinkSync } from 'node:fs';
 import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
+import { resolveDestination, writeFailure } from './destination.js';
 
 export interface OutputSink {
   stream: NodeJS.WritableStream;
@@ -25,36 +28,50 @@ class FileSink extends Writable {
   constructor(
     readonly fh: FileHandle,
     start: number,
+    /** The path as the user gave it, for error messages. */
+    readonly shown: string,
+    /** false for pipes, terminals and devices: no offsets there (pwrite would fail with ESPIPE). */
+    readonly positional = true,
   ) {
     super({ decodeStrings: true });
     this.position = start;
   }
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    this.writeAll(chunk).then(() => cb(), cb);
+    this.writeAll(chunk).then(
+      () => cb(),
+      (err) => cb(writeFailure(err, this.shown) as Error),
+    );
   }
   override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
-    this.writeAll(Buffer.concat(chunks.map((c) => c.chunk))).then(() => cb(), cb);
+    this.writeAll(Buffer.concat(chunks.map((c) => c.chunk))).then(
+      () => cb(),
+      (err) => cb(writeFailure(err, this.shown) as Error),
+    );
   }
   private async writeAll(buf: Buffer): Promise<void> {
     let off = 0;
     while (off < buf.length) {
-      const { bytesWritten } = await this.fh.write(buf, off, buf.length - off, this.position);
+      const at = this.positional ? this.position : null;
+      const { bytesWritten } = await this.fh.write(buf, off, buf.length - off, at);
       off += bytesWritten;
       this.position += bytesWritten;
     }
   }
   /** Resolves when every chunk written so far has been written to the file. */
   settle(): Promise<void> {
+    if (this.errored) return Promise.reject(this.errored);
     if (this.writableLength === 0) return Promise.resolve();
     return new Promise((res, rej) => this.write(Buffer.alloc(0), (err) => (err ? rej(err) : res())));
   }
+  /** Rejects with the first write error (ENOSPC...), even one that happened before end(). */
   finish(): Promise<void> {
     return new Promise((res, rej) => {
+      if (this.errored) return rej(this.errored);
       if (this.writableFinished) return res();
-      this.once('error', rej);
-      this.end(() => {
-        this.off('error', rej);
-        res();
+      this.end((err?: Error | null) => {
+        const failed = err ?? this.errored;
+        if (failed) rej(failed);
+        else res();
       });
     });
   }
@@ -93,17 +110,34 @@ function stdoutSink(): OutputSink {
   };
 }
 
-/** `path` undefined or "-": stdout. Otherwise an atomic file at `path`. */
-export async function openOutput(path?: string): Promise<OutputSink> {
-  if (path === undefined || path === '-') return stdoutSink();
-  const target = resolve(path);
+/**
+/**
+ * --jq (src/cli/jq.ts): when set, every document a command opens goes to this filter instead, which
+ * collects it and writes what jq makes of it to the real output (opened with `unfiltered`).
+ */
+let documentFilter: ((path: string | undefined) => Promise<OutputSink>) | undefined;
+export function setDocumentFilter(filter: typeof documentFilter): void {
+  documentFilter = filter;
+}
+
+/**
+ * `path` undefined, "-" or /dev/stdout: stdout. A device, FIFO or terminal: written in place. Otherwise
+ * an atomic file at `path` (for a symlink, at the file it resolves to; the link stays a link).
+ */
+export async function openOutput(path?: string, unfiltered = false): Promise<OutputSink> {
+  if (documentFilter && !unfiltered) return documentFilter(path);
+  if (path === undefined) return stdoutSink();
+  const dest = await resolveDestination(path, '-o');
+  if (dest.kind === 'stdout') return stdoutSink();
+  if (dest.kind === 'special') return inPlaceSink(dest.path, path);
+  const target = dest.path;
   const temp = join(
     dirname(target),
     `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
   );
   const fh = await open(temp, 'wx', 0o644);
   trackTemp(temp, fh.fd);
-  const sink = new FileSink(fh, 0);
+  const sink = new FileSink(fh, 0, path);
   sink.on('error', () => {}); // surfaced through write()/commit(); an unhandled 'error' would crash
   let state: 'open' | 'committed' | 'aborted' = 'open';
 
@@ -119,8 +153,12 @@ export async function openOutput(path?: string): Promise<OutputSink> {
       return sink.position;
     },
     flush: async () => {
-      await sink.settle();
-      await fh.sync();
+      try {
+        await sink.settle();
+        await fh.sync();
+      } catch (err) {
+        throw writeFailure(err, path);
+      }
     },
     async commit() {
       if (state !== 'open') return;
@@ -136,7 +174,7 @@ export async function openOutput(path?: string): Promise<OutputSink> {
         await rename(temp, target);
       } catch (err) {
         await discard();
-        throw err;
+        throw writeFailure(err, path);
       }
       await syncDir(dirname(target));
     },
@@ -145,6 +183,40 @@ export async function openOutput(path?: string): Promise<OutputSink> {
       state = 'aborted';
       await discard();
     },
+  };
+}
+
+/** A device, FIFO or terminal: opened as it is (never created, truncated or replaced). */
+async function inPlaceSink(target: string, shown: string): Promise<OutputSink> {
+  const fh = await open(target, constants.O_WRONLY | (constants.O_NOCTTY ?? 0)).catch((err) => {
+    throw writeFailure(err, shown);
+  });
+  const sink = new FileSink(fh, 0, shown, false);
+  sink.on('error', () => {}); // surfaced through commit()
+  let closed = false;
+  const close = async (keepError: boolean): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    try {
+      await sink.finish();
+    } catch (err) {
+      if (keepError) throw writeFailure(err, shown);
+    } finally {
+      await fh.close().catch(() => {});
+    }
+  };
+  return {
+    stream: sink,
+    get bytesWritten() {
+      return sink.position;
+    },
+    flush: async () => {
+      await sink.settle().catch((err) => {
+        throw writeFailure(err, shown);
+      });
+    },
+    commit: () => close(true),
+    abort: () => close(false),
   };
 }
 
@@ -171,7 +243,7 @@ export async function openAppendOutput(path: string, truncateToBytes: number): P
     await fh.close();
     throw err;
   }
-  const sink = new FileSink(fh, truncateToBytes);
+  const sink = new FileSink(fh, truncateToBytes, path);
   sink.on('error', () => {});
   let closed = false;
   const close = async (): Promise<void> => {
@@ -180,6 +252,8 @@ export async function openAppendOutput(path: string, truncateToBytes: number): P
     try {
       await sink.finish();
       await fh.sync();
+    } catch (err) {
+      throw writeFailure(err, path);
     } finally {
       await fh.close().catch(() => {});
     }
@@ -190,8 +264,12 @@ export async function openAppendOutput(path: string, truncateToBytes: number): P
       return sink.position;
     },
     flush: async () => {
-      await sink.settle();
-      await fh.sync();
+      try {
+        await sink.settle();
+        await fh.sync();
+      } catch (err) {
+        throw writeFailure(err, path);
+      }
     },
     commit: close,
     abort: close,

@@ -5,6 +5,10 @@
 export function writeChunk(out: NodeJS.WritableStream, chunk: string): Promise<void> {
   if (chunk === '') return Promise.resolve();
   if (out.write(chunk)) return Promise.resolve();
+  // Already failed (a write error such as ENOSPC was emitted before anyone listened): no 'drain' or
+  // 'error' will come again, so waiting would hang.
+  const dead = out as NodeJS.WritableStream & { destroyed?: boolean; errored?: Error | null };
+  if (dead.destroyed) return Promise.reject(dead.errored ?? new Error('output stream closed'));
   return new Promise<void>((resolve, reject) => {
     const done = (err?: unknown): void => {
       out.off('drain', onDrain);

@@ -6,18 +6,23 @@ import { createChalk } from './color.js';
 import { fieldsOfValue, getPath, isPlainObject } from './fields.js';
 import { sanitizeOneLine } from './sanitize.js';
 import { writeChunk, writeNoWait } from './stream.js';
-import { textWidth, truncate } from './text.js';
+import { humanDate, humanDuration, textWidth, truncate } from './text.js';
 import type { ItemWriter, ResourceView, WriterOptions } from './types.js';
 
 const DEFAULT_WIDTH = 100;
 const GAP = 2; // spaces between columns
 const MIN_COL = 4;
 const HUMAN_KEYS = ['name', 'title', 'email', 'domain', 'url', 'id'];
+// Identifier columns are never cut: a truncated ID cannot be copied into the next command.
+const ID_COLUMNS = new Set(['id', 'domain']);
 
 /** Cell text for people: arrays of objects by a readable key (tags by name), joined with ", ". */
 function humanCell(value: unknown, view: ResourceView, column: string): string {
   const last = column.slice(column.lastIndexOf('.') + 1);
   let v = value;
+  // Times and durations for people (json/csv keep the raw values): "3 days ago", "33m 16s".
+  if (typeof v === 'string' && /At$/.test(last)) return humanDate(sanitizeOneLine(v));
+  if (typeof v === 'number' && last === 'duration') return humanDuration(v);
   if (Array.isArray(v)) {
     const label = view.arrayLabels?.[last];
     v = v.map((e) => (isPlainObject(e) ? (label !== undefined ? e[label] : humanLabel(e)) : e));
@@ -33,24 +38,42 @@ function humanLabel(o: Record<string, unknown>): unknown {
   return JSON.stringify(o);
 }
 
-/** Column widths that fit `total`: the widest columns give way first (water-filling). */
-export function fitWidths(natural: readonly number[], total: number): number[] {
+/** Columns at most this wide (dates, durations, statuses) keep their width while text gives way. */
+const COMPACT = 16;
+
+/**
+ * Column widths that fit `total`: pinned columns (IDs) keep their full width, then short columns
+ * (dates, durations) while there is room; the widest text columns give way first (water-filling),
+ * down to MIN_COL.
+ */
+export function fitWidths(
+  natural: readonly number[],
+  total: number,
+  pinned: readonly boolean[] = [],
+): number[] {
   const n = natural.length;
   const avail = total - GAP * (n - 1);
   if (natural.reduce((a, b) => a + b, 0) <= avail) return [...natural];
-  const sorted = [...natural].sort((a, b) => a - b);
-  let remaining = avail;
-  let cap = 0;
-  for (let i = 0; i < n; i++) {
-    const share = Math.floor(remaining / (n - i));
-    const w = sorted[i] ?? 0;
-    if (w > share) {
-      cap = share;
-      break;
-    }
+  const sum = (idx: number[]) => idx.reduce((a, i) => a + (natural[i] ?? 0), 0);
+  const all = natural.map((_, i) => i);
+  const fixed = all.filter((i) => pinned[i]);
+  let compact = all.filter((i) => !pinned[i] && (natural[i] ?? 0) <= COMPACT);
+  let text = all.filter((i) => !pinned[i] && (natural[i] ?? 0) > COMPACT);
+  if (sum(fixed) + sum(compact) + MIN_COL * text.length > avail) {
+    text = [...compact, ...text];
+    compact = [];
+  }
+  const widths = [...natural];
+  let remaining = avail - sum(fixed) - sum(compact);
+  const sorted = [...text].sort((x, y) => (natural[x] ?? 0) - (natural[y] ?? 0));
+  for (let k = 0; k < sorted.length; k++) {
+    const i = sorted[k]!;
+    const share = Math.floor(remaining / (sorted.length - k));
+    const w = Math.max(Math.min(natural[i] ?? 0, MIN_COL), Math.min(natural[i] ?? 0, share));
+    widths[i] = w;
     remaining -= w;
   }
-  return natural.map((w) => Math.max(Math.min(w, MIN_COL), Math.min(w, cap)));
+  return widths;
 }
 
 type Paint = (text: string, column: string, raw: string) => string;
@@ -83,7 +106,8 @@ async function render(headers: string[], rows: string[][], width: number, paint:
   for (const r of rows) {
     for (let i = 0; i < natural.length; i++) natural[i] = Math.max(natural[i] ?? 0, textWidth(r[i] ?? ''));
   }
-  const widths = fitWidths(natural, width);
+  const pinned = headers.map((h) => ID_COLUMNS.has(h));
+  const widths = fitWidths(natural, width, pinned);
   const clip = (s: string, i: number): string => truncate(s, widths[i] ?? MIN_COL);
   const chunks: string[] = [];
   for (let b = 0; b < rows.length; b += BLOCK_ROWS) {

@@ -1,4 +1,5 @@
 // Small text helpers shared by the table writer and progress messages.
+import stringWidth from 'string-width';
 
 let countFormat: Intl.NumberFormat | undefined;
 
@@ -12,21 +13,66 @@ export function humanCount(n: number): string {
 }
 
 /**
- * Cuts `s` to at most `width` code points, ending with "…" when something was cut.
- * Counts code points, not display cells: wide CJK/emoji may overshoot a little, which
- * cli-table3 (it measures real widths) absorbs by widening the column.
+ * Cuts `s` to at most `width` terminal columns, ending with "…" when something was cut. Wide
+ * characters (CJK, emoji) count 2 columns, as the terminal shows them.
  */
 export function truncate(s: string, width: number): string {
   if (width <= 0) return '';
-  if (s.length <= width) return s; // fast path: UTF-16 length >= code points
-  const cps = Array.from(s);
-  if (cps.length <= width) return s;
-  return cps.slice(0, width - 1).join('') + '…';
+  if (textWidth(s) <= width) return s;
+  let out = '';
+  let used = 0;
+  for (const cp of s) {
+    const w = textWidth(cp);
+    if (used + w > width - 1) break;
+    out += cp;
+    used += w;
+  }
+  return out + '…';
 }
 
-/** Length in code points (what truncate() counts). */
+/** Width in terminal columns (CJK and emoji are 2; escape sequences 0). */
 export function textWidth(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
+  // Plain ASCII (the common case) is one column per character.
+  return PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s);
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** Seconds as people read them: "42s", "33m 16s", "1h 02m" (seconds dropped past an hour). */
+export function humanDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`;
+  if (m > 0) return `${m}m ${String(s).padStart(2, '0')}s`;
+  return `${s}s`;
+}
+
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 24 * 3600 * 1000],
+  ['hour', 3600 * 1000],
+  ['minute', 60 * 1000],
+];
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A timestamp as people read it, one rule everywhere (like gh): within the last 7 days relative
+ * ("3 days ago", "5 minutes ago", "just now"), otherwise local date and time ("2025-06-01 13:11").
+ * Text that is no date comes back unchanged.
+ */
+export function humanDate(iso: string, now: number = Date.now()): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const ago = now - t;
+  if (ago >= 0 && ago < WEEK_MS) {
+    for (const [unit, ms] of UNITS) {
+      const n = Math.floor(ago / ms);
+      if (n >= 1) return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+    }
+    return 'just now';
+  }
+  const d = new Date(t);
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
 }

@@ -32,6 +32,8 @@ export interface WriterOptions {
   fields?: string[];
   /** csv/tsv: no formula-injection prefix. */
   rawCells?: boolean;
+  /** csv/tsv: the output is a terminal, so server text is sanitized (files and pipes stay exact). */
+  terminal?: boolean;
   /** csv only: start with U+FEFF. */
   bom?: boolean;
   /** table: colors allowed (decided by the caller with colorEnabled()). */

@@ -15,6 +15,8 @@ export interface TerminalOptions {
   /** Redirect the CLI's stdout to this file (stderr stays on the terminal). */
   stdoutFile?: string;
   timeoutMs?: number;
+  /** Size the pseudo-terminal to this many columns (stty) before the command runs. */
+  columns?: number;
 }
 
 const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -22,6 +24,7 @@ const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 export function runInTerminal(args: string[], options: TerminalOptions = {}): Promise<TerminalResult> {
   const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
   const redirect = options.stdoutFile ? ` > ${shellQuote(options.stdoutFile)}` : '';
+  const size = options.columns ? `stty cols ${options.columns} rows 50; ` : '';
   // A clean environment: no CI (ora would not animate), no color settings unless the test sets them.
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
@@ -33,7 +36,7 @@ export function runInTerminal(args: string[], options: TerminalOptions = {}): Pr
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   return new Promise((resolve, reject) => {
     // -q: no start/done lines, -f: flush as written, -e: the command's exit code, -c: the command.
-    const child = spawn('script', ['-qfec', command + redirect, '/dev/null'], {
+    const child = spawn('script', ['-qfec', size + command + redirect, '/dev/null'], {
       env: env as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

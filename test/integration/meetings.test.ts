@@ -414,9 +414,9 @@ describe.concurrent('meetings share', () => {
     expect(puts).toHaveLength(2);
     expect((puts[0]!.body as unknown[]).length).toBe(50);
     expect(puts[1]!.body).toEqual([{ email: 'bob@x.invalid', access: 'Viewer' }]);
-    expect(res.stderr).toContain('target 51 (bob@x.invalid): Unknown email domain: x.invalid');
+    expect(res.stderr).toContain('target index 50 (bob@x.invalid): Unknown email domain: x.invalid');
     expect(res.stderr).toMatch(/with 50 of 51 targets; 1 failed/);
-    const shared = JSON.parse(res.stdout) as { email?: string }[];
+    const shared = (JSON.parse(res.stdout) as { sharedWith: { email?: string }[] }).sharedWith;
     expect(shared.map((s) => s.email)).toEqual(expect.arrayContaining(emails));
   });
 
@@ -447,7 +447,7 @@ describe.concurrent('meetings share', () => {
       { teamId: 3, access: 'Editor' },
       { teamId: 1, access: 'Editor' },
     ]);
-    expect(res.stderr).toContain('target 2 (zed@nowhere.invalid): Unknown email domain');
+    expect(res.stderr).toContain('target index 1 (zed@nowhere.invalid): Unknown email domain');
     const lines = res.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('profileId\tname\taccess\temail\tteamId');
     expect(lines.some((l) => l.includes('ann@ok.example\t') && l.includes('\tEditor\t'))).toBe(true);
@@ -464,7 +464,7 @@ describe.concurrent('meetings share', () => {
   it('exits 1 when every target failed', async () => {
     const res = await mtg(['meetings', 'share', target(3), '--email', 'a@b.invalid']);
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('target 1 (a@b.invalid)');
+    expect(res.stderr).toContain('target index 0 (a@b.invalid)');
   });
 
   it('rejects a malformed email, no targets, and bad stdin before sending anything', async () => {

@@ -77,7 +77,7 @@ describe('openOutput (atomic)', () => {
   });
 
   it('fails to open in a missing directory', async () => {
-    await expect(openOutput(join(dir, 'nope', 'x.json'))).rejects.toThrow(/ENOENT/);
+    await expect(openOutput(join(dir, 'nope', 'x.json'))).rejects.toThrow(/the folder .*nope does not exist/);
   });
 
   it('no path or "-" means stdout, never closed', async () => {

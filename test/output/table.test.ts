@@ -126,10 +126,11 @@ describe('colorEnabled', () => {
 });
 
 describe('text helpers', () => {
-  it('truncate counts code points', () => {
+  it('truncate counts terminal columns (emoji are 2)', () => {
     expect(truncate('hello', 5)).toBe('hello');
     expect(truncate('hello world', 6)).toBe('hello…');
-    expect(truncate('🎉🎉🎉', 2)).toBe('🎉…');
+    expect(truncate('🎉🎉🎉', 3)).toBe('🎉…');
+    expect(truncate('🎉🎉🎉', 2)).toBe('…');
     expect(truncate('abc', 0)).toBe('');
   });
   it('humanCount', () => {

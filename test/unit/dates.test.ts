@@ -52,7 +52,10 @@ describe('parseTimeBound', () => {
 
 describe('parseTimeWindow', () => {
   it('rejects --since later than --until', () => {
-    expect(() => parseTimeWindow('2026-02-01', '2026-01-01', now)).toThrow(/later than --until/);
+    expect(() => parseTimeWindow('2026-02-01', '2026-01-01', now)).toThrow(/not earlier than --until/);
+    // The day after --until's day: since is that midnight, until the same midnight.
+    expect(() => parseTimeWindow('2026-01-06', '2026-01-05', now)).toThrow(/not earlier than --until/);
+    expect(() => parseTimeWindow('1d', '2d', now)).toThrow(/not earlier than --until/);
   });
   it('one bare day for both bounds is that whole local day', () => {
     const w = parseTimeWindow('2026-01-05', '2026-01-05', now);

@@ -1,0 +1,64 @@
+// --dry-run on every command that changes something: the requests the command would send, built by
+// the same functions as the real run (src/api/endpoints.ts), printed instead of sent. Nothing is
+// sent, so neither an API key nor a base URL is needed; every input is still validated first.
+
+import type { WriteRequest } from '../api/endpoints.js';
+import { buildQuery } from '../api/url.js';
+import type { Context } from './context.js';
+import type { OptionSpec } from './spec.js';
+
+export const DRY_RUN_OPTION: OptionSpec = {
+  flags: '--dry-run',
+  description: 'print the requests it would send (method, path, JSON body) and send nothing',
+};
+
+export function isDryRun(opts: Record<string, unknown>): boolean {
+  return opts.dryRun === true;
+}
+
+/** What a dry run shows of a request: method, path (with its query) and body; never the schema. */
+export interface PlannedRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+export function plannedRequest(
+  req: Pick<WriteRequest, 'method' | 'path' | 'query' | 'body'>,
+): PlannedRequest {
+  const search = req.query ? buildQuery(req.query).toString() : '';
+  return {
+    method: req.method,
+    path: search ? `${req.path}?${search}` : req.path,
+    ...(req.body !== undefined ? { body: req.body } : {}),
+  };
+}
+
+/**
+ * Print every request (stdout or -o): with --json an array of {method, path, body}, with --format
+ * ndjson one per line, otherwise one line each, "METHOD PATH BODY". Returns exit code 0.
+ */
+export async function printDryRun(
+  ctx: Context,
+  requests: readonly Pick<WriteRequest, 'method' | 'path' | 'query' | 'body'>[],
+): Promise<number> {
+  const planned = requests.map(plannedRequest);
+  let text: string;
+  if (ctx.globals.format === 'json') {
+    text = `${JSON.stringify(planned, null, ctx.io.stdout.isTTY && !ctx.globals.output ? 2 : undefined)}\n`;
+  } else if (ctx.globals.format === 'ndjson') {
+    text = planned.map((r) => `${JSON.stringify(r)}\n`).join('');
+  } else {
+    const { sanitizeForTerminal } = await import('../output/sanitize.js');
+    const lines = planned.map(
+      (r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}\n`,
+    );
+    // The paths and bodies hold the user's own input; still, a terminal gets no control sequences.
+    text = ctx.io.stdout.isTTY && !ctx.globals.output ? sanitizeForTerminal(lines.join('')) : lines.join('');
+  }
+  const { writeDocument } = await import('../output/document.js');
+  await writeDocument(ctx.globals.output, text);
+  const n = planned.length;
+  ctx.progress.note(`Dry run: ${n} ${n === 1 ? 'request' : 'requests'} not sent.`);
+  return 0;
+}

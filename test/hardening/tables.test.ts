@@ -1,0 +1,172 @@
+// Tables are for people: dates and durations read as such, every line fits the terminal from 60 to
+// 200 columns, the ID column is never cut (text columns give way, with "…"), and wide characters
+// (CJK, emoji: 2 columns) are measured as the terminal shows them. json/csv stay exact.
+import { PassThrough } from 'node:stream';
+import stringWidth from 'string-width';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableWriter, writeKeyValue } from '../../src/output/table.js';
+import { humanDate, humanDuration } from '../../src/output/text.js';
+import { type ResourceName, viewFor } from '../../src/output/views.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { runInTerminal } from '../helpers/terminal.js';
+
+const WIDTHS = [60, 80, 120, 200];
+const LONG_ID = 'mtg_01HZX3Q9V8K2M4N6P8R0T2W4Y6';
+
+async function render(resource: ResourceName, items: unknown[], width: number): Promise<string[]> {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (d: Buffer) => {
+    text += d.toString('utf8');
+  });
+  const w = tableWriter(out, viewFor(resource), { format: 'table', color: false, width });
+  await w.writeMany(items);
+  await w.end();
+  return text.trimEnd().split('\n');
+}
+
+const meetings = [
+  {
+    id: LONG_ID,
+    name: 'Quarterly planning with the whole product organisation and guests from sales',
+    createdAt: '2025-06-01T11:11:00.000Z',
+    updatedAt: '2025-06-01T11:11:00.000Z',
+    duration: 1996,
+    tags: [
+      { id: 1, name: 'planning' },
+      { id: 2, name: 'quarterly-review-long-tag-name' },
+    ],
+  },
+  {
+    id: 'mtg_2',
+    name: '東京チームとの打ち合わせ 🎉🎉 and more words to make it long enough',
+    createdAt: '2025-05-02T08:00:00.000Z',
+    updatedAt: '2025-05-02T08:00:00.000Z',
+    duration: 3725,
+    tags: [],
+  },
+];
+
+describe('human units', () => {
+  it('durations: 33m 16s, 1h 02m, 42s', () => {
+    expect(humanDuration(1996)).toBe('33m 16s');
+    expect(humanDuration(3725)).toBe('1h 02m');
+    expect(humanDuration(42)).toBe('42s');
+  });
+  it('dates: relative within a week, local date and time beyond', () => {
+    const now = Date.parse('2025-06-04T12:00:00Z');
+    expect(humanDate('2025-06-01T11:11:00.000Z', now)).toBe('3 days ago');
+    expect(humanDate('2025-06-04T11:55:00.000Z', now)).toBe('5 minutes ago');
+    const local = humanDate('2025-05-01T11:11:00.000Z', now);
+    expect(local).toMatch(/^2025-05-0[12] \d\d:11$/);
+    expect(humanDate('not a date', now)).toBe('not a date');
+  });
+});
+
+describe('meeting tables fit every width without cutting the ID', () => {
+  for (const width of WIDTHS) {
+    it(`${width} columns`, async () => {
+      const lines = await render('meeting', meetings, width);
+      for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(width);
+      expect(lines[1]).toContain(LONG_ID);
+      // At 60 columns this 30-character ID leaves too little room for every column in full.
+      if (width >= 80) expect(lines[1]).toContain('33m 16s');
+      if (width >= 80) expect(lines[2]).toContain('1h 02m');
+      expect(lines.join('\n')).not.toContain('T11:11:00');
+      expect(lines.join('\n')).not.toContain('1996');
+      if (width < 120) expect(lines[1]).toContain('…');
+    });
+  }
+
+  it('a CJK/emoji name lines up: the next column starts at the same terminal column', async () => {
+    const lines = await render('meeting', meetings, 200);
+    const start = (line: string, needle: string) => stringWidth(line.slice(0, line.indexOf(needle)));
+    const header = lines[0]!;
+    expect(start(lines[2]!, '2025-05-0')).toBe(start(header, 'createdAt'));
+    expect(start(lines[1]!, '2025-06-01')).toBe(start(header, 'createdAt'));
+  });
+
+  it('CJK text is cut by columns, not characters, at 60 columns', async () => {
+    const lines = await render('meeting', meetings, 60);
+    expect(stringWidth(lines[2]!)).toBeLessThanOrEqual(60);
+    expect(lines[2]).toContain('東京');
+  });
+});
+
+describe('other resources keep their ID whole', () => {
+  it('people, action items, companies at 60 columns', async () => {
+    const person = {
+      id: 123456789,
+      firstName: 'Bartholomew-Alexander',
+      lastName: 'Featherstonehaugh-Worthington',
+      email: 'bartholomew.alexander@very-long-company-domain.example',
+      companyName: 'Very Long Company Name International Holdings',
+      title: 'Senior Vice President of Extremely Long Titles',
+    };
+    for (const line of await render('person', [person], 60))
+      expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    expect((await render('person', [person], 60))[1]).toContain('123456789');
+
+    const item = {
+      id: 987654321,
+      status: 'PENDING',
+      title: 'Write the very long follow-up document for the quarterly planning meeting',
+      assignee: { name: 'Somebody With A Long Name' },
+      meetingIds: [LONG_ID, 'mtg_other_meeting_id_0001'],
+    };
+    const itemLines = await render('actionItem', [item], 60);
+    for (const line of itemLines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    expect(itemLines[1]).toContain('987654321');
+
+    const company = { domain: 'research.long-company-name.example', name: 'X'.repeat(80) };
+    const companyLines = await render('company', [company], 60);
+    for (const line of companyLines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    expect(companyLines[1]).toContain(company.domain);
+  });
+
+  it('key/value view: durations and dates human, lines fit', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (d: Buffer) => {
+      text += d.toString('utf8');
+    });
+    await writeKeyValue(out, meetings[0], viewFor('meeting'), { format: 'table', color: false, width: 60 });
+    expect(text).toMatch(/duration\s+33m 16s/);
+    expect(text).not.toContain('T11:11:00');
+    for (const line of text.trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('the built CLI on a terminal', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ limits: 'none', pageSize: 100 });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  it('meetings list at 60 and 200 columns: lines fit, IDs whole, durations human; json stays raw', async () => {
+    const env = sandboxEnv(sandbox, { NO_COLOR: '1' });
+    const json = await runCli(['meetings', 'list', '--json', '--limit', '5'], { env });
+    const raw = JSON.parse(json.stdout) as { id: string; duration: number | null; createdAt: string }[];
+    expect(typeof raw[0]!.createdAt).toBe('string');
+    for (const cols of [60, 200]) {
+      const tty = await runInTerminal(['meetings', 'list', '--limit', '5', '--format', 'table'], {
+        env,
+        columns: cols,
+      });
+      expect(tty.code).toBe(0);
+      const lines = tty.screen.split(/\r?\n/);
+      // The table's lines (stderr notes may share the screen): the header and one row per meeting.
+      const rows = lines.filter((l) => raw.some((m) => l.includes(m.id)));
+      expect(rows).toHaveLength(raw.length);
+      const header = lines.find((l) => /^id\s+name/.test(l));
+      for (const line of [header ?? '', ...rows]) expect(stringWidth(line)).toBeLessThanOrEqual(cols);
+      expect(tty.screen).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
+      const withDuration = raw.find((m) => typeof m.duration === 'number' && m.duration >= 60);
+      if (withDuration) expect(tty.screen).toMatch(/\d+m \d\ds|\d+h \d\dm/);
+    }
+  });
+});
