@@ -42,6 +42,7 @@ let ids: {
   attendee: string;
   assignee: string;
   domain: string;
+  middle: string;
 };
 
 beforeAll(async () => {
@@ -67,6 +68,9 @@ beforeAll(async () => {
       ).p,
     ),
     domain: first<{ domain: string }>('SELECT domain FROM companies ORDER BY position LIMIT 1').domain,
+    middle: first<{ c: string }>(
+      'SELECT created_at AS c FROM meetings ORDER BY position LIMIT 1 OFFSET (SELECT count(*) / 2 FROM meetings)',
+    ).c,
   };
 }, 120_000);
 
@@ -76,6 +80,8 @@ describe('--offline', () => {
       ['meetings', 'list'],
       ['meetings', 'list', '--limit', '7'],
       ['meetings', 'list', '--tag', ids.tag],
+      ['meetings', 'list', '--since', ids.middle, '--limit', '3'],
+      ['meetings', 'search', '--until', ids.middle],
       ['meetings', 'search'],
       ['meetings', 'search', '--attendee', ids.attendee, '--tag', ids.tag],
       ['meetings', 'search', '--meeting', ids.meeting],
@@ -92,15 +98,17 @@ describe('--offline', () => {
       ['companies', 'list'],
       ['companies', 'list', '--tag', ids.tag],
     ];
-    const jobs = commands.flatMap((command) =>
-      FORMATS.map((format) => async () => {
-        const args = [...command, '--format', format];
-        const online = await m.mtg(args);
-        const off = await offline(m, args);
-        return { args: args.join(' '), online, off };
-      }),
-    );
-    const results = await inBatches(jobs);
+    const runs = commands.flatMap((command) => FORMATS.map((format) => [...command, '--format', format]));
+    // Every online run first, then every offline run: the request count must not move meanwhile.
+    const online = await inBatches(runs.map((args) => () => m.mtg(args)));
+    const before = m.sandbox.requests.length;
+    const offlineRuns = await inBatches(runs.map((args) => () => m.mtg([...args, '--offline'])));
+    expect(m.sandbox.requests.length, 'requests during the offline runs').toBe(before);
+    const results = runs.map((args, i) => ({
+      args: args.join(' '),
+      online: online[i]!,
+      off: offlineRuns[i]!,
+    }));
     let nonEmpty = 0;
     for (const { args, online, off } of results) {
       expect(online.code, `${args}: ${online.stderr}`).toBe(0);
