@@ -1,6 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The export's default template is a .mustache file that the build bundles as text (esbuild's
+  // text loader); tests import the same file the same way.
+  plugins: [
+    {
+      name: 'mustache-as-text',
+      transform(code, id) {
+        return id.endsWith('.mustache')
+          ? { code: `export default ${JSON.stringify(code)};`, map: null }
+          : undefined;
+      },
+    },
+  ],
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -17,6 +17,7 @@ __mtg_child() {
     '|find') REPLY='find' ;;
     '|sql') REPLY='sql' ;;
     '|mirror') REPLY='mirror' ;;
+    '|export') REPLY='export' ;;
     '|api') REPLY='api' ;;
     '|sandbox') REPLY='sandbox' ;;
     '|completion') REPLY='completion' ;;
@@ -44,6 +45,7 @@ __mtg_child() {
     'companies|view') REPLY='companies view' ;;
     'mirror|status') REPLY='mirror status' ;;
     'mirror|reset') REPLY='mirror reset' ;;
+    'export|markdown'|'export|md') REPLY='export markdown' ;;
     *) REPLY= ;;
   esac
 }
@@ -51,7 +53,7 @@ __mtg_child() {
 # The words that lead on from node $1, in REPLY.
 __mtg_subcommands() {
   case "$1" in
-    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes find sql mirror api sandbox completion' ;;
+    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes find sql mirror export api sandbox completion' ;;
     'auth') REPLY='login logout status' ;;
     'config') REPLY='get set unset list' ;;
     'meetings') REPLY='list ls search view show transcript share' ;;
@@ -61,6 +63,7 @@ __mtg_subcommands() {
     'people') REPLY='list' ;;
     'companies') REPLY='list view' ;;
     'mirror') REPLY='status reset' ;;
+    'export') REPLY='markdown md' ;;
     *) REPLY= ;;
   esac
 }
@@ -86,6 +89,7 @@ __mtg_options() {
     'changes') REPLY='--since --after --resource' ;;
     'find') REPLY='--in --since --until' ;;
     'sql') REPLY='--schema' ;;
+    'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync' ;;
     'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --base-path' ;;
     *) REPLY= ;;
@@ -151,6 +155,14 @@ __mtg_value() {
     'find|--since') __mtg_kind=text ;;
     'find|--until') __mtg_kind=text ;;
     'sql|--schema') __mtg_kind= ;;
+    'export markdown|--transcripts') __mtg_kind= ;;
+    'export markdown|--private-notes') __mtg_kind= ;;
+    'export markdown|--since') __mtg_kind=text ;;
+    'export markdown|--until') __mtg_kind=text ;;
+    'export markdown|--prune') __mtg_kind= ;;
+    'export markdown|--template') __mtg_kind=file ;;
+    'export markdown|--print-template') __mtg_kind= ;;
+    'export markdown|--sync') __mtg_kind= ;;
     'api|-X'|'api|--method') __mtg_kind=choices REPLY='GET POST PUT PATCH DELETE' ;;
     'api|-F'|'api|--field') __mtg_kind=text ;;
     'api|-f'|'api|--raw-field') __mtg_kind=text ;;

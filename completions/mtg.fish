@@ -30,6 +30,8 @@ function __mtg_child
             echo 'sql'
         case '|mirror'
             echo 'mirror'
+        case '|export'
+            echo 'export'
         case '|api'
             echo 'api'
         case '|sandbox'
@@ -84,6 +86,8 @@ function __mtg_child
             echo 'mirror status'
         case 'mirror|reset'
             echo 'mirror reset'
+        case 'export|markdown' 'export|md'
+            echo 'export markdown'
         case "*"
             return 1
     end
@@ -141,6 +145,10 @@ function __mtg_takes_value
         case 'find|--in' 'find|--since' 'find|--until'
             return 0
         case 'sql|--schema'
+            return 1
+        case 'export markdown|--since' 'export markdown|--until' 'export markdown|--template'
+            return 0
+        case 'export markdown|--transcripts' 'export markdown|--private-notes' 'export markdown|--prune' 'export markdown|--print-template' 'export markdown|--sync'
             return 1
         case 'api|-X' 'api|--method' 'api|-F' 'api|--field' 'api|-f' 'api|--raw-field' 'api|--input'
             return 0
@@ -211,6 +219,7 @@ complete -c mtg -n '__mtg_at \'\'' -a 'changes' -d 'What the local mirror learne
 complete -c mtg -n '__mtg_at \'\'' -a 'find' -d 'Full-text search of the local mirror: names, notes, transcripts, action items...'
 complete -c mtg -n '__mtg_at \'\'' -a 'sql' -d 'Run a read-only SQL query on the local mirror'
 complete -c mtg -n '__mtg_at \'\'' -a 'mirror' -d 'Show or reset the local mirror that `mtg sync` writes'
+complete -c mtg -n '__mtg_at \'\'' -a 'export' -d 'Export the local mirror (Markdown files)'
 complete -c mtg -n '__mtg_at \'\'' -a 'api' -d 'Send any request to the API (same auth, retries, pacing and pagination)'
 complete -c mtg -n '__mtg_at \'\'' -a 'sandbox' -d 'Serve the whole API locally from seeded data, to try every command without an...'
 complete -c mtg -n '__mtg_at \'\'' -a 'completion' -d 'Print a shell completion script (bash, zsh or fish)'
@@ -295,6 +304,16 @@ complete -c mtg -n '__mtg_at \'find\'' -l until -x -d 'meetings created before: 
 complete -c mtg -n '__mtg_at \'sql\'' -l schema -d 'print the CREATE statements of the tables'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'status' -d 'Where the mirror is, what it holds, when it was last synced'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'reset' -d 'Delete this profile\'s mirror (the next `mtg sync` starts over)'
+complete -c mtg -n '__mtg_at \'export\'' -a 'markdown' -d 'Write the mirror’s meetings as Markdown files (one per meeting) that stay in ...'
+complete -c mtg -n '__mtg_at \'export\'' -a 'md' -d 'Write the mirror’s meetings as Markdown files (one per meeting) that stay in ...'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l transcripts -d 'include each meeting’s transcript'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l private-notes -d 'include your private notes'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l since -x -d 'only meetings created at or after TIME (2026-01-05, 7d, ...)'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l until -x -d 'only meetings created before TIME'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l prune -d 'remove the files of meetings deleted on the server'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l template -r -F -d 'a Mustache template for the file body'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l print-template -d 'print the built-in template (to copy and edit) and exit'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l sync -d 'run `mtg sync` first'
 complete -c mtg -n '__mtg_at \'api\'' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'GET|POST|PUT|PATCH|DELETE (default: GET, or POST with --field/--input unless ...'
 complete -c mtg -n '__mtg_at \'api\'' -s F -l field -x -d 'a parameter, typed: numbers, true, false, null (repeatable)'
 complete -c mtg -n '__mtg_at \'api\'' -s f -l raw-field -x -d 'a string parameter (repeatable)'

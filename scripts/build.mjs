@@ -96,6 +96,7 @@ async function startupClosure() {
     metafile: true,
     format: 'esm',
     platform: 'node',
+    loader: { '.mustache': 'text' },
     outdir: 'unused',
     logLevel: 'silent',
     plugins: [
@@ -157,6 +158,7 @@ async function writeHelpTexts() {
     write: false,
     format: 'esm',
     platform: 'node',
+    loader: { '.mustache': 'text' },
     target: 'node20.18',
     define,
     banner: { js: requireBanner },
@@ -181,6 +183,7 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
+  loader: { '.mustache': 'text' },
   target: 'node20.18',
   minify: true,
   sourcemap: 'linked',

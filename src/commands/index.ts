@@ -9,6 +9,7 @@ import { changesCommand } from './changes.js';
 import { companiesGroup } from './companies.js';
 import { completionCommand } from './completion.js';
 import { configGroup } from './config.js';
+import { exportGroup } from './export.js';
 import { findCommand } from './find.js';
 import { meetingsGroup } from './meetings.js';
 import { mirrorGroup } from './mirror.js';
@@ -32,6 +33,7 @@ export const commandTree: TreeNode[] = [
   findCommand,
   sqlCommand,
   mirrorGroup,
+  exportGroup,
   apiCommand,
   sandboxCommand,
   completionCommand,

@@ -7,6 +7,7 @@
 // every object (and of every transcript) would double the mirror for no new information.
 
 import { UsageError } from '../api/errors.js';
+import { parseTimeBound } from '../cli/dates.js';
 import type { Db } from './driver.js';
 import { fromJsonText, toJsonText } from './json.js';
 
@@ -154,23 +155,6 @@ export function parseSince(value: string, now: Date = new Date()): ChangesSince 
       throw new UsageError(`--since run must be 1 or more, got "${value}"`);
     return { kind: 'run', run };
   }
-  const rel = /^(\d+)(s|m|h|d|w)$/.exec(v);
-  if (rel) {
-    const unit = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 }[
-      rel[2] as 's' | 'm' | 'h' | 'd' | 'w'
-    ];
-    return { kind: 'time', at: new Date(now.getTime() - Number(rel[1]) * unit).toISOString() };
-  }
-  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  const time = day
-    ? new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])).getTime()
-    : /^\d{4}-\d{2}-\d{2}T/.test(v)
-      ? Date.parse(v)
-      : Number.NaN;
-  if (Number.isNaN(time)) {
-    throw new UsageError(
-      `Invalid --since "${value}": use last, a sync run number, an ISO date or date-time, or a duration such as 24h or 7d`,
-    );
-  }
-  return { kind: 'time', at: new Date(time).toISOString() };
+  // A time: the same dates and durations as --since everywhere (a bare date is a local day).
+  return { kind: 'time', at: parseTimeBound(v, '--since', now).toISOString() };
 }

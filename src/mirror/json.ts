@@ -1,11 +1,12 @@
-// How the mirror turns an object the API sent into the text of a `json` column, and back. One
-// place, so that lossless handling of integers beyond 2^53 (src/output/json.ts) is one edit away.
+// How the mirror turns an object the API sent into the text of a `json` column, and back: with the
+// client's exact JSON (src/api/exact.ts), so integers beyond 2^53 keep every digit in the mirror.
+import { parseJsonExact, stringifyExact } from '../api/exact.js';
 
 /** The object as JSON text, exactly as the API sent it. */
 export function toJsonText(value: unknown): string {
-  return JSON.stringify(value);
+  return stringifyExact(value) ?? 'null';
 }
 
 export function fromJsonText(text: string): unknown {
-  return JSON.parse(text);
+  return parseJsonExact(text);
 }

@@ -1,0 +1,448 @@
+// Planning and writing the export folder. Safety rules, all checked here:
+// - Nothing is written outside DIR: DIR is resolved to its real path once; a year folder that is
+//   a symbolic link is followed only when it resolves inside DIR; a file that is a symbolic link is
+//   never read nor written through (reported instead). Paths read back from the manifest are
+//   accepted only in the shape this module writes (`YYYY/<one name>.md`).
+// - Every file is whole at every moment: written to a temp file in its own folder, then renamed.
+// - Incremental: the manifest (`.mtg-export.json`) maps each meeting ID to its file and a hash of
+//   what the file was made from; journal lines follow the files (in small batches), so a run
+//   killed midway loses nothing, and a file renamed into place but not yet journaled is
+//   recognised by its kept-region marker and compared, not rewritten.
+
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join, sep } from 'node:path';
+import { UsageError } from '../api/errors.js';
+import { type ExportMeeting, KEPT_MARKER, type RenderOptions, renderMeeting, splitKept } from './render.js';
+
+export const MANIFEST = '.mtg-export.json';
+const JOURNAL = '.mtg-export.journal';
+const TEMP_PREFIX = '.mtg-tmp-';
+/** Bumped when the built-in rendering changes, so every file is made again once. */
+const RENDER_VERSION = '1';
+const MANIFEST_PATH = /^\d{4}\/[^/\\\u0000]+\.md$/;
+
+export interface ManifestEntry {
+  path: string;
+  /** Hash of what the file was made from (meeting, transcript, options, template). */
+  source: string;
+}
+
+export interface SourceMeeting {
+  id: string;
+  createdAt: string | null;
+  /** The meeting's json column and its transcript's, as stored. */
+  json: string;
+  transcriptJson: string | null;
+  parse(): ExportMeeting;
+}
+
+export interface ExportInput {
+  /** Relative path of every live meeting's file (assignPaths over all live meetings). */
+  paths: Map<string, string>;
+  /** The live meetings to export (already restricted to the window). */
+  meetings: Iterable<SourceMeeting>;
+  /** How many of them (for progress). */
+  total: number;
+  /** IDs of tombstoned meetings. */
+  deleted: Set<string>;
+}
+
+export interface ExportOptions extends RenderOptions {
+  dir: string;
+  prune: boolean;
+  template?: string;
+  onProgress?: (done: number, total: number) => void;
+  onProblem?: (p: Problem) => void;
+}
+
+export interface Problem {
+  id: string;
+  path: string;
+  reason: string;
+}
+
+export interface ExportSummary {
+  dir: string;
+  written: number;
+  unchanged: number;
+  moved: number;
+  deleted: number;
+  pruned: number;
+  failed: number;
+  paths: {
+    written: string[];
+    moved: { from: string; to: string }[];
+    deleted: string[];
+    pruned: string[];
+  };
+  problems: Problem[];
+}
+
+/** DIR as a real path, created when missing; not a folder is a usage error. */
+export function resolveExportDir(dir: string): string {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new UsageError(`Cannot create the export folder ${dir}: ${(err as Error).message}`);
+  }
+  const real = realpathSync(dir);
+  if (!statSync(real).isDirectory()) throw new UsageError(`${dir} is not a folder`);
+  return real;
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  return path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+export function readManifest(root: string): Map<string, ManifestEntry> {
+  const files = new Map<string, ManifestEntry>();
+  const accept = (id: unknown, e: unknown) => {
+    if (typeof id !== 'string' || typeof e !== 'object' || e === null) return;
+    const { path, source } = e as Record<string, unknown>;
+    if (
+      typeof path === 'string' &&
+      MANIFEST_PATH.test(path) &&
+      !path.includes('..') &&
+      typeof source === 'string'
+    ) {
+      files.set(id, { path, source });
+    }
+  };
+  try {
+    const doc = JSON.parse(readFileSync(join(root, MANIFEST), 'utf8')) as { files?: Record<string, unknown> };
+    for (const [id, e] of Object.entries(doc.files ?? {})) accept(id, e);
+  } catch {
+    // No manifest (first run) or an unreadable one: the files are recognised by their marker.
+  }
+  let journal = '';
+  try {
+    journal = readFileSync(join(root, JOURNAL), 'utf8');
+  } catch {}
+  // Replayed in order; a torn last line (killed mid-write) is skipped.
+  for (const line of journal.split('\n')) {
+    if (!line) continue;
+    try {
+      const j = JSON.parse(line) as { id: string; removed?: boolean; path?: string; source?: string };
+      if (j.removed) files.delete(j.id);
+      else accept(j.id, j);
+    } catch {}
+  }
+  return files;
+}
+
+function writeManifest(root: string, files: Map<string, ManifestEntry>): void {
+  const sorted = [...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const doc = { version: 1, files: Object.fromEntries(sorted) };
+  writeAtomic(root, MANIFEST, `${JSON.stringify(doc, null, 1)}\n`);
+}
+
+let tempCounter = 0;
+/** Writes `folder/name` via a temp file in the same folder and a rename: never a half file. */
+export function writeAtomic(folder: string, name: string, content: string): void {
+  const temp = join(folder, `${TEMP_PREFIX}${process.pid}-${++tempCounter}.md`);
+  try {
+    // 'wx': fails on anything already there (a planted symlink included) rather than following it.
+    writeFileSync(temp, content, { flag: 'wx' });
+    renameSync(temp, join(folder, name));
+  } catch (err) {
+    try {
+      unlinkSync(temp);
+    } catch {}
+    throw err;
+  }
+}
+
+/** Removes temp files a killed run left in DIR and its year folders (never following links). */
+function removeStaleTemps(root: string): void {
+  const sweep = (folder: string) => {
+    for (const name of readdirSync(folder)) {
+      if (name.startsWith(TEMP_PREFIX)) {
+        try {
+          unlinkSync(join(folder, name));
+        } catch {}
+      }
+    }
+  };
+  sweep(root);
+  for (const name of readdirSync(root)) {
+    if (/^\d{4}$/.test(name) && lstatSync(join(root, name)).isDirectory()) sweep(join(root, name));
+  }
+}
+
+export function sourceHash(m: SourceMeeting, options: ExportOptions, templateText: string): string {
+  return createHash('sha256')
+    .update(RENDER_VERSION)
+    .update('\u0000')
+    .update(
+      `${options.transcripts ? 't' : ''}${options.privateNotes ? 'p' : ''}\u0000${options.appUrl ?? ''}\u0000`,
+    )
+    .update(templateText)
+    .update('\u0000')
+    .update(m.json)
+    .update('\u0000')
+    .update(options.transcripts ? (m.transcriptJson ?? '') : '')
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+class Writer {
+  private journalFd: number | undefined;
+  private journalLines: string[] = [];
+  private readonly folders = new Map<string, string | Error>();
+  /** Year folders this run created: nothing was in them before, so no file needs looking up. */
+  readonly created = new Set<string>();
+
+  constructor(readonly root: string) {}
+
+  /** The absolute folder for a year, created when missing; an Error when it must not be used. */
+  folder(year: string): string | Error {
+    let known = this.folders.get(year);
+    if (known !== undefined) return known;
+    const abs = join(this.root, year);
+    const st = lstatOrUndefined(abs);
+    if (st === undefined) {
+      mkdirSync(abs);
+      this.created.add(year);
+      known = abs;
+    } else if (st.isSymbolicLink()) {
+      const real = realpathSync(abs);
+      known =
+        isInside(this.root, real) && statSync(real).isDirectory()
+          ? real
+          : new Error(`${year}/ is a symbolic link to ${real}, outside the export folder: not followed`);
+    } else if (st.isDirectory()) {
+      known = abs;
+    } else {
+      known = new Error(`${year} is not a folder`);
+    }
+    this.folders.set(year, known);
+    return known;
+  }
+
+  /** The absolute path of a relative one, when its folder may be used. */
+  abs(rel: string): string | Error {
+    const [year, name] = rel.split('/') as [string, string];
+    const folder = this.folder(year);
+    return folder instanceof Error ? folder : join(folder, name);
+  }
+
+  // Lines are appended in batches: a file renamed into place whose line was not written yet is
+  // still recognised on the next run (its marker, its content compared), so a batch lost to a
+  // kill costs a comparison, never a wrong file.
+  journal(line: object): void {
+    this.journalFd ??= openSync(join(this.root, JOURNAL), 'a');
+    this.journalLines.push(`${JSON.stringify(line)}\n`);
+    if (this.journalLines.length >= 64) this.flushJournal();
+  }
+
+  private flushJournal(): void {
+    if (this.journalFd === undefined || this.journalLines.length === 0) return;
+    writeSync(this.journalFd, this.journalLines.join(''));
+    this.journalLines = [];
+  }
+
+  get journaled(): boolean {
+    return this.journalFd !== undefined;
+  }
+
+  finish(files: Map<string, ManifestEntry>, mustWrite: boolean): void {
+    this.flushJournal();
+    if (this.journalFd !== undefined) closeSync(this.journalFd);
+    if (this.journalFd !== undefined || mustWrite) {
+      writeManifest(this.root, files);
+      try {
+        unlinkSync(join(this.root, JOURNAL));
+      } catch {}
+    }
+  }
+}
+
+/** A regular file's text (never through a link); undefined when there is none. */
+function readRegular(path: string): { text?: string; link?: boolean } {
+  const st = lstatOrUndefined(path);
+  if (!st) return {};
+  if (!st.isFile()) return { link: true };
+  return { text: readFileSync(path, 'utf8') };
+}
+
+function removeRegular(path: string, root: string): boolean {
+  const st = lstatOrUndefined(path);
+  if (!st?.isFile()) return false;
+  unlinkSync(path);
+  // A year folder left empty goes too (a clean export would not have it).
+  const folder = path.slice(0, path.lastIndexOf(sep));
+  if (folder !== root) {
+    try {
+      rmdirSync(folder);
+    } catch {}
+  }
+  return true;
+}
+
+export function exportMarkdown(
+  input: ExportInput,
+  options: ExportOptions,
+  templateText: string,
+): ExportSummary {
+  const root = options.dir;
+  removeStaleTemps(root);
+  const files = readManifest(root);
+  let journalExisted = false;
+  try {
+    journalExisted = lstatSync(join(root, JOURNAL)).isFile();
+  } catch {}
+  const w = new Writer(root);
+  const summary: ExportSummary = {
+    dir: root,
+    written: 0,
+    unchanged: 0,
+    moved: 0,
+    deleted: 0,
+    pruned: 0,
+    failed: 0,
+    paths: { written: [], moved: [], deleted: [], pruned: [] },
+    problems: [],
+  };
+  const problem = (id: string, path: string, reason: string) => {
+    const p = { id, path, reason };
+    summary.problems.push(p);
+    summary.failed += 1;
+    options.onProblem?.(p);
+  };
+
+  let done = 0;
+  for (const m of input.meetings) {
+    done += 1;
+    options.onProgress?.(done, input.total);
+    const target = input.paths.get(m.id);
+    if (!target) continue;
+    const source = sourceHash(m, options, templateText);
+    const entry = files.get(m.id);
+    const abs = w.abs(target);
+    if (abs instanceof Error) {
+      problem(m.id, target, abs.message);
+      continue;
+    }
+    if (entry && entry.path === target && entry.source === source && lstatOrUndefined(abs)?.isFile()) {
+      summary.unchanged += 1;
+      continue;
+    }
+
+    const generated = renderMeeting(m.parse(), options, options.template);
+    // The kept text: from the file at the target when it is ours (a killed run may have put it
+    // there already), else from the file the meeting had before (a rename moves it).
+    let kept = '';
+    let existing: string | undefined;
+    const [year] = target.split('/') as [string];
+    const atTarget = !entry && w.created.has(year) ? {} : readRegular(abs);
+    if (atTarget.link) {
+      problem(m.id, target, 'is a symbolic link or not a regular file: not followed, not replaced');
+      continue;
+    }
+    if (atTarget.text !== undefined) {
+      const split = splitKept(atTarget.text);
+      if (!split) {
+        problem(m.id, target, `exists and was not written by mtg (no "${KEPT_MARKER}" line): left as it is`);
+        continue;
+      }
+      kept = split.kept;
+      existing = atTarget.text;
+    }
+    const from = entry && entry.path !== target ? entry.path : undefined;
+    let fromAbs: string | undefined;
+    if (from) {
+      const a = w.abs(from);
+      if (!(a instanceof Error)) {
+        fromAbs = a;
+        if (existing === undefined) {
+          const old = readRegular(a);
+          const split = old.text === undefined ? undefined : splitKept(old.text);
+          if (split) kept = split.kept;
+        }
+      }
+    }
+    const content = generated + kept;
+    try {
+      if (content !== existing) {
+        const [year, name] = target.split('/') as [string, string];
+        writeAtomic(w.folder(year) as string, name, content);
+      }
+      if (fromAbs) removeRegular(fromAbs, root);
+    } catch (err) {
+      problem(m.id, target, (err as Error).message);
+      continue;
+    }
+    files.set(m.id, { path: target, source });
+    w.journal({ id: m.id, path: target, source });
+    if (content !== existing || from) {
+      summary.written += 1;
+      summary.paths.written.push(target);
+      if (from) {
+        summary.moved += 1;
+        summary.paths.moved.push({ from, to: target });
+      }
+    } else {
+      summary.unchanged += 1;
+    }
+  }
+
+  // Meetings with a file here that the mirror no longer has live: deleted on the server.
+  for (const [id, entry] of [...files.entries()]) {
+    if (input.paths.has(id)) continue;
+    if (!options.prune) {
+      summary.deleted += 1;
+      summary.paths.deleted.push(entry.path);
+      continue;
+    }
+    const a = w.abs(entry.path);
+    if (a instanceof Error) {
+      problem(id, entry.path, a.message);
+      continue;
+    }
+    const st = lstatOrUndefined(a);
+    if (st && !st.isFile()) {
+      problem(id, entry.path, 'is not a regular file: not removed');
+      continue;
+    }
+    removeRegular(a, root);
+    files.delete(id);
+    w.journal({ id, removed: true });
+    summary.deleted += 1;
+    summary.pruned += 1;
+    summary.paths.pruned.push(entry.path);
+  }
+  // A meeting that is tombstoned but was never exported has no file: nothing to report.
+  void input.deleted;
+
+  w.finish(files, journalExisted || !existsManifest(root));
+  return summary;
+}
+
+function existsManifest(root: string): boolean {
+  return lstatOrUndefined(join(root, MANIFEST)) !== undefined;
+}

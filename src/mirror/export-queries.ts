@@ -1,0 +1,61 @@
+// Reads of `mtg export markdown`: the meetings (live and tombstoned) and their transcripts. The
+// only SQL of the export; it goes through the mirror's open/driver modules like every reader.
+
+import { UsageError } from '../api/errors.js';
+import type { Db } from './driver.js';
+import { type Mirror, openMirror } from './open.js';
+
+export interface MeetingName {
+  id: string;
+  name: string | null;
+  createdAt: string | null;
+}
+
+export interface MeetingRow {
+  id: string;
+  json: string;
+  createdAt: string | null;
+  transcriptJson: string | null;
+}
+
+/** The profile's mirror opened read-only; none yet is exit 2 with the way to make one. */
+export function openExportMirror(profile: string, dataDir: string): Mirror {
+  try {
+    return openMirror({ profile, dataDir, readonly: true });
+  } catch (err) {
+    if (err instanceof UsageError && /^No mirror/.test(err.message)) {
+      throw new UsageError(`no mirror for profile ${profile}: run \`mtg sync\``);
+    }
+    throw err;
+  }
+}
+
+/** Every live meeting's ID, name and date, in ID order (file names are assigned over all of them). */
+export function liveMeetingNames(db: Db): MeetingName[] {
+  return db
+    .prepare<MeetingName>(
+      'SELECT id, name, created_at AS createdAt FROM meetings WHERE deleted_at IS NULL ORDER BY id',
+    )
+    .all();
+}
+
+/** Live meetings with their transcripts, in ID order (the window is applied by the caller on createdAt). */
+export function liveMeetings(db: Db): IterableIterator<MeetingRow> {
+  return db
+    .prepare<MeetingRow>(
+      `SELECT m.id, m.json, m.created_at AS createdAt, t.json AS transcriptJson
+         FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id
+        WHERE m.deleted_at IS NULL ORDER BY m.id`,
+    )
+    .iterate();
+}
+
+/** IDs of tombstoned meetings. */
+export function deletedMeetingIds(db: Db): Set<string> {
+  return new Set(
+    db
+      .prepare<{ id: string }>('SELECT id FROM meetings WHERE deleted_at IS NOT NULL')
+      .all()
+      .map((r) => r.id),
+  );
+}

@@ -1,0 +1,201 @@
+// The built CLI against an in-process sandbox: sync, export, churn, sync, export again; and an
+// export killed midway then rerun, against one clean run.
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SandboxSnapshot } from '../../src/sandbox/index.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { type MirrorEnv, mirrorEnv } from '../mirror/helpers.js';
+
+interface FileState {
+  content: string;
+  mtimeMs: number;
+}
+
+/** Every file under DIR (relative path -> content and mtime), the manifest included. */
+function tree(dir: string): Map<string, FileState> {
+  const out = new Map<string, FileState>();
+  const walk = (rel: string) => {
+    for (const name of readdirSync(join(dir, rel))) {
+      const r = rel ? `${rel}/${name}` : name;
+      const st = lstatSync(join(dir, r));
+      if (st.isDirectory()) walk(r);
+      else out.set(r, { content: readFileSync(join(dir, r), 'utf8'), mtimeMs: st.mtimeMs });
+    }
+  };
+  walk('');
+  return out;
+}
+
+const manifest = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, '.mtg-export.json'), 'utf8')).files as Record<string, { path: string }>;
+
+/** Meeting IDs whose object or transcript differ between two snapshots (created ones included). */
+function changedMeetings(
+  a: SandboxSnapshot,
+  b: SandboxSnapshot,
+): { changed: Set<string>; deleted: Set<string> } {
+  const before = new Map(
+    a.meetings.map((m) => [m.id, JSON.stringify(m) + JSON.stringify(a.transcripts[m.id])]),
+  );
+  const changed = new Set<string>();
+  for (const m of b.meetings) {
+    if (before.get(m.id) !== JSON.stringify(m) + JSON.stringify(b.transcripts[m.id])) changed.add(m.id);
+  }
+  const live = new Set(b.meetings.map((m) => m.id));
+  return { changed, deleted: new Set(a.meetings.map((m) => m.id).filter((id) => !live.has(id))) };
+}
+
+const envs: MirrorEnv[] = [];
+afterAll(async () => {
+  for (const e of envs) await e.sandbox.close();
+});
+
+describe('mtg export markdown (built CLI)', () => {
+  it('--print-template prints the built-in template, the file users start from', async () => {
+    const r = await runCli(['export', 'markdown', '--print-template']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      readFileSync(join(import.meta.dirname, '../../src/export/default-template.mustache'), 'utf8'),
+    );
+  });
+
+  it('exits 2 with the way out when the profile has no mirror', async () => {
+    const e = await mirrorEnv();
+    envs.push(e);
+    const dir = join(mkdtempSync(join(tmpdir(), 'mtg-export-e2e-')), 'out');
+    const r = await e.mtg(['export', 'markdown', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no mirror for profile default: run `mtg sync`');
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('--since/--until export a window of createdAt; a bad bound is exit 2 before anything is written', async () => {
+    const e = await mirrorEnv();
+    envs.push(e);
+    expect((await e.sync(['--no-transcripts'])).code).toBe(0);
+    const created = e.sandbox
+      .snapshot()
+      .meetings.map((m) => m.createdAt)
+      .sort();
+    const since = created[4]!;
+    const until = created[9]!;
+    const dir = mkdtempSync(join(tmpdir(), 'mtg-export-window-'));
+    const r = await e.mtg(['export', 'markdown', dir, '--since', since, '--until', until, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    const inside = created.filter((c) => c >= since && c < until);
+    expect(s.written).toBe(inside.length);
+    const dates = Object.values(manifest(dir)).map((f) => f.path.slice(5, 15));
+    expect(dates.sort()).toEqual(inside.map((c) => c.slice(0, 10)));
+
+    const bad = join(dir, 'never');
+    const b = await e.mtg(['export', 'markdown', bad, '--since', 'yesterday']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('--since "yesterday"');
+    expect(existsSync(bad)).toBe(false);
+  });
+
+  it('after churn and a sync rewrites or moves exactly the changed meetings, touching nothing else', async () => {
+    const e = await mirrorEnv({
+      sizes: { meetings: 40, actionItems: 60, people: 20, companies: 6 },
+      pageSize: 25,
+    });
+    envs.push(e);
+    const dir = mkdtempSync(join(tmpdir(), 'mtg-export-e2e-'));
+    expect((await e.sync()).code).toBe(0);
+    const first = await e.mtg(['export', 'markdown', dir, '--transcripts', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout).written).toBe(40);
+    const again = await e.mtg(['export', 'markdown', dir, '--transcripts']);
+    expect(again.stderr).toContain('0 written, 40 unchanged');
+
+    const filesBefore = tree(dir);
+    const pathsBefore = manifest(dir);
+    const snapA = e.sandbox.snapshot();
+    e.sandbox.churn(4);
+    const snapB = e.sandbox.snapshot();
+    const { changed, deleted } = changedMeetings(snapA, snapB);
+    expect(changed.size).toBeGreaterThan(0);
+    expect((await e.sync()).code).toBe(0);
+
+    const r = await e.mtg(['export', 'markdown', dir, '--transcripts', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    const pathsAfter = manifest(dir);
+    expect(new Set(s.paths.written)).toEqual(new Set([...changed].map((id) => pathsAfter[id]!.path)));
+    expect(s.written).toBe(changed.size);
+    expect(s.unchanged).toBe(snapB.meetings.length - changed.size);
+    expect(s.deleted).toBe(deleted.size);
+    expect(s.pruned).toBe(0);
+    const moved = [...changed].filter(
+      (id) => pathsBefore[id] && pathsBefore[id]!.path !== pathsAfter[id]!.path,
+    );
+    expect(s.moved).toBe(moved.length);
+
+    const filesAfter = tree(dir);
+    for (const [id, { path }] of Object.entries(pathsBefore)) {
+      if (changed.has(id)) {
+        const now = filesAfter.get(pathsAfter[id]!.path)!;
+        expect(now.content).not.toBe(filesBefore.get(path)!.content);
+        if (pathsAfter[id]!.path !== path) expect(filesAfter.has(path)).toBe(false);
+      } else {
+        // Unchanged and deleted meetings: the very same file, not even rewritten.
+        expect(filesAfter.get(path)).toEqual(filesBefore.get(path));
+      }
+    }
+    // The mirror's new meetings are there too, and nothing else appeared.
+    const expected = new Set([...Object.values(pathsAfter).map((p) => p.path), '.mtg-export.json']);
+    expect(new Set(filesAfter.keys())).toEqual(expected);
+
+    // --prune removes the deleted meetings' files, and only those.
+    const p = JSON.parse(
+      (await e.mtg(['export', 'markdown', dir, '--transcripts', '--prune', '--json'])).stdout,
+    );
+    expect(p.pruned).toBe(deleted.size);
+    for (const id of deleted) expect(existsSync(join(dir, pathsBefore[id]!.path))).toBe(false);
+    expect(p.written).toBe(0);
+  });
+
+  it('an export killed midway (SIGKILL) and rerun equals one clean run', async () => {
+    const e = await mirrorEnv({
+      sizes: { meetings: 600, actionItems: 300, people: 30, companies: 8 },
+      pageSize: 200,
+    });
+    envs.push(e);
+    expect((await e.sync(['--no-transcripts'])).code).toBe(0);
+    const killedDir = mkdtempSync(join(tmpdir(), 'mtg-export-killed-'));
+    const cleanDir = mkdtempSync(join(tmpdir(), 'mtg-export-clean-'));
+
+    const child = spawn(process.execPath, [BIN, 'export', 'markdown', killedDir], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...e.env },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_c, sig) => resolve(sig)),
+    );
+    // Kill once some files are written (the journal has lines) and before the export finishes.
+    const journal = join(killedDir, '.mtg-export.journal');
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && child.exitCode === null) {
+      if (existsSync(journal) && statSync(journal).size > 20 * 60) {
+        child.kill('SIGKILL');
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(await exited).toBe('SIGKILL');
+    expect(existsSync(join(killedDir, '.mtg-export.json'))).toBe(false);
+
+    const rerun = await e.mtg(['export', 'markdown', killedDir, '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect((await e.mtg(['export', 'markdown', cleanDir])).code).toBe(0);
+
+    const strip = (t: Map<string, FileState>) => new Map([...t].map(([k, v]) => [k, v.content]));
+    const killed = strip(tree(killedDir));
+    expect(killed.size).toBe(601);
+    expect(killed).toEqual(strip(tree(cleanDir)));
+  });
+});
