@@ -14,6 +14,9 @@ __mtg_child() {
     '|companies') REPLY='companies' ;;
     '|sync') REPLY='sync' ;;
     '|changes') REPLY='changes' ;;
+    '|watch') REPLY='watch' ;;
+    '|find') REPLY='find' ;;
+    '|sql') REPLY='sql' ;;
     '|mirror') REPLY='mirror' ;;
     '|export') REPLY='export' ;;
     '|api') REPLY='api' ;;
@@ -51,7 +54,7 @@ __mtg_child() {
 # The words that lead on from node $1, in REPLY.
 __mtg_subcommands() {
   case "$1" in
-    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes mirror export api sandbox completion' ;;
+    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes watch find sql mirror export api sandbox completion' ;;
     'auth') REPLY='login logout status' ;;
     'config') REPLY='get set unset list' ;;
     'meetings') REPLY='list ls search view show transcript share' ;;
@@ -85,6 +88,9 @@ __mtg_options() {
     'companies list') REPLY='--tag' ;;
     'sync') REPLY='--no-transcripts --only --budget --full' ;;
     'changes') REPLY='--since --after --resource' ;;
+    'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer' ;;
+    'find') REPLY='--in --since --until' ;;
+    'sql') REPLY='--schema' ;;
     'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync' ;;
     'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --base-path' ;;
@@ -147,6 +153,18 @@ __mtg_value() {
     'changes|--since') __mtg_kind=text ;;
     'changes|--after') __mtg_kind=text ;;
     'changes|--resource') __mtg_kind=choices REPLY='meetings action-items people companies transcripts' ;;
+    'watch|--interval') __mtg_kind=text ;;
+    'watch|--resource') __mtg_kind=choices REPLY='meetings action-items people companies transcripts' ;;
+    'watch|--exec') __mtg_kind=text ;;
+    'watch|--exec-timeout') __mtg_kind=text ;;
+    'watch|--no-transcripts') __mtg_kind= ;;
+    'watch|--from-start') __mtg_kind= ;;
+    'watch|--once') __mtg_kind= ;;
+    'watch|--consumer') __mtg_kind=text ;;
+    'find|--in') __mtg_kind=choices REPLY='name notes transcript action-items attendees' ;;
+    'find|--since') __mtg_kind=text ;;
+    'find|--until') __mtg_kind=text ;;
+    'sql|--schema') __mtg_kind= ;;
     'export markdown|--transcripts') __mtg_kind= ;;
     'export markdown|--private-notes') __mtg_kind= ;;
     'export markdown|--since') __mtg_kind=text ;;
@@ -197,7 +215,7 @@ __mtg_arg_choices() {
   esac
 }
 
-__mtg_globals='--format --json --fields --limit --no-color -o --output -q --quiet -v --verbose --max-retries --timeout --max-wait --checkpoint --bom --raw-cells --insecure --api-key --base-url --profile --jq -h --help'
+__mtg_globals='--format --json --fields --limit --no-color -o --output -q --quiet -v --verbose --max-retries --timeout --max-wait --checkpoint --bom --raw-cells --insecure --api-key --base-url --profile --offline --jq -h --help'
 
 _mtg() {
   local REPLY __mtg_kind cur=${COMP_WORDS[COMP_CWORD]} prev= node= word opt= prefix= i=1 npos=0

@@ -26,6 +26,8 @@ export class Context {
   readonly progress: Progress;
   private storePromise: Promise<ConfigStore> | undefined;
   private clientInstance: ApiClient | undefined;
+  /** The command's words ("meetings list"), for messages. */
+  commandPath = 'this command';
 
   constructor(
     readonly globals: Globals,
@@ -78,8 +80,20 @@ export class Context {
     return checkBaseUrl(settings.baseUrl, this.globals.insecure);
   }
 
+  /** --offline or MTG_OFFLINE=1: read commands answer from the mirror, nothing may be sent. */
+  get offline(): boolean {
+    return this.globals.offline || /^(1|true|yes)$/i.test(this.env.MTG_OFFLINE ?? '');
+  }
+
   /** The API client for this command, built on first use. */
   async client(overrides?: { apiKey?: string; baseUrl?: URL }): Promise<ApiClient> {
+    // Every request goes through this client, so refusing it here keeps --offline's promise for
+    // every command, including the ones that write.
+    if (this.offline) {
+      throw new UsageError(
+        `\`mtg ${this.commandPath}\` needs the API, and --offline (or MTG_OFFLINE) sends no request: run it without --offline`,
+      );
+    }
     if (this.clientInstance && !overrides) return this.clientInstance;
     const settings = await this.settings(false);
     const baseUrl = overrides?.baseUrl ?? this.baseUrl(settings);

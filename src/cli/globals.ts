@@ -38,6 +38,11 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   },
   { flags: '--base-url <url>', description: 'API base URL (also MTG_BASE_URL)' },
   { flags: '--profile <name>', description: 'config profile (also MTG_PROFILE)', defaultValue: undefined },
+  {
+    flags: '--offline',
+    description:
+      'read commands answer from the local mirror (`mtg sync`) and send nothing (also MTG_OFFLINE=1)',
+  },
   // Scripting (src/cli/jq.ts; --since/--until and --dry-run are options of the commands they apply to).
   {
     flags: '--jq <expr>',
@@ -63,6 +68,7 @@ export interface Globals {
   apiKey?: string;
   baseUrl?: string;
   profile?: string;
+  offline: boolean;
   /** --jq: the expression (compiled before anything is sent, in main.ts). */
   jq?: string;
 }
@@ -103,6 +109,7 @@ export function parseGlobals(raw: Record<string, unknown>): Globals {
     apiKey: str('apiKey'),
     baseUrl: str('baseUrl'),
     profile: str('profile'),
+    offline: !!raw.offline,
     jq,
   };
 }

@@ -3,13 +3,13 @@
 // and leave the output well-formed whatever happens.
 
 import { UsageError } from '../api/errors.js';
-import type { PaginateOptions } from '../api/paginate.js';
 import { defaultFormat } from '../output/types.js';
 import type { ResourceName } from '../output/views.js';
 import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
 import type { Context } from './context.js';
 import { beforeSince, hasWindow, inWindow, type TimeWindow } from './dates.js';
 import { LIST_FORMATS, type ListFormat } from './globals.js';
+import { type Listing, type ReadSource, readSource } from './source.js';
 
 type Output = typeof import('../output/index.js');
 
@@ -68,7 +68,8 @@ export function screenOptions(
 }
 
 export interface ListSpec<T> {
-  endpoint: PaginateOptions<T>;
+  /** The listing, from the source --offline chose (the API or the mirror). */
+  listing: (source: ReadSource) => Listing<T>;
   resource: ResourceName;
   /** Plural noun for progress and notes ("action items"). */
   noun: string;
@@ -114,23 +115,28 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
   if (globals.checkpoint && !globals.output) {
     throw new UsageError('--checkpoint needs -o/--output FILE: a resumed export appends to that file');
   }
-  // The output module, the client (settings, then its chunk, which starts loading undici) and the
-  // paginator load at once rather than one after the other, so their file reads overlap and the
-  // first request leaves sooner. Nothing is sent before all three are here, and they are awaited in
-  // the old order, so a bad --fields is still reported before a missing key.
+  if (globals.checkpoint && ctx.offline) {
+    throw new UsageError(
+      '--checkpoint resumes exports from the API; an offline read sends nothing to resume',
+    );
+  }
+  // The output module and the source (for the API: settings, the client's chunk, the paginator)
+  // load at once rather than one after the other, so their file reads overlap and the first request
+  // leaves sooner. Nothing is sent before both are here, and they are awaited in the old order, so
+  // a bad --fields is still reported before a missing key or a missing mirror.
   const setup = writerSetup(ctx, spec.resource, format);
-  const clientReady = ctx.client();
-  const paginateModule = import('../api/paginate.js');
-  clientReady.catch(() => undefined); // reported below, unless an earlier error wins
-  paginateModule.catch(() => undefined);
+  const listingReady = readSource(ctx).then(async (source) => {
+    const listing = spec.listing(source);
+    await listing.ready();
+    return listing;
+  });
+  listingReady.catch(() => undefined); // reported below, unless an earlier error wins
   const { out, view, options } = await setup;
-  const client = await clientReady;
-  const { paginatePages } = await paginateModule;
+  const listing = await listingReady;
 
   const signature = JSON.stringify([
     spec.command,
-    spec.endpoint.path,
-    spec.endpoint.query,
+    ...(listing.describe as unknown[]),
     format,
     options.fields,
     globals.output,
@@ -156,8 +162,7 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
   const limit = globals.limit === undefined ? undefined : Math.max(0, globals.limit - already);
   const window = spec.window && hasWindow(spec.window.bounds) ? spec.window : undefined;
   try {
-    const pages = paginatePages(client, {
-      ...spec.endpoint,
+    const pages = listing.pages({
       startUrl: resume?.next ? new URL(resume.next) : undefined,
       limit: window ? undefined : limit,
     });

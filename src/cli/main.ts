@@ -33,6 +33,7 @@ export async function main(argv: string[], io: IO, env: NodeJS.ProcessEnv): Prom
     async (spec, args, opts, command) => {
       const globals = parseGlobals(command.optsWithGlobals());
       context = new Context(globals, io, env, controller.signal);
+      context.commandPath = commandPath(command);
       // A bad expression is exit 2 before the command sends anything.
       if (globals.jq !== undefined) await (await import('./jq.js')).installJq(globals.jq);
       // Every -o/--checkpoint destination, before the command sends anything (exit 2 if unusable).
@@ -62,6 +63,15 @@ export async function main(argv: string[], io: IO, env: NodeJS.ProcessEnv): Prom
     process.off('SIGTERM', onSignal);
   }
   return exitCode;
+}
+
+/** "meetings list" from commander's command chain (names, not aliases). */
+function commandPath(command: { name(): string; parent: unknown }): string {
+  const words: string[] = [];
+  for (let c: { name(): string; parent: unknown } | null = command; c?.parent; c = c.parent as typeof c) {
+    words.unshift(c.name());
+  }
+  return words.join(' ');
 }
 
 function report(err: unknown, io: IO, aborted: boolean): number {

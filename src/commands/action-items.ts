@@ -130,10 +130,9 @@ export const actionItemsGroup: GroupSpec = {
       ],
       async run(ctx, _args, opts) {
         const query = listQuery(opts);
-        const { listActionItems } = await import('../api/endpoints.js');
         const { runList } = await import('../cli/list.js');
         return runList(ctx, {
-          endpoint: listActionItems(query),
+          listing: (source) => source.listActionItems(query),
           resource: 'actionItem',
           noun: 'action items',
           command: 'action-items list',

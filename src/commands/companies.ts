@@ -31,10 +31,10 @@ export const companiesGroup: GroupSpec = {
       examples: ['mtg companies list', 'mtg companies list --tag 3 --json'],
       async run(ctx, _args, opts) {
         const tags = positiveIds(listValues(opts.tag), '--tag');
-        const { listCompanies } = await import('../api/endpoints.js');
+        const query = { tagIds: tags.length ? tags.map(String) : undefined };
         const { runList } = await import('../cli/list.js');
         return runList(ctx, {
-          endpoint: listCompanies({ tagIds: tags.length ? tags.map(String) : undefined }),
+          listing: (source) => source.listCompanies(query),
           resource: 'company',
           noun: 'companies',
           command: 'companies list',
@@ -51,8 +51,8 @@ export const companiesGroup: GroupSpec = {
         const { chooseFormat, writerSetup, writeResult } = await import('../cli/list.js');
         const format = chooseFormat(ctx) as ListFormat;
         const { options } = await writerSetup(ctx, 'companyDetail', format);
-        const { getCompany } = await import('../api/endpoints.js');
-        const company = await getCompany(await ctx.client(), domain);
+        const { readSource } = await import('../cli/source.js');
+        const company = await (await readSource(ctx)).viewCompany(domain);
         if (format === 'table' && ctx.globals.fields === undefined) {
           await writeReadable(ctx, company, options.width, options.color);
         } else {

@@ -10,10 +10,12 @@ import { companiesGroup } from './companies.js';
 import { completionCommand } from './completion.js';
 import { configGroup } from './config.js';
 import { exportGroup } from './export.js';
+import { findCommand } from './find.js';
 import { meetingsGroup } from './meetings.js';
 import { mirrorGroup } from './mirror.js';
 import { peopleGroup } from './people.js';
 import { sandboxCommand } from './sandbox.js';
+import { sqlCommand } from './sql.js';
 import { syncCommand } from './sync.js';
 import { tagsGroup } from './tags.js';
 import { watchCommand } from './watch.js';
@@ -30,6 +32,8 @@ export const commandTree: TreeNode[] = [
   syncCommand,
   changesCommand,
   watchCommand,
+  findCommand,
+  sqlCommand,
   mirrorGroup,
   exportGroup,
   apiCommand,

@@ -15,6 +15,7 @@ import { DRY_RUN_OPTION, isDryRun, printDryRun } from '../cli/dry-run.js';
 import type { ListFormat } from '../cli/globals.js';
 import { email, listValues, oneOf, positiveId, positiveIds, stringId } from '../cli/input.js';
 import { chooseFormat, runList, screenOptions, writeResult, writerSetup } from '../cli/list.js';
+import { readSource } from '../cli/source.js';
 import type { CommandSpec, GroupSpec } from '../cli/spec.js';
 import type { ResourceName } from '../output/views.js';
 
@@ -52,9 +53,8 @@ const list: CommandSpec = {
   async run(ctx, _args, opts) {
     const query = { tagIds: tagIds(opts) };
     const window = timeWindowOption(opts);
-    const { listMeetings } = await import('../api/endpoints.js');
     return runList(ctx, {
-      endpoint: listMeetings(query),
+      listing: (source) => source.listMeetings(query),
       resource: 'meeting',
       noun: 'meetings',
       command: 'meetings list',
@@ -95,14 +95,14 @@ const search: CommandSpec = {
     const term = typeof args.TERM === 'string' && args.TERM.trim() !== '' ? args.TERM : undefined;
     const attendees = positiveIds(listValues(opts.attendee), 'Attendee profile ID').map(String);
     const meetings = listValues(opts.meeting).map((id) => stringId(id, 'Meeting ID'));
-    const { searchMeetings } = await import('../api/endpoints.js');
+    const query = {
+      searchTerm: term,
+      tagIds: tagIds(opts),
+      attendeeProfileIds: attendees.length ? attendees : undefined,
+      meetingIds: meetings.length ? meetings : undefined,
+    };
     return runList(ctx, {
-      endpoint: searchMeetings({
-        searchTerm: term,
-        tagIds: tagIds(opts),
-        attendeeProfileIds: attendees.length ? attendees : undefined,
-        meetingIds: meetings.length ? meetings : undefined,
-      }),
+      listing: (source) => source.searchMeetings(query),
       resource: 'meeting',
       noun: 'meetings',
       command: 'meetings search',
@@ -123,20 +123,19 @@ function webLink(base: string, meetingId: string): string {
   return `${base}/meetings/${encodeURIComponent(meetingId)}`;
 }
 
-/** There is no get-one-meeting endpoint: search restricted to the ID, and take the exact match. */
+/** One meeting from the API (a search restricted to its ID) or the mirror. */
 async function fetchMeeting(ctx: Context, meetingId: string): Promise<Meeting> {
-  const client = await ctx.client();
-  const { searchMeetings } = await import('../api/endpoints.js');
-  const { paginate } = await import('../api/paginate.js');
-  ctx.progress.update(`Fetching meeting ${meetingId}`);
-  for await (const meeting of paginate(client, searchMeetings({ meetingIds: [meetingId] }))) {
-    if (meeting.id === meetingId) {
-      ctx.progress.stop();
-      return meeting;
-    }
-  }
+  const source = await readSource(ctx);
+  if (!source.offline) ctx.progress.update(`Fetching meeting ${meetingId}`);
+  const meeting = await source.viewMeeting(meetingId);
   ctx.progress.stop();
-  throw new MtgError(`Meeting ${meetingId} not found`, ExitCode.notFound);
+  if (!meeting) {
+    throw new MtgError(
+      `Meeting ${meetingId} not found${source.offline ? ' in the mirror' : ''}`,
+      ExitCode.notFound,
+    );
+  }
+  return meeting;
 }
 
 const view: CommandSpec = {
@@ -220,10 +219,9 @@ const transcript: CommandSpec = {
     const format = transcriptFormat(ctx);
     // --fields checked before anything is sent
     if (format === 'json' || format === 'ndjson') await writerSetup(ctx, 'transcript', format);
-    const client = await ctx.client();
-    const { getTranscript } = await import('../api/endpoints.js');
-    ctx.progress.update(`Fetching the transcript of ${meetingId}`);
-    let entries = await getTranscript(client, meetingId);
+    const source = await readSource(ctx);
+    if (!source.offline) ctx.progress.update(`Fetching the transcript of ${meetingId}`);
+    let entries = await source.transcript(meetingId);
     ctx.progress.stop();
     const limit = ctx.globals.limit;
     if (limit !== undefined && entries.length > limit) {

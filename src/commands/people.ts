@@ -41,13 +41,13 @@ export const peopleGroup: GroupSpec = {
       async run(ctx, _args, opts) {
         const domains = listValues(opts.domain).map((d) => domainName(d, '--domain'));
         const tags = positiveIds(listValues(opts.tag), '--tag');
-        const { listPeople } = await import('../api/endpoints.js');
+        const query = {
+          domains: domains.length ? domains : undefined,
+          tagIds: tags.length ? tags.map(String) : undefined,
+        };
         const { runList } = await import('../cli/list.js');
         return runList(ctx, {
-          endpoint: listPeople({
-            domains: domains.length ? domains : undefined,
-            tagIds: tags.length ? tags.map(String) : undefined,
-          }),
+          listing: (source) => source.listPeople(query),
           resource: 'person',
           noun: 'people',
           command: 'people list',

@@ -77,6 +77,8 @@ export function fieldsOfValue(value: unknown): string[] {
 /** The value at a dotted path, or undefined when any step is missing or not an object. */
 export function getPath(item: unknown, path: string): unknown {
   if (!path.includes('.')) return isPlainObject(item) ? item[path] : undefined;
+  // A key that itself holds a dot (an `mtg sql` column such as "json ->> '$.name'") is a field too.
+  if (isPlainObject(item) && Object.hasOwn(item, path)) return item[path];
   let cur: unknown = item;
   for (const key of path.split('.')) {
     if (!isPlainObject(cur)) return undefined;

@@ -14,6 +14,7 @@ export type ResourceName =
   | 'transcript'
   | 'sharedWith'
   | 'change'
+  | 'hit'
   | 'raw';
 
 /** An event of the mirror's change log (`mtg changes`, src/mirror/changes.ts). */
@@ -26,6 +27,18 @@ const ChangeEvent = z.object({
   change: z.string(),
   fields: z.array(z.string()),
   item: z.unknown(),
+});
+
+/** A passage that `mtg find` matched (src/mirror/search.ts). */
+const PassageHit = z.object({
+  meetingId: z.string(),
+  meetingName: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  in: z.string(),
+  speaker: z.string().nullable(),
+  timestamp: z.number().nullable(),
+  snippet: z.string(),
+  rank: z.number(),
 });
 
 const ARRAY_LABELS = { tags: 'name' };
@@ -80,6 +93,13 @@ const builders: Record<ResourceName, () => ResourceView> = {
       fields: [...new Set([...view.fields.filter((f) => f !== 'item'), ...itemFields])],
     };
   },
+  hit: () =>
+    build(
+      'hit',
+      PassageHit,
+      ['meetingName', 'createdAt', 'in', 'speaker', 'timestamp', 'snippet'],
+      ['createdAt'],
+    ),
   raw: () => ({ name: 'response', fields: [], tableColumns: [], arrayLabels: ARRAY_LABELS, open: true }),
 };
 

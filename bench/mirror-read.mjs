@@ -1,0 +1,171 @@
+// `node bench/mirror-read.mjs` (after `npm run build`): the read figures of the local mirror.
+//   - `mtg find` on a mirror of 5,000 meetings with ~20 KB of transcript each, vs `node -e ""`
+//   - `mtg meetings list --offline --limit 20` vs `node -e ""`
+//   - the mirror's size vs the raw JSON of everything mirrored
+// Whole processes, interleaved (baseline and command alternate, so noise hits both alike), medians.
+// Prints figures and never fails on a missed target. BENCH_QUICK=1: 500 meetings, 3 runs (a smoke test).
+// The mirror is written by bench/mirror-fixture.ts through src/mirror's own modules (openMirror,
+// passageWriter), so its layout and index are those a sync leaves; building it takes a minute.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const QUICK = process.env.BENCH_QUICK === '1';
+const MEETINGS = QUICK ? 500 : 5000;
+const RUNS = QUICK ? 3 : 15;
+const RARE = 'zanzibarium';
+// CPU time (user + sys, from GNU time) beside wall time: on a loaded machine it is the steadier figure.
+const GNU_TIME = ['/usr/bin/time', '/bin/time'].find((p) => existsSync(p));
+
+const work = mkdtempSync(join(tmpdir(), 'mtg-bench-mirror-'));
+const dataDir = join(work, 'data');
+mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+/** Wall ms and CPU ms (user + sys; NaN without GNU time) of one child process. */
+function run(args) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const timeFile = GNU_TIME ? join(work, `time-${process.hrtime.bigint()}`) : undefined;
+    const argv = timeFile
+      ? [GNU_TIME, '-f', '%U %S', '-o', timeFile, process.execPath, ...args]
+      : [process.execPath, ...args];
+    const child = spawn(argv[0], argv.slice(1), {
+      env: {
+        PATH: process.env.PATH,
+        HOME: work,
+        MTG_DATA_DIR: dataDir,
+        MTG_CONFIG_DIR: join(work, 'config'),
+      },
+      stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wall = performance.now() - started;
+      let cpu = Number.NaN;
+      if (timeFile) {
+        const [user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+        cpu = (user + sys) * 1000;
+        rmSync(timeFile, { force: true });
+      }
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
+      else resolve({ wall, cpu });
+    });
+  });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function compare(label, args, target) {
+  const bin = join(ROOT, 'bin', 'mtg.js');
+  await run([bin, ...args]); // warm the page cache
+  const base = [];
+  const cmd = [];
+  for (let i = 0; i < RUNS; i++) {
+    base.push(await run(['-e', '']));
+    cmd.push(await run([bin, ...args]));
+  }
+  const wall = (xs) => median(xs.map((x) => x.wall));
+  const cpu = (xs) => median(xs.map((x) => x.cpu));
+  const ratio = wall(cmd) / wall(base);
+  const cpuRatio = cpu(cmd) / cpu(base);
+  console.log(
+    `| ${label} | ${wall(cmd).toFixed(0)} ms | ${wall(base).toFixed(0)} ms | ${ratio.toFixed(2)}x | ${cpu(cmd).toFixed(0)} / ${cpu(base).toFixed(0)} ms = ${cpuRatio.toFixed(2)}x | <= ${target}x | ${ratio <= target ? 'yes' : 'NO'} |`,
+  );
+}
+
+async function main() {
+  const { build } = await import('esbuild');
+  // Beside this script, so that the bundle's require('better-sqlite3') resolves in the project.
+  const fixtureModule = join(ROOT, 'bench', `.mirror-fixture-${process.pid}.mjs`);
+  await build({
+    entryPoints: [join(ROOT, 'bench', 'mirror-fixture.ts')],
+    outfile: fixtureModule,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.18',
+    external: ['better-sqlite3'],
+    logLevel: 'warning',
+  });
+  let buildFixture;
+  try {
+    ({ buildFixture } = await import(pathToFileURL(fixtureModule).href));
+  } finally {
+    rmSync(fixtureModule, { force: true });
+  }
+  const started = performance.now();
+  const { path, rawJsonBytes } = buildFixture({
+    dataDir,
+    meetings: MEETINGS,
+    transcriptBytes: 20_000,
+    seed: 1,
+    rareEvery: 250,
+    rareWord: RARE,
+  });
+  const size = statSync(path).size;
+  console.log(
+    `Mirror of ${MEETINGS} meetings (~20 KB of transcript each) built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${path}\n`,
+  );
+  console.log(
+    '| figure | mtg (wall) | node -e "" (wall) | ratio | CPU mtg / node -e "" | target | met (wall) |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  await compare(`find ${RARE} (${MEETINGS / 250} hits)`, ['find', RARE, '--format', 'json'], 1.6);
+  await compare(
+    'find "pricing proposal" --limit 20',
+    ['find', '"pricing proposal"', '--limit', '20', '--format', 'json'],
+    1.6,
+  );
+  await compare(
+    'find budget approval --in transcript --limit 20',
+    ['find', 'budget', 'approval', '--in', 'transcript', '--limit', '20', '--format', 'json'],
+    1.6,
+  );
+  // The same CLI path (commander, settings, the output layer) without the mirror: what is left of
+  // the offline figures once this is subtracted is the mirror's own cost.
+  await compare('config list --json (reference: no mirror)', ['config', 'list', '--json'], 1.6);
+  await compare(
+    'meetings list --offline --limit 20',
+    ['meetings', 'list', '--offline', '--limit', '20', '--format', 'json'],
+    1.6,
+  );
+  const ratio = size / rawJsonBytes;
+  console.log(
+    `| mirror size vs raw JSON | ${(size / 1e6).toFixed(1)} MB | ${(rawJsonBytes / 1e6).toFixed(1)} MB | ${ratio.toFixed(2)}x | | <= 2.0x | ${ratio <= 2 ? 'yes' : 'NO'} |`,
+  );
+  // Where the bytes are (dbstat is compiled into better-sqlite3's SQLite).
+  const { createRequire } = await import('node:module');
+  const Database = createRequire(join(ROOT, 'package.json'))('better-sqlite3');
+  const db = new Database(path, { readonly: true });
+  try {
+    const rows = db
+      .prepare(
+        "SELECT CASE WHEN name LIKE 'passages%' THEN 'passages (FTS: text + index)' WHEN name LIKE 'sqlite_autoindex_%' THEN 'primary-key indexes' ELSE name END AS what, sum(pgsize) AS bytes FROM dbstat GROUP BY what ORDER BY bytes DESC",
+      )
+      .all();
+    console.log(
+      `\nBytes by table: ${rows.map((r) => `${r.what} ${(r.bytes / 1e6).toFixed(1)} MB`).join(', ')}`,
+    );
+  } catch (err) {
+    console.log(`(no dbstat: ${err.message})`);
+  } finally {
+    db.close();
+  }
+}
+
+try {
+  await main();
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,62 @@
+// One source of data for the read commands: the API (src/cli/source-api.ts) or, under --offline /
+// MTG_OFFLINE=1, the local mirror (src/mirror/queries.ts). The commands keep one implementation of
+// their filters and output (list.ts runList and friends) and only choose where the data comes from.
+
+import type { ActionItemsQuery, SearchQuery } from '../api/endpoints.js';
+import type * as S from '../api/schemas.js';
+import type { Context } from './context.js';
+
+/** One page of a listing, from the API or from the mirror. */
+export interface SourcePage<T> {
+  items: T[];
+  /** The API's next page (checkpoints record it); undefined for the last page and offline. */
+  next: URL | undefined;
+  /** 1-based page number within this run. */
+  number: number;
+  /** More items exist beyond what was yielded (past --limit, or on later pages). */
+  more: boolean;
+}
+
+export interface Listing<T> {
+  /** What identifies this listing in a checkpoint (path and query). */
+  readonly describe: unknown;
+  /** Everything that can fail before the first item (a missing key, no mirror), without sending anything. */
+  ready(): Promise<void>;
+  /** Pages in the API's order; `limit` stops early, `startUrl` resumes (API only). */
+  pages(options: { limit?: number; startUrl?: URL }): AsyncIterable<SourcePage<T>> | Iterable<SourcePage<T>>;
+}
+
+export interface MeetingsQuery {
+  tagIds?: readonly string[];
+}
+export interface PeopleQuery {
+  domains?: readonly string[];
+  tagIds?: readonly string[];
+}
+export interface CompaniesQuery {
+  tagIds?: readonly string[];
+}
+
+export interface ReadSource {
+  /** True for the mirror: commands mention it where output may differ (README: Local mirror). */
+  readonly offline: boolean;
+  listMeetings(query: MeetingsQuery): Listing<S.Meeting>;
+  searchMeetings(query: SearchQuery): Listing<S.Meeting>;
+  /** One meeting, or undefined when there is none with this ID. */
+  viewMeeting(id: string): Promise<S.Meeting | undefined>;
+  transcript(meetingId: string): Promise<S.TranscriptEntry[]>;
+  listActionItems(query: ActionItemsQuery): Listing<S.ActionItem>;
+  listPeople(query: PeopleQuery): Listing<S.Person>;
+  listCompanies(query: CompaniesQuery): Listing<S.CompanySummary>;
+  viewCompany(domain: string): Promise<S.CompanyDetail>;
+}
+
+/** The mirror under --offline (or MTG_OFFLINE=1), else the API. Loads only the chosen one. */
+export async function readSource(ctx: Context): Promise<ReadSource> {
+  if (ctx.offline) {
+    const { mirrorSource } = await import('../mirror/queries.js');
+    return mirrorSource(ctx);
+  }
+  const { apiSource } = await import('./source-api.js');
+  return apiSource(ctx);
+}

@@ -1,0 +1,142 @@
+// mtg find: full-text search of the local mirror, one result per matching passage, best first.
+
+import { UsageError } from '../api/errors.js';
+import type { ListFormat } from '../cli/globals.js';
+import { listValues, oneOf } from '../cli/input.js';
+import type { CommandSpec } from '../cli/spec.js';
+import type { PassageHit } from '../mirror/search.js';
+
+const KINDS = ['name', 'notes', 'transcript', 'action-items', 'attendees'] as const;
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export const findCommand: CommandSpec = {
+  name: 'find',
+  summary: 'Full-text search of the local mirror: names, notes, transcripts, action items, attendees',
+  description:
+    'Search everything `mtg sync` stored, one result per matching passage (a transcript entry, a paragraph of ' +
+    'notes, an action item, an attendee, the name), best first: ' +
+    '{"meetingId","meetingName","createdAt","in","speaker","timestamp","snippet","rank"}. Every word must match; ' +
+    '"quoted phrases", prefix*, OR between two terms and -word (exclude) work. In json/csv the snippet marks ' +
+    'matches with **; a table highlights them. Sends no request.',
+  args: [
+    {
+      name: 'QUERY',
+      description: 'words, "phrases", prefix*, a OR b, -excluded (quote the whole query when it holds -word)',
+      required: true,
+      variadic: true,
+    },
+  ],
+  options: [
+    {
+      flags: '--in <kinds>',
+      description: `only these passages: ${KINDS.join(',')} (repeatable, comma lists)`,
+      repeatable: true,
+      choices: KINDS,
+    },
+    {
+      flags: '--since <time>',
+      description: 'meetings created at or after: ISO date/time or 30m, 24h, 7d, 2w',
+    },
+    { flags: '--until <time>', description: 'meetings created before: ISO date/time or 30m, 24h, 7d, 2w' },
+  ],
+  examples: [
+    'mtg find "pricing page" --in transcript',
+    "mtg find 'roadmap -draft' --since 30d --limit 10",
+    'mtg find "onboard*" OR welcome --json',
+  ],
+  async run(ctx, args, opts) {
+    const kinds = listValues(opts.in).map((v) => oneOf(v, KINDS, '--in value'));
+    const [{ chooseFormat, writerSetup }, { parseTimeWindow }, search] = await Promise.all([
+      import('../cli/list.js'),
+      import('../cli/dates.js'),
+      import('../mirror/search.js'),
+    ]);
+    const window = parseTimeWindow(str(opts.since), str(opts.until));
+    const words = Array.isArray(args.QUERY) ? args.QUERY : [String(args.QUERY ?? '')];
+    const match = search.toMatchExpression(words.join(' '));
+    if (ctx.globals.checkpoint) throw new UsageError('mtg find does not take --checkpoint');
+    const format = chooseFormat(ctx) as ListFormat;
+    const { out, view, options } = await writerSetup(ctx, 'hit', format);
+    const { openMirrorForReading } = await import('../mirror/queries.js');
+    const mirror = openMirrorForReading(ctx);
+    try {
+      const hits = search.findPassages(mirror.db, match, {
+        kinds: kinds.length ? [...new Set(kinds)] : undefined,
+        since: window.since?.toISOString(),
+        until: window.until?.toISOString(),
+        limit: ctx.globals.limit,
+      });
+      const readable = format === 'table' && ctx.globals.fields === undefined;
+      let count = 0;
+      if (readable) {
+        const lines: string[] = [];
+        for (const hit of hits) {
+          lines.push(...(await renderHit(hit, options.color)));
+          count++;
+        }
+        await out.writeDocument(ctx.globals.output, lines.length ? `${lines.join('\n')}\n` : '');
+      } else {
+        const sink = await out.openOutput(ctx.globals.output);
+        const writer = out.createItemWriter(sink.stream, view, options);
+        try {
+          const batch: unknown[] = [];
+          for (const hit of hits) {
+            batch.push({ ...hit, snippet: plainSnippet(hit.snippet, search.MATCH_START, search.MATCH_END) });
+            if (batch.length === 500) await writer.writeMany(batch.splice(0));
+          }
+          await writer.writeMany(batch);
+          await writer.end();
+          await sink.commit();
+          count = writer.count;
+        } catch (err) {
+          await writer.abort().catch(() => undefined);
+          await sink.abort().catch(() => undefined);
+          throw err;
+        }
+      }
+      if (count === 0) ctx.progress.note('No matches.');
+    } finally {
+      mirror.close();
+    }
+    return 0;
+  },
+};
+
+/** Matches between ** in data formats (the private-use marks of the snippet never leave mtg). */
+function plainSnippet(snippet: string, start: string, end: string): string {
+  return snippet.split(start).join('**').split(end).join('**');
+}
+
+/** Two lines per hit: where (meeting, date, kind, speaker and mm:ss) and the snippet, matches highlighted. */
+async function renderHit(hit: PassageHit, color: boolean): Promise<string[]> {
+  const [{ createChalk, sanitizeOneLine }, { formatClock }, { MATCH_START, MATCH_END }] = await Promise.all([
+    import('../output/index.js'),
+    import('../output/transcript.js'),
+    import('../mirror/search.js'),
+  ]);
+  const chalk = createChalk(color);
+  const where = [
+    hit.createdAt ? hit.createdAt.slice(0, 10) : undefined,
+    hit.in,
+    hit.speaker ?? undefined,
+    hit.timestamp !== null ? formatClock(hit.timestamp) : undefined,
+  ]
+    .filter((x): x is string => x !== undefined && x !== '')
+    .map(sanitizeOneLine)
+    .join(' · ');
+  const name = sanitizeOneLine(hit.meetingName ?? hit.meetingId);
+  // Split on the marks first, then sanitize each piece: server text can never fake a highlight.
+  const snippet = hit.snippet
+    .split(MATCH_START)
+    .map((part, i) => {
+      if (i === 0) return sanitizeOneLine(part);
+      const [matched = '', rest = ''] = part.split(MATCH_END);
+      const shown = sanitizeOneLine(matched);
+      return (color ? chalk.bold.yellow(shown) : `**${shown}**`) + sanitizeOneLine(rest);
+    })
+    .join('');
+  return [
+    `${chalk.bold(name)}  ${chalk.dim(where)}  ${chalk.dim(sanitizeOneLine(hit.meetingId))}`,
+    `  ${snippet}`,
+  ];
+}

@@ -1,0 +1,104 @@
+// mtg sql: read-only SQL on the local mirror, rows in every output format; --schema prints the tables.
+
+import { UsageError } from '../api/errors.js';
+import type { ListFormat } from '../cli/globals.js';
+import type { CommandSpec } from '../cli/spec.js';
+import type { Statement } from '../mirror/driver.js';
+
+/** SQLite's message on one line, for a usage error. */
+function oneLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+}
+
+export const sqlCommand: CommandSpec = {
+  name: 'sql',
+  summary: 'Run a read-only SQL query on the local mirror',
+  description:
+    'Run one SQL statement on the local mirror (SQLite, opened read-only; the schema is in the README and ' +
+    'from `mtg sql --schema`). Rows come out in any output format, columns as the query names them. ' +
+    'A statement that would write, or a syntax error, is exit 2. Sends no request.',
+  args: [{ name: 'QUERY', description: 'one SELECT (or other read-only) statement' }],
+  options: [
+    { flags: '--schema', description: 'print the CREATE statements of the tables', defaultValue: false },
+  ],
+  examples: [
+    'mtg sql "SELECT name, created_at FROM meetings WHERE deleted_at IS NULL ORDER BY created_at DESC LIMIT 5"',
+    'mtg sql "SELECT json ->> \'$.title\' AS title FROM action_items WHERE mine = 1" --format csv',
+    'mtg sql --schema',
+  ],
+  async run(ctx, args, opts) {
+    const query = typeof args.QUERY === 'string' ? args.QUERY : undefined;
+    if (opts.schema && query !== undefined) throw new UsageError('give either a QUERY or --schema, not both');
+    if (!opts.schema && (query === undefined || query.trim() === '')) {
+      throw new UsageError('no SQL given: mtg sql "SELECT …" (or --schema for the tables)');
+    }
+    if (ctx.globals.checkpoint) throw new UsageError('mtg sql does not take --checkpoint');
+    const { openMirrorForReading } = await import('../mirror/queries.js');
+    if (opts.schema) {
+      const { writeDocument } = await import('../output/document.js');
+      const mirror = openMirrorForReading(ctx);
+      try {
+        const rows = mirror.db
+          .prepare<{ sql: string }>(
+            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'" +
+              " AND NOT (type = 'table' AND name LIKE 'passages_%') ORDER BY type = 'index', rowid",
+          )
+          .all();
+        await writeDocument(ctx.globals.output, rows.map((r) => `${r.sql};\n`).join(''));
+      } finally {
+        mirror.close();
+      }
+      return 0;
+    }
+    const { chooseFormat, writerSetup } = await import('../cli/list.js');
+    const format = chooseFormat(ctx) as ListFormat;
+    const { out, view, options } = await writerSetup(ctx, 'raw', format);
+    const mirror = openMirrorForReading(ctx);
+    try {
+      let stmt: Statement;
+      try {
+        stmt = mirror.db.prepare(query!);
+      } catch (err) {
+        throw new UsageError(`SQL error: ${oneLine(err)}`);
+      }
+      // Checked before running; the connection is read-only (and query_only) as well.
+      if (!stmt.readonly)
+        throw new UsageError('mtg sql only reads: this statement would write to the mirror');
+      const columns = stmt.columns();
+      if (columns.length === 0)
+        throw new UsageError('mtg sql runs statements that return rows (SELECT, read-only PRAGMA)');
+      const rowsView = { ...view, fields: columns, tableColumns: columns, flatColumns: columns, open: true };
+      const sink = await out.openOutput(ctx.globals.output);
+      const writer = out.createItemWriter(sink.stream, rowsView, options);
+      try {
+        const batch: unknown[] = [];
+        const limit = ctx.globals.limit ?? Number.POSITIVE_INFINITY;
+        let n = 0;
+        let rows: Iterable<Record<string, unknown>>;
+        try {
+          rows = stmt.iterate();
+        } catch (err) {
+          throw new UsageError(`SQL error: ${oneLine(err)}`);
+        }
+        for (const row of rows) {
+          if (n++ >= limit) break;
+          batch.push(row);
+          if (batch.length === 500) await writer.writeMany(batch.splice(0));
+        }
+        await writer.writeMany(batch);
+        await writer.end();
+        await sink.commit();
+      } catch (err) {
+        await writer.abort().catch(() => undefined);
+        await sink.abort().catch(() => undefined);
+        if (err instanceof Error && (err as { code?: string }).code?.startsWith('SQLITE_')) {
+          throw new UsageError(`SQL error: ${oneLine(err)}`);
+        }
+        throw err;
+      }
+    } finally {
+      mirror.close();
+    }
+    return 0;
+  },
+};

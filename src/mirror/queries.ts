@@ -1,0 +1,325 @@
+// The mirror as a ReadSource (--offline): the read commands' queries answered with SQL over the
+// agreed tables, objects exactly as the API last sent them (the `json` column), in the API's order
+// (`position` of the last walk). Filters the mirror cannot answer are refused with one line.
+
+import type { ActionItemsQuery, SearchQuery } from '../api/endpoints.js';
+import { ExitCode, MtgError, UsageError } from '../api/errors.js';
+import { parseJsonExact } from '../api/exact.js';
+import type * as S from '../api/schemas.js';
+import type { Context } from '../cli/context.js';
+import type { Listing, ReadSource, SourcePage } from '../cli/source.js';
+import { dataDir } from '../config/data-dir.js';
+import { profileName } from '../config/settings.js';
+import type { Db } from './driver.js';
+import { type Mirror, openMirror } from './open.js';
+import { rankedMeetingIds, toMatchExpression } from './search.js';
+
+type Obj = Record<string, unknown>;
+
+/** Items per page offline: only progress and the "more exist" note see pages. */
+const PAGE_SIZE = 100;
+
+/** A profile's mirror opened read-only (queries only, never blocked by a running sync: WAL). */
+export function openMirrorForReading(ctx: Context): Mirror {
+  const profile = profileName({ flags: { profile: ctx.globals.profile }, env: ctx.env });
+  return openMirror({ profile, dataDir: dataDir(ctx.env), readonly: true });
+}
+
+const idText = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v)); // numbers and ExactInteger alike
+
+function parse<T>(json: string): T {
+  return parseJsonExact(json) as T;
+}
+
+/** Items (lazily produced, already filtered) cut into pages; `limit` stops early and tells if more exist. */
+function* pagesOf<T>(items: Iterable<T>, limit: number | undefined): Generator<SourcePage<T>> {
+  const max = limit ?? Number.POSITIVE_INFINITY;
+  const it = items[Symbol.iterator]();
+  let number = 0;
+  let taken = 0;
+  let page: T[] = [];
+  try {
+    let current = it.next();
+    while (!current.done) {
+      page.push(current.value);
+      taken++;
+      const lookahead = it.next(); // also at the limit: tells whether more exist
+      if (taken >= max || page.length === PAGE_SIZE || lookahead.done) {
+        yield { items: page, next: undefined, number: ++number, more: !lookahead.done };
+        page = [];
+        if (taken >= max) return;
+      }
+      current = lookahead;
+    }
+    if (number === 0) yield { items: [], next: undefined, number: 1, more: false };
+  } finally {
+    it.return?.();
+  }
+}
+
+function rows(db: Db, sql: string, ...params: string[]): Generator<string> {
+  return (function* () {
+    for (const row of db.prepare<{ json: string }>(sql).iterate(...params)) yield row.json;
+  })();
+}
+
+function* mapFilter<A, B>(items: Iterable<A>, f: (a: A) => B | undefined): Generator<B> {
+  for (const a of items) {
+    const b = f(a);
+    if (b !== undefined) yield b;
+  }
+}
+
+const LIVE_MEETINGS = 'SELECT json FROM meetings WHERE deleted_at IS NULL ORDER BY position, id';
+
+class MirrorReads implements ReadSource {
+  readonly offline = true;
+  private mirror: Mirror | undefined;
+
+  constructor(private readonly ctx: Context) {}
+
+  private db(): Db {
+    this.mirror ??= openMirrorForReading(this.ctx);
+    return this.mirror.db;
+  }
+
+  private listing<T>(what: string, query: unknown, produce: () => Iterable<T>): Listing<T> {
+    return {
+      describe: ['mirror', what, query],
+      ready: async () => {
+        this.db();
+      },
+      pages: ({ limit }) => pagesOf(produce(), limit),
+    };
+  }
+
+  /** IDs of live meetings with any of these tags and attended by any of these profiles (undefined: no filter). */
+  private meetingIdsWhere(filter: { tagIds?: readonly string[]; attendeeProfileIds?: readonly string[] }) {
+    if (!filter.tagIds && !filter.attendeeProfileIds) return undefined;
+    const ids = new Set<string>();
+    for (const m of mapFilter(rows(this.db(), LIVE_MEETINGS), (j) => parse<Obj>(j)))
+      if (meetingMatches(m, filter)) ids.add(String(m.id));
+    return ids;
+  }
+
+  listMeetings(query: { tagIds?: readonly string[] }): Listing<S.Meeting> {
+    return this.listing('meetings', query, () =>
+      mapFilter(rows(this.db(), LIVE_MEETINGS), (json) => {
+        const m = parse<S.Meeting>(json);
+        return meetingMatches(m, query) ? m : undefined;
+      }),
+    );
+  }
+
+  searchMeetings(query: SearchQuery): Listing<S.Meeting> {
+    const term = query.searchTerm?.trim() ? query.searchTerm : undefined;
+    // Checked now, before any output is opened.
+    const match = term === undefined ? undefined : toMatchExpression(term);
+    const wanted = query.meetingIds ? new Set(query.meetingIds) : undefined;
+    const keep = (m: S.Meeting) => (!wanted || wanted.has(m.id)) && meetingMatches(m, query);
+    return this.listing('search', query, () => {
+      if (match === undefined) {
+        return mapFilter(rows(this.db(), LIVE_MEETINGS), (json) => {
+          const m = parse<S.Meeting>(json);
+          return keep(m) ? m : undefined;
+        });
+      }
+      // Relevance: the meeting's best passage (name, notes, transcript, action items, attendees).
+      const one = this.db().prepare<{ json: string }>(
+        'SELECT json FROM meetings WHERE id = ? AND deleted_at IS NULL',
+      );
+      return mapFilter(rankedMeetingIds(this.db(), match), (id) => {
+        const row = one.get(id);
+        if (!row) return undefined;
+        const m = parse<S.Meeting>(row.json);
+        return keep(m) ? m : undefined;
+      });
+    });
+  }
+
+  async viewMeeting(id: string): Promise<S.Meeting | undefined> {
+    const row = this.db()
+      .prepare<{ json: string }>('SELECT json FROM meetings WHERE id = ? AND deleted_at IS NULL')
+      .get(id);
+    return row ? parse<S.Meeting>(row.json) : undefined;
+  }
+
+  async transcript(meetingId: string): Promise<S.TranscriptEntry[]> {
+    const row = this.db()
+      .prepare<{ json: string | null; live: number }>(
+        'SELECT t.json AS json, 1 AS live FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id' +
+          ' WHERE m.id = ? AND m.deleted_at IS NULL',
+      )
+      .get(meetingId);
+    if (!row) throw new MtgError(`Meeting ${meetingId} not found in the mirror`, ExitCode.notFound);
+    if (row.json === null) {
+      throw new UsageError(
+        `The mirror holds no transcript of meeting ${meetingId} yet (synced with --no-transcripts, or not finished): run \`mtg sync\``,
+      );
+    }
+    return parse<S.TranscriptEntry[]>(row.json);
+  }
+
+  listActionItems(query: ActionItemsQuery): Listing<S.ActionItem> {
+    const type = query.assigneeType ?? 'Me';
+    if (type === 'MyWorkspace' || type === 'OutsideMyWorkspace') {
+      throw new UsageError(
+        `--assignee ${type === 'MyWorkspace' ? 'my-workspace' : 'outside-my-workspace'} needs the API: the mirror does not know who is in your workspace`,
+      );
+    }
+    if (query.assigneeTeamId !== undefined) {
+      throw new UsageError('--assignee-team needs the API: the mirror does not know the members of teams');
+    }
+    const status = query.status ?? 'PENDING';
+    const profile = query.assigneeProfileId === undefined ? undefined : String(query.assigneeProfileId);
+    return this.listing('action-items', query, () => {
+      const meetings = this.meetingIdsWhere(query);
+      const sql = 'SELECT json, mine FROM action_items WHERE deleted_at IS NULL ORDER BY position, id';
+      return (function* (db: Db) {
+        for (const row of db.prepare<{ json: string; mine: number }>(sql).iterate()) {
+          const item = parse<S.ActionItem>(row.json);
+          if (status !== 'ALL' && item.status !== status) continue;
+          const assignee = idText((item.assignee as Obj | null | undefined)?.profileId);
+          const mine = row.mine === 1;
+          const ok =
+            type === 'Me'
+              ? mine
+              : type === 'NotMe'
+                ? assignee !== undefined && !mine
+                : type === 'Unassigned'
+                  ? assignee === undefined
+                  : type === 'Profile'
+                    ? assignee === profile
+                    : true;
+          if (!ok) continue;
+          if (meetings && !(item.meetingIds ?? []).some((id) => meetings.has(String(id)))) continue;
+          yield item;
+        }
+      })(this.db());
+    });
+  }
+
+  /** Domain → company name, for matching people to companies (people carry a name, not a domain). */
+  private companyNames(): Map<string, string> {
+    const names = new Map<string, string>();
+    for (const json of rows(this.db(), 'SELECT json FROM companies WHERE deleted_at IS NULL')) {
+      const c = parse<Obj>(json);
+      if (typeof c.domain === 'string' && typeof c.name === 'string')
+        names.set(c.domain.toLowerCase(), c.name);
+    }
+    return names;
+  }
+
+  /** A person of one of these domains: by email domain, or by the name of the company of that domain. */
+  private personOfDomains(domains: readonly string[]): (p: Obj) => boolean {
+    const wanted = new Set(domains.map((d) => d.toLowerCase()));
+    const all = this.companyNames();
+    const names = new Set([...wanted].flatMap((d) => (all.has(d) ? [all.get(d)!] : [])));
+    return (p) => {
+      const email = typeof p.email === 'string' ? p.email : '';
+      const at = email.lastIndexOf('@');
+      return (
+        (at >= 0 && wanted.has(email.slice(at + 1).toLowerCase())) ||
+        (typeof p.companyName === 'string' && names.has(p.companyName))
+      );
+    };
+  }
+
+  /** Profiles attending live meetings with any of these tags. */
+  private attendeesOfTags(tagIds: readonly string[]): { profiles: Set<string>; attendees: Obj[] } {
+    const profiles = new Set<string>();
+    const attendees: Obj[] = [];
+    for (const json of rows(this.db(), LIVE_MEETINGS)) {
+      const m = parse<Obj>(json);
+      if (!meetingMatches(m, { tagIds })) continue;
+      for (const a of (m.attendees as Obj[] | undefined) ?? []) {
+        const id = idText(a.profileId);
+        if (id !== undefined) profiles.add(id);
+        attendees.push(a);
+      }
+    }
+    return { profiles, attendees };
+  }
+
+  listPeople(query: { domains?: readonly string[]; tagIds?: readonly string[] }): Listing<S.Person> {
+    return this.listing('people', query, () => {
+      const ofDomain = query.domains ? this.personOfDomains(query.domains) : undefined;
+      const attending = query.tagIds ? this.attendeesOfTags(query.tagIds).profiles : undefined;
+      return mapFilter(
+        rows(this.db(), 'SELECT json FROM people WHERE deleted_at IS NULL ORDER BY position, id'),
+        (json) => {
+          const p = parse<S.Person>(json);
+          if (attending && !attending.has(String(p.id))) return undefined;
+          if (ofDomain && !ofDomain(p as Obj)) return undefined;
+          return p;
+        },
+      );
+    });
+  }
+
+  listCompanies(query: { tagIds?: readonly string[] }): Listing<S.CompanySummary> {
+    return this.listing('companies', query, () => {
+      let keep: ((c: Obj) => boolean) | undefined;
+      if (query.tagIds) {
+        // Companies of the people attending those meetings: by the attendee's company name or email domain.
+        const { attendees } = this.attendeesOfTags(query.tagIds);
+        const names = new Set<string>();
+        const domains = new Set<string>();
+        for (const a of attendees) {
+          if (typeof a.companyName === 'string') names.add(a.companyName);
+          const email = typeof a.email === 'string' ? a.email : '';
+          if (email.includes('@')) domains.add(email.slice(email.lastIndexOf('@') + 1).toLowerCase());
+        }
+        keep = (c) =>
+          (typeof c.name === 'string' && names.has(c.name)) ||
+          (typeof c.domain === 'string' && domains.has(c.domain.toLowerCase()));
+      }
+      return mapFilter(
+        rows(this.db(), 'SELECT json FROM companies WHERE deleted_at IS NULL ORDER BY position, domain'),
+        (json) => {
+          const c = parse<S.CompanySummary>(json);
+          return !keep || keep(c as Obj) ? c : undefined;
+        },
+      );
+    });
+  }
+
+  async viewCompany(domain: string): Promise<S.CompanyDetail> {
+    const row = this.db()
+      .prepare<{ json: string }>('SELECT json FROM companies WHERE domain = ? AND deleted_at IS NULL')
+      .get(domain.toLowerCase());
+    if (!row) throw new MtgError(`Company ${domain} not found in the mirror`, ExitCode.notFound);
+    // The detail form from what the synced endpoints carry: the summary and the people of that
+    // company. externalLinks come only from GET /company/{domain}, which sync does not call.
+    const ofDomain = this.personOfDomains([domain]);
+    const people: S.Person[] = [];
+    for (const json of rows(
+      this.db(),
+      'SELECT json FROM people WHERE deleted_at IS NULL ORDER BY position, id',
+    )) {
+      const p = parse<S.Person>(json);
+      if (ofDomain(p as Obj)) people.push(p);
+    }
+    return { ...parse<S.CompanySummary>(row.json), people } as S.CompanyDetail;
+  }
+}
+
+/** Any of the tags, and any of the attendees (as the API filters: sandbox and spec agree). */
+function meetingMatches(
+  m: Obj,
+  filter: { tagIds?: readonly string[]; attendeeProfileIds?: readonly string[] },
+): boolean {
+  if (filter.tagIds) {
+    const tags = ((m.tags as Obj[] | undefined) ?? []).map((t) => idText(t.id));
+    if (!filter.tagIds.some((id) => tags.includes(id))) return false;
+  }
+  if (filter.attendeeProfileIds) {
+    const people = ((m.attendees as Obj[] | undefined) ?? []).map((a) => idText(a.profileId));
+    if (!filter.attendeeProfileIds.some((id) => people.includes(id))) return false;
+  }
+  return true;
+}
+
+export function mirrorSource(ctx: Context): ReadSource {
+  return new MirrorReads(ctx);
+}

@@ -1,0 +1,416 @@
+// Offline reads, mtg find and mtg sql against a mirror synced from the sandbox over real HTTP:
+// offline output is byte-identical to online output right after a sync (every read command and
+// format; the documented differences asserted on their own), and offline runs send nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli, waitUntil } from '../hardening/helpers.js';
+import type { RunResult } from '../helpers/cli.js';
+import { type MirrorEnv, mirrorEnv, sql } from './helpers.js';
+
+const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+
+let m: MirrorEnv;
+const opened: MirrorEnv[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((e) => e.sandbox.close()));
+});
+
+async function env(options: Parameters<typeof mirrorEnv>[0] = {}): Promise<MirrorEnv> {
+  const e = await mirrorEnv(options);
+  opened.push(e);
+  return e;
+}
+
+/** Runs offline and checks that the sandbox saw no request meanwhile. */
+async function offline(e: MirrorEnv, args: string[]): Promise<RunResult> {
+  const before = e.sandbox.requests.length;
+  const r = await e.mtg([...args, '--offline']);
+  expect(e.sandbox.requests.length, `requests during offline ${args.join(' ')}`).toBe(before);
+  return r;
+}
+
+/** A few at a time: the machine is shared. */
+async function inBatches<T>(jobs: (() => Promise<T>)[], size = 4): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < jobs.length; i += size)
+    out.push(...(await Promise.all(jobs.slice(i, i + size).map((j) => j()))));
+  return out;
+}
+
+let ids: {
+  meeting: string;
+  tag: string;
+  attendee: string;
+  assignee: string;
+  domain: string;
+  middle: string;
+};
+
+beforeAll(async () => {
+  m = await env({ seed: 21, pageSize: 4 });
+  const synced = await m.sync();
+  expect(synced.code).toBe(0);
+  const first = <T>(q: string) => sql<T>(m.dbPath, q)[0]!;
+  ids = {
+    meeting: first<{ id: string }>('SELECT id FROM meetings ORDER BY position LIMIT 1').id,
+    tag: String(
+      first<{ t: number }>(
+        "SELECT json_extract(t.value, '$.id') AS t FROM meetings, json_each(meetings.json, '$.tags') AS t LIMIT 1",
+      ).t,
+    ),
+    attendee: String(
+      first<{ p: number }>(
+        "SELECT json_extract(a.value, '$.profileId') AS p FROM meetings, json_each(meetings.json, '$.attendees') AS a ORDER BY meetings.position DESC LIMIT 1",
+      ).p,
+    ),
+    assignee: String(
+      first<{ p: number }>(
+        "SELECT json ->> '$.assignee.profileId' AS p FROM action_items WHERE mine = 0 AND json ->> '$.assignee' IS NOT NULL LIMIT 1",
+      ).p,
+    ),
+    domain: first<{ domain: string }>('SELECT domain FROM companies ORDER BY position LIMIT 1').domain,
+    middle: first<{ c: string }>(
+      'SELECT created_at AS c FROM meetings ORDER BY position LIMIT 1 OFFSET (SELECT count(*) / 2 FROM meetings)',
+    ).c,
+  };
+}, 120_000);
+
+describe('--offline', () => {
+  it('prints what the same command printed online, for every read command and format, sending nothing', async () => {
+    const commands: string[][] = [
+      ['meetings', 'list'],
+      ['meetings', 'list', '--limit', '7'],
+      ['meetings', 'list', '--tag', ids.tag],
+      ['meetings', 'list', '--since', ids.middle, '--limit', '3'],
+      ['meetings', 'search', '--until', ids.middle],
+      ['meetings', 'search'],
+      ['meetings', 'search', '--attendee', ids.attendee, '--tag', ids.tag],
+      ['meetings', 'search', '--meeting', ids.meeting],
+      ['meetings', 'view', ids.meeting],
+      ['action-items', 'list'],
+      ['action-items', 'list', '--assignee', 'anyone', '--status', 'all'],
+      ['action-items', 'list', '--assignee', 'not-me', '--status', 'done'],
+      ['action-items', 'list', '--assignee', 'unassigned', '--status', 'all'],
+      ['action-items', 'list', '--assignee', ids.assignee, '--status', 'all'],
+      ['action-items', 'list', '--assignee', 'anyone', '--tag', ids.tag, '--attendee', ids.attendee],
+      ['people', 'list'],
+      ['people', 'list', '--domain', ids.domain],
+      ['people', 'list', '--tag', ids.tag],
+      ['companies', 'list'],
+      ['companies', 'list', '--tag', ids.tag],
+    ];
+    const runs = commands.flatMap((command) => FORMATS.map((format) => [...command, '--format', format]));
+    // Every online run first, then every offline run: the request count must not move meanwhile.
+    const online = await inBatches(runs.map((args) => () => m.mtg(args)));
+    const before = m.sandbox.requests.length;
+    const offlineRuns = await inBatches(runs.map((args) => () => m.mtg([...args, '--offline'])));
+    expect(m.sandbox.requests.length, 'requests during the offline runs').toBe(before);
+    const results = runs.map((args, i) => ({
+      args: args.join(' '),
+      online: online[i]!,
+      off: offlineRuns[i]!,
+    }));
+    let nonEmpty = 0;
+    for (const { args, online, off } of results) {
+      expect(online.code, `${args}: ${online.stderr}`).toBe(0);
+      expect(off.code, `${args} --offline: ${off.stderr}`).toBe(0);
+      expect(off.stdout, args).toBe(online.stdout);
+      if (online.stdout.trim() !== '' && online.stdout.trim() !== '[]') nonEmpty++;
+    }
+    // The filters picked real data: most outputs hold something.
+    expect(nonEmpty).toBeGreaterThan(results.length * 0.8);
+  }, 600_000);
+
+  it('meetings transcript: the same in each of its formats; MTG_OFFLINE=1 works like --offline', async () => {
+    for (const format of ['text', 'json', 'ndjson', 'srt', 'vtt', 'md']) {
+      const args = ['meetings', 'transcript', ids.meeting, '--format', format];
+      const online = await m.mtg(args);
+      expect(online.code).toBe(0);
+      expect(online.stdout.length).toBeGreaterThan(20);
+      expect((await offline(m, args)).stdout).toBe(online.stdout);
+    }
+    const before = m.sandbox.requests.length;
+    const viaEnv = await m.mtg(['meetings', 'list', '--json'], { MTG_OFFLINE: '1' });
+    expect(viaEnv.code).toBe(0);
+    expect(m.sandbox.requests.length).toBe(before);
+    expect(viaEnv.stdout).toBe((await m.mtg(['meetings', 'list', '--json'])).stdout);
+  }, 120_000);
+
+  it('companies view: the summary and its people as the lists sent them; externalLinks (only in GET /company) absent', async () => {
+    const online = await m.mtg(['companies', 'view', ids.domain, '--json']);
+    const off = await offline(m, ['companies', 'view', ids.domain, '--json']);
+    expect(off.code).toBe(0);
+    const a = JSON.parse(online.stdout);
+    const b = JSON.parse(off.stdout);
+    expect(a.externalLinks.length).toBeGreaterThan(0);
+    const { externalLinks: _links, ...rest } = a;
+    expect(b).toEqual(rest);
+    expect(b.people.length).toBeGreaterThan(0);
+    const table = await offline(m, ['companies', 'view', ids.domain, '--format', 'table']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(b.name);
+  }, 60_000);
+
+  it('meetings search TERM ranks by relevance: the same meetings as online, best match first', async () => {
+    const term = 'budget';
+    const online = JSON.parse((await m.mtg(['meetings', 'search', term, '--json'])).stdout) as {
+      id: string;
+    }[];
+    const off = await offline(m, ['meetings', 'search', term, '--json']);
+    expect(off.code, off.stderr).toBe(0);
+    const found = JSON.parse(off.stdout) as { id: string; name: string | null }[];
+    expect(online.length).toBeGreaterThan(0);
+    // The API's search matches name, notes and transcript; offline also action items and attendees.
+    expect(found.map((x) => x.id)).toEqual(expect.arrayContaining(online.map((x) => x.id)));
+    const best = JSON.parse((await offline(m, ['find', term, '--json', '--limit', '1'])).stdout);
+    expect(found[0]!.id).toBe(best[0].meetingId);
+  }, 60_000);
+
+  it('refuses what the mirror cannot answer, write commands and a missing mirror: exit 2, one line, nothing sent', async () => {
+    const cases: [string[], RegExp][] = [
+      [['action-items', 'list', '--assignee', 'my-workspace'], /my-workspace needs the API/],
+      [['action-items', 'list', '--assignee', 'outside-my-workspace'], /needs the API/],
+      [['action-items', 'list', '--assignee-team', '3'], /--assignee-team needs the API/],
+      [['action-items', 'update', '1', '--status', 'DONE'], /action-items update.*--offline/],
+      [['tags', 'create', 'x'], /--offline/],
+      [['sync'], /--offline/],
+      [['meetings', 'list', '--checkpoint', 'x.json', '-o', 'out.json'], /checkpoint/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await offline(m, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+    const none = await offline(m, ['meetings', 'list', '--profile', 'other']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe('mtg: No mirror for profile other: run `mtg sync`\n');
+  }, 120_000);
+
+  it('is not blocked by a running sync and sees the last committed state', async () => {
+    const slow = await env({ seed: 22, latencyMs: 150, pageSize: 2 });
+    const sync = spawnCli(['sync'], slow.env);
+    try {
+      // Wait until the first page of meetings is committed.
+      await waitUntil(
+        () => {
+          try {
+            return sql<{ n: number }>(slow.dbPath, 'SELECT count(*) AS n FROM meetings')[0]!.n > 0;
+          } catch {
+            return false;
+          }
+        },
+        30_000,
+        'the first committed page',
+      );
+      const before = slow.sandbox.requests.length;
+      const r = await slow.mtg(['meetings', 'list', '--json', '--offline']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
+      // The sync was still running while the read finished.
+      expect(sync.child.exitCode).toBeNull();
+      expect(slow.sandbox.requests.length).toBeGreaterThan(before);
+    } finally {
+      sync.child.kill('SIGTERM');
+      await sync.done;
+    }
+  }, 90_000);
+});
+
+type Hit = {
+  meetingId: string;
+  meetingName: string | null;
+  createdAt: string;
+  in: string;
+  speaker: string | null;
+  timestamp: number | null;
+  snippet: string;
+  rank: number;
+};
+
+async function find(args: string[]): Promise<Hit[]> {
+  const r = await offline(m, ['find', ...args, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Hit[];
+}
+const plain = (h: Hit) => h.snippet.replaceAll('**', '').toLowerCase();
+
+describe('mtg find', () => {
+  it('finds a transcript entry with its meeting, speaker and timestamp', async () => {
+    const entry = sql<{ id: string; speaker: string; timestamp: number; text: string }>(
+      m.dbPath,
+      "SELECT t.meeting_id AS id, e.value ->> '$.speaker' AS speaker, e.value ->> '$.timestamp' AS timestamp," +
+        " e.value ->> '$.text' AS text FROM transcripts t, json_each(t.json) e ORDER BY t.meeting_id, e.key LIMIT 1",
+    )[0]!;
+    const hits = await find([`"${entry.text.replace(/"/g, '')}"`, '--in', 'transcript']);
+    const hit = hits.find((h) => h.meetingId === entry.id && h.timestamp === entry.timestamp);
+    expect(hit).toBeDefined();
+    expect(hit!.in).toBe('transcript');
+    expect(hit!.speaker).toBe(entry.speaker);
+    expect(Object.keys(hit!)).toEqual([
+      'meetingId',
+      'meetingName',
+      'createdAt',
+      'in',
+      'speaker',
+      'timestamp',
+      'snippet',
+      'rank',
+    ]);
+    expect(hits.map((h) => h.rank)).toEqual(hits.map((_, i) => i + 1));
+    // A table shows the timestamp as mm:ss and the match highlighted.
+    const table = await offline(m, [
+      'find',
+      `"${entry.text.replace(/"/g, '')}"`,
+      '--in',
+      'transcript',
+      '--format',
+      'table',
+    ]);
+    const clock = `${String(Math.floor(entry.timestamp / 60)).padStart(2, '0')}:${String(Math.floor(entry.timestamp % 60)).padStart(2, '0')}`;
+    expect(table.stdout).toContain(clock);
+    expect(table.stdout).toContain('**');
+    const colored = await offline(m, ['find', 'budget', '--format', 'table', '--limit', '1'].concat([]));
+    expect(colored.stdout).not.toContain('\u001b');
+  }, 60_000);
+
+  it('all words must match; phrases, prefix*, OR and -word behave', async () => {
+    const budget = await find(['budget']);
+    // One hit per matching passage, each its own (compared with the index read directly).
+    const expected = sql<{ id: string; kind: string; ts: number | null }>(
+      m.dbPath,
+      "SELECT meeting_id AS id, kind, timestamp AS ts FROM passages WHERE passages MATCH 'budget'",
+    ).map((r) => `${r.id}|${r.kind}|${r.ts}`);
+    expect(budget.map((h) => `${h.meetingId}|${h.in}|${h.timestamp}`).sort()).toEqual(expected.sort());
+    const approved = await find(['approved']);
+    const both = await find(['budget', 'approved']);
+    expect(budget.length).toBeGreaterThan(0);
+    expect(both.length).toBeGreaterThan(0);
+    for (const h of both) expect(plain(h)).toMatch(/budget.*approved|approved.*budget/s);
+    expect(both.length).toBeLessThanOrEqual(Math.min(budget.length, approved.length));
+
+    const phrase = await find(['"budget is approved"']);
+    expect(phrase.length).toBeGreaterThan(0);
+    for (const h of phrase) expect(plain(h)).toContain('budget is approved');
+    expect(await find(['"approved is budget"'])).toEqual([]);
+
+    const prefix = await find(['approv*']);
+    const words = new Set(prefix.flatMap((h) => (plain(h).match(/approv\w*/g) ?? []) as string[]));
+    expect(words.has('approved')).toBe(true);
+    expect(words.has('approval')).toBe(true);
+
+    const sso = await find(['sso']);
+    const either = await find(['budget', 'OR', 'sso']);
+    const budgetAndSso = await find(['budget', 'sso']);
+    expect(either.length).toBe(budget.length + sso.length - budgetAndSso.length);
+    for (const h of either) expect(plain(h)).toMatch(/budget|sso/);
+
+    const withPilot = await find(['budget pilot']);
+    const withoutPilot = await find(['budget -pilot']);
+    expect(withPilot.length).toBeGreaterThan(0);
+    expect(withoutPilot.length).toBeGreaterThan(0);
+    expect(withPilot.length + withoutPilot.length).toBe(budget.length);
+    for (const h of withoutPilot) expect(plain(h)).not.toContain('pilot');
+  }, 120_000);
+
+  it('--in, --since/--until and --limit narrow the hits', async () => {
+    const names = await find(['budget', '--in', 'action-items,name']);
+    expect(names.every((h) => h.in === 'action-items' || h.in === 'name')).toBe(true);
+    const all = await find(['budget']);
+    const dates = [...new Set(all.map((h) => h.createdAt))].sort();
+    const mid = dates[Math.floor(dates.length / 2)]!;
+    const since = await find(['budget', '--since', mid]);
+    const until = await find(['budget', '--until', mid]);
+    expect(since.every((h) => h.createdAt >= mid)).toBe(true);
+    expect(until.every((h) => h.createdAt < mid)).toBe(true);
+    expect(since.length + until.length).toBe(all.length);
+    expect(await find(['budget', '--limit', '2'])).toEqual(all.slice(0, 2));
+  }, 60_000);
+
+  it('a malformed query is exit 2 with a clear message, never an SQL error', async () => {
+    for (const q of [
+      ['"unbalanced'],
+      ['--', '-pilot'],
+      [''],
+      ['OR', 'budget'],
+      ['budget', 'OR'],
+      ['***'],
+      ['budget', 'OR', '-pilot'],
+    ]) {
+      const r = await offline(m, ['find', ...q]);
+      expect(r.code, q.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).not.toMatch(/sqlite|fts5|syntax/i);
+    }
+    // FTS5 syntax typed by the user is just text: no column filter, NEAR or parentheses.
+    for (const q of ['text:budget', 'NEAR(budget pilot)', '(budget', 'budget^', 'AND']) {
+      const r = await offline(m, ['find', q, '--json']);
+      expect(r.code, `${q}: ${r.stderr}`).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe('mtg sql', () => {
+  it('reads rows in every format; columns as the query names them', async () => {
+    const query =
+      "SELECT id, json ->> '$.name' AS name FROM meetings WHERE deleted_at IS NULL ORDER BY position LIMIT 3";
+    const rows = sql<{ id: string; name: string | null }>(m.dbPath, query);
+    const json = await offline(m, ['sql', query, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(rows);
+    const csv = await offline(m, ['sql', query, '--format', 'csv']);
+    expect(csv.stdout.split('\n')[0]).toBe('id,name');
+    expect(csv.stdout.trim().split('\n')).toHaveLength(4);
+    const table = await offline(m, [
+      'sql',
+      'SELECT count(*) AS n, kind FROM passages GROUP BY kind',
+      '--format',
+      'table',
+    ]);
+    expect(table.stdout).toMatch(/^n\s+kind\n/);
+    expect(table.stdout).toContain('transcript');
+    const tsv = await offline(m, ['sql', "SELECT json ->> '$.email' FROM people LIMIT 1", '--format', 'tsv']);
+    expect(tsv.stdout.split('\n')[0]).toBe("json ->> '$.email'");
+    expect(tsv.stdout.split('\n')[1]).toMatch(/@/);
+  }, 60_000);
+
+  it('refuses statements that write (exit 2, the database unchanged) and reports syntax errors on one line', async () => {
+    const count = () => sql<{ n: number }>(m.dbPath, 'SELECT count(*) AS n FROM meetings')[0]!.n;
+    const before = count();
+    for (const statement of [
+      'DELETE FROM meetings',
+      "UPDATE meetings SET name = 'x'",
+      'DROP TABLE meetings',
+      'CREATE TABLE x (a)',
+      "INSERT INTO meta VALUES ('k', 'v')",
+      'PRAGMA user_version = 99',
+    ]) {
+      const r = await offline(m, ['sql', statement]);
+      expect(r.code, statement).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(count()).toBe(before);
+    expect(sql<{ user_version: number }>(m.dbPath, 'PRAGMA user_version')[0]!.user_version).not.toBe(99);
+    const bad = await offline(m, ['sql', 'SELEC * FROM meetings']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('mtg: SQL error: near "SELEC": syntax error\n');
+  }, 60_000);
+
+  it('--schema prints the CREATE statements', async () => {
+    const r = await offline(m, ['sql', '--schema']);
+    expect(r.code).toBe(0);
+    for (const table of [
+      'meta',
+      'meetings',
+      'transcripts',
+      'action_items',
+      'people',
+      'companies',
+      'changes',
+    ]) {
+      expect(r.stdout).toContain(`CREATE TABLE ${table} (`);
+    }
+    expect(r.stdout).toContain('CREATE VIRTUAL TABLE passages USING fts5(');
+    expect(r.stdout).not.toContain('passages_data');
+  }, 30_000);
+});
