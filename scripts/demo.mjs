@@ -1,9 +1,11 @@
 // `npm run demo`: a short tour of mtg against a local sandbox. Starts `mtg sandbox --json`, runs the
 // main commands one by one (each shown as "$ mtg ..." and then its output), takes real IDs from
-// earlier answers, and stops the sandbox. Everything happens in a temporary folder (config and
-// the exported file) that is removed at the end; nothing is left running.
+// earlier answers, and stops the sandbox. The sandbox runs the Pro plan's limits (20/s, 300/min) so
+// that the mirror's first sync takes seconds, not the minutes the Free plan's 20 a minute would.
+// Everything happens in a temporary folder (config, mirror and exported files) that is removed at
+// the end; nothing is left running.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,8 +18,9 @@ const bold = (s) => (color ? `\u001b[1m${s}\u001b[22m` : s);
 const dim = (s) => (color ? `\u001b[2m${s}\u001b[22m` : s);
 
 const work = mkdtempSync(join(tmpdir(), 'mtg-demo-'));
-const env = { ...process.env, MTG_CONFIG_DIR: join(work, 'config') };
-for (const key of ['MTG_PROFILE', 'MTG_APP_URL', 'MTG_BASE_URL', 'MTG_API_KEY']) delete env[key];
+const env = { ...process.env, MTG_CONFIG_DIR: join(work, 'config'), MTG_DATA_DIR: join(work, 'data') };
+for (const key of ['MTG_PROFILE', 'MTG_APP_URL', 'MTG_BASE_URL', 'MTG_API_KEY', 'MTG_OFFLINE'])
+  delete env[key];
 // The tour captures each output to shorten it; keep the colors a terminal would show.
 if (color && env.FORCE_COLOR === undefined) env.FORCE_COLOR = '1';
 
@@ -86,7 +89,7 @@ async function json(args) {
 }
 
 function startSandbox() {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--json'], {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--plan', 'Pro'], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -195,6 +198,47 @@ async function tour() {
   if (exported !== undefined) {
     console.log(bold('$ head -4 export.csv'));
     show(readFileSync(join(work, 'export.csv'), 'utf8').split('\n').slice(0, 4).join('\n'), visible);
+  }
+
+  // The local mirror: one sync, then search, reads and an export that send no request.
+  await step('Mirror everything locally', ['sync']);
+  await step('Search the mirror (transcripts too)', ['find', 'budget', '--limit', '4', '--format', 'table']);
+  await step('Read offline (no request sent)', [
+    'meetings',
+    'list',
+    '--offline',
+    '--limit',
+    '4',
+    '--fields',
+    'id,name,createdAt',
+    '--format',
+    'table',
+  ]);
+  await step('What the last sync changed', [
+    'changes',
+    '--limit',
+    '3',
+    '--fields',
+    'seq,change,resource,id',
+    '--format',
+    'tsv',
+  ]);
+  const vault = await step('Export the meetings as Markdown', ['export', 'markdown', 'vault']);
+  if (vault !== undefined) {
+    const year = readdirSync(join(work, 'vault'))
+      .filter((name) => /^\d{4}$/.test(name))
+      .sort()[0];
+    const file = year && readdirSync(join(work, 'vault', year)).sort()[0];
+    if (file) {
+      console.log(bold(`$ head -14 "vault/${year}/${file}"`));
+      show(
+        readFileSync(join(work, 'vault', year, file), 'utf8')
+          .split('\n')
+          .slice(0, 14)
+          .join('\n'),
+        visible,
+      );
+    }
   }
 }
 

@@ -18,6 +18,11 @@ const SECTIONS = [
   ['Private notes on a calendar event', 'mtg calendar set-notes '],
   ['Read the transcript', 'mtg meetings transcript mtg_'],
   ['Export to CSV', '--format csv -o export.csv'],
+  ['Mirror everything locally', 'mtg sync'],
+  ['Search the mirror (transcripts too)', 'mtg find budget'],
+  ['Read offline (no request sent)', 'mtg meetings list --offline'],
+  ['What the last sync changed', 'mtg changes'],
+  ['Export the meetings as Markdown', 'mtg export markdown vault'],
 ] as const;
 
 function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -57,6 +62,12 @@ describe('npm run demo', () => {
     // Real data flowed: the item was marked done, and the export's header row was shown.
     expect(stdout).toMatch(/\d+\s+DONE\s+Send the demo recap/);
     expect(stdout).toContain('id,title,description,');
+    // The mirror: a complete sync, a transcript hit, offline rows, and a Markdown file with front matter.
+    expect(stdout).toMatch(/Synced: \d+ meetings/);
+    expect(stdout).toMatch(/transcript · .+ · \d\d:\d\d/);
+    expect(stdout).toMatch(/\bcreated\tmeetings\tmtg_/);
+    expect(stdout).toMatch(/Exported to .*: \d+ written, 0 unchanged/);
+    expect(stdout).toMatch(/\$ head -14 "vault\/\d{4}\/.+\.md"\n {2}---\n {2}id: mtg_/);
     expect(stdout).toContain('== Done');
     // Piped: no escape codes from the demo, and the export's hostile cells shown as symbols.
     expect(stdout).not.toContain('\u001b');
