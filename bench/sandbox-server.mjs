@@ -4,7 +4,7 @@
 //
 //   node bench/sandbox-server.mjs <bundled sandbox module> '<SandboxOptions as JSON>'
 //   -> stdout: {"baseUrl":...,"apiKey":...}        (once listening)
-//   <- "stats"  -> {"count429":n,"requests":n,"byStatus":{...}}
+//   <- "stats"  -> {"count429":n,"requests":n,"byStatus":{...},"transcripts":n}
 //   <- EOF      -> closes the server and exits
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -18,10 +18,13 @@ const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {
   if (line.trim() !== 'stats') return;
   const byStatus = {};
-  for (const r of sandbox.requests) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
-  process.stdout.write(
-    `${JSON.stringify({ count429: sandbox.count429, requests: sandbox.requests.length, byStatus })}\n`,
-  );
+  let transcripts = 0;
+  for (const r of sandbox.requests) {
+    byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+    if (r.path.endsWith('/transcript')) transcripts++;
+  }
+  const stats = { count429: sandbox.count429, requests: sandbox.requests.length, byStatus, transcripts };
+  process.stdout.write(`${JSON.stringify(stats)}\n`);
 });
 lines.on('close', async () => {
   await sandbox.close();

@@ -203,13 +203,13 @@ describe('--offline', () => {
         30_000,
         'the first committed page',
       );
-      const before = slow.sandbox.requests.length;
       const r = await slow.mtg(['meetings', 'list', '--json', '--offline']);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
-      // The sync was still running while the read finished.
+      // The read finished while the sync was still running: a read that waited for the sync's
+      // write lock would have ended after it. (How many requests the sync made meanwhile depends
+      // on the machine's load, so it is not asserted.)
       expect(sync.child.exitCode).toBeNull();
-      expect(slow.sandbox.requests.length).toBeGreaterThan(before);
     } finally {
       sync.child.kill('SIGTERM');
       await sync.done;
