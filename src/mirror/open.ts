@@ -200,9 +200,48 @@ function checkHeader(path: string, size: number): void {
     closeSync(fd);
   }
   if (size < 100 || buf.toString('latin1') !== SQLITE_HEADER) {
-    throw new UsageError(
-      `${path} is not an mtg mirror (not an SQLite database); move it away, or delete it with \`mtg mirror reset\``,
-    );
+    throw new UsageError(`${path} is not an mtg mirror (not an SQLite database); move it away`);
+  }
+}
+
+/**
+ * Why the file at `path` is not an mtg mirror, or undefined when it is one (what `mirror reset` may
+ * delete). Recognised the way openMirror() does: an empty file (mtg creates it before its schema), an
+ * SQLite file with no tables yet, or one with a schema version and mtg's meta table. Never writes.
+ */
+export function notAMirror(path: string): string | undefined {
+  const size = statSync(path).size;
+  if (size === 0) return undefined;
+  const buf = Buffer.alloc(16);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, buf, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (size < 100 || buf.toString('latin1') !== SQLITE_HEADER) return 'not an SQLite database';
+  let db: Db;
+  try {
+    db = openDb(path, { readonly: true });
+  } catch (err) {
+    return `it cannot be read: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  try {
+    const version = schemaVersion(db);
+    const tables = db
+      .prepare<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+      )
+      .all()
+      .map((r) => r.name);
+    if (tables.length === 0) return undefined;
+    if (version === 0) return "another program's SQLite database";
+    if (!tables.includes('meta')) return 'it has no meta table';
+    return undefined;
+  } catch (err) {
+    return `it cannot be read: ${err instanceof Error ? err.message : String(err)}`;
+  } finally {
+    db.close();
   }
 }
 
@@ -258,7 +297,7 @@ export function openError(path: string, err: unknown): Error {
   }
   if (code?.startsWith('SQLITE_CORRUPT')) {
     return new UsageError(
-      `The mirror ${path} is corrupt (${detail}); delete it with \`mtg mirror reset\` and sync again`,
+      `The mirror ${path} is corrupt (${detail}); delete it with \`mtg mirror reset --force\` and sync again`,
     );
   }
   if (code?.startsWith('SQLITE_CANTOPEN') || code?.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM') {
