@@ -84,14 +84,20 @@ export const syncCommand: CommandSpec = {
       );
     } catch (err) {
       const error = (await import('../mirror/errors.js')).mirrorWriteError(mirror.path, err);
-      const { ExitCode, MtgError } = await import('../api/errors.js');
-      const { SyncLockedError } = await import('../mirror/lock.js');
-      if (
-        !(error instanceof SyncLockedError) &&
-        !(error instanceof MtgError && error.exitCode === ExitCode.usage)
-      ) {
+      const { syncStopped } = await import('../mirror/sync.js');
+      const partial = syncStopped(err);
+      if (partial !== undefined) {
         ctx.progress.stop();
-        ctx.progress.note('The mirror keeps what this sync committed; `mtg sync` goes on from there.');
+        if (partial.committed) {
+          ctx.progress.note('The mirror keeps what this sync committed; `mtg sync` goes on from there.');
+        }
+        // --json: one object on stdout whatever the ending; the exit code still says why it stopped.
+        if (format === 'json') {
+          const { writeDocument } = await import('../output/document.js');
+          await writeDocument(ctx.globals.output, `${JSON.stringify(partial.summary, null, 2)}\n`).catch(
+            () => undefined,
+          );
+        }
       }
       throw error;
     } finally {

@@ -83,6 +83,21 @@ export interface SyncProgressEvent {
 
 export type SyncProgress = (event: SyncProgressEvent) => void;
 
+/** What a run that stopped on an error had done, by the error runSync() rethrew. */
+export interface SyncStopped {
+  /** The counts so far (complete: false). */
+  summary: SyncSummary;
+  /** Whether the run committed anything (a page or a transcript). */
+  committed: boolean;
+}
+
+const stopped = new WeakMap<object, SyncStopped>();
+
+/** The partial summary of a run that ended with `err` (undefined for other errors). */
+export function syncStopped(err: unknown): SyncStopped | undefined {
+  return typeof err === 'object' && err !== null ? stopped.get(err) : undefined;
+}
+
 /** The run stopped at --budget (not an error: the summary says complete: false). */
 class BudgetReached extends Error {}
 
@@ -189,6 +204,12 @@ export async function runSync(
     } catch (err) {
       if (!(err instanceof BudgetReached)) {
         error = err instanceof Error ? err.message : String(err);
+        try {
+          summary = engine.summary(false, meter.count(), Date.now() - started);
+          stopped.set(err as object, { summary, committed: engine.commits > 0 });
+        } catch {
+          // The mirror itself failed (disk full, corrupt): no counts to report.
+        }
         throw err;
       }
     }
@@ -281,6 +302,8 @@ class SyncEngine {
     companies: { created: 0, updated: 0, deleted: 0 },
   };
   private transcriptsFetched = 0;
+  /** Transactions committed (pages and transcripts) in this run. */
+  commits = 0;
 
   constructor(
     private readonly db: Db,
@@ -346,6 +369,7 @@ class SyncEngine {
               finish.run(now(), walkId);
             }
           });
+          this.commits++;
           pages++;
           items += page.items.length;
           this.progress({ phase: def.phase, requests: this.meter.count(), pages, items });
@@ -521,6 +545,7 @@ class SyncEngine {
           this.record('transcripts', id, old ? 'updated' : 'created', []);
         }
       });
+      this.commits++;
     };
 
     let next = 0;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnCli, waitUntil } from '../hardening/helpers.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { type MirrorEnv, mirrorEnv } from './helpers.js';
 
@@ -60,5 +61,30 @@ describe('mtg mirror reset', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Deleted the mirror of profile default/);
     expect(existsSync(m.dbPath)).toBe(false);
+  });
+});
+
+describe('mtg sync --json when it stops early', () => {
+  it('--max-wait (exit 5) still prints one summary object with complete: false and the counts so far', async () => {
+    const m = await env({ seed: 22, limits: '3/10s' });
+    const r = await m.sync(['--max-wait', '1']);
+    expect(r.code).toBe(5);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.complete).toBe(false);
+    expect(summary.requests).toBe(3);
+    expect(summary.meetings.total).toBeGreaterThan(0);
+    expect(r.stderr).toMatch(/keeps what this sync committed/);
+  });
+
+  it('SIGINT (exit 130) still prints the summary object', async () => {
+    const m = await env({ seed: 23, limits: '2/1s' });
+    const run = spawnCli(['sync', '--json'], m.env);
+    await waitUntil(() => m.sandbox.requests.length >= 3, 20_000, 'three requests');
+    run.child.kill('SIGINT');
+    const { code } = await run.done;
+    expect(code).toBe(130);
+    const summary = JSON.parse(run.stdout());
+    expect(summary.complete).toBe(false);
+    expect(summary.requests).toBeGreaterThanOrEqual(3);
   });
 });
