@@ -110,6 +110,17 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
       );
       if (options.baseUrl !== undefined) {
         const wanted = normalizeBaseUrl(options.baseUrl);
+        if (baseUrl !== undefined && baseUrl !== wanted && holdsNothing(db)) {
+          // A first sync that failed (wrong URL, refused key) stored no data: nothing ties the
+          // mirror to that URL, so it takes the new one instead of asking for a reset.
+          db.transaction(() => {
+            set.run('base_url', wanted);
+            db.prepare(
+              'UPDATE walks SET abandoned_at = ? WHERE completed_at IS NULL AND abandoned_at IS NULL',
+            ).run(now);
+          });
+          baseUrl = wanted;
+        }
         if (baseUrl !== undefined && baseUrl !== wanted) {
           throw new UsageError(
             `The mirror of profile ${options.profile} holds ${baseUrl}, not ${wanted}: run \`mtg mirror reset\` to start it over for the new base URL`,
@@ -143,6 +154,18 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
     if (err instanceof UsageError) throw err;
     throw openError(path, err);
   }
+}
+
+/** No item, no transcript and no completed run: a mirror whose syncs never got any data. */
+function holdsNothing(db: Db): boolean {
+  const any = db
+    .prepare<{ n: number }>(
+      `SELECT EXISTS (SELECT 1 FROM meetings) + EXISTS (SELECT 1 FROM action_items) + EXISTS (SELECT 1 FROM people)
+       + EXISTS (SELECT 1 FROM companies) + EXISTS (SELECT 1 FROM transcripts)
+       + EXISTS (SELECT 1 FROM runs WHERE complete = 1) AS n`,
+    )
+    .get()!.n;
+  return any === 0;
 }
 
 function fileSize(path: string): number | undefined {

@@ -88,3 +88,20 @@ describe('mtg sync --json when it stops early', () => {
     expect(summary.requests).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('a first sync that fails', () => {
+  it('does not pin the mirror to its base URL, and does not claim to keep what it committed', async () => {
+    const m = await env({ seed: 24 });
+    const refused = await m.sync([], { MTG_BASE_URL: 'http://127.0.0.1:1' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).not.toMatch(/keeps what this sync committed/);
+    const unauthorized = await m.sync([], { MTG_API_KEY: 'not-the-key' });
+    expect(unauthorized.code).not.toBe(0);
+    expect(unauthorized.stderr).not.toMatch(/keeps what this sync committed/);
+    const r = await m.sync();
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).meetings.total).toBe(12);
+    const status = await m.mtg(['mirror', 'status', '--json']);
+    expect(JSON.parse(status.stdout).baseUrl).toBe(m.sandbox.baseUrl.replace(/\/+$/, ''));
+  });
+});
