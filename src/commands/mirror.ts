@@ -44,6 +44,17 @@ export const mirrorGroup: GroupSpec = {
       examples: ['mtg mirror status', 'mtg mirror status --json', 'mtg mirror status --profile work'],
       async run(ctx) {
         const format = ctx.globals.format;
+        for (const [given, flag] of [
+          [ctx.globals.fields, '--fields'],
+          [ctx.globals.limit, '--limit'],
+        ] as const) {
+          if (given !== undefined) throw new UsageError(`mtg mirror status does not take ${flag}`);
+        }
+        if (format !== undefined && !['json', 'ndjson', 'table'].includes(format)) {
+          throw new UsageError(
+            `mtg mirror status prints text, --json or --format ndjson, not --format ${format}`,
+          );
+        }
         const profile = profileOf(ctx);
         const dir = dataDir(ctx.env);
         const [{ openMirror }, { schemaVersion }, { lockHolder }, { lastSeq }, { pendingTranscriptCount }] =

@@ -43,11 +43,27 @@ export const syncCommand: CommandSpec = {
     'mtg sync --budget 100    # a little at a time under a tight rate limit',
   ],
   async run(ctx, _args, opts) {
+    const onlyRaw = opts.only === undefined ? [] : [opts.only].flat().map(String);
+    if (onlyRaw.some((v) => v.split(',').some((part) => part.trim() === ''))) {
+      throw new UsageError(`--only needs list names (${SYNC_LISTS.join(', ')}), e.g. --only meetings,people`);
+    }
     const only = listValues(opts.only).map((v) => oneOf(v, SYNC_LISTS, '--only value'));
+    // Options that would do nothing here: refused rather than silently ignored.
+    for (const [given, flag] of [
+      [ctx.globals.fields, '--fields'],
+      [ctx.globals.limit, '--limit'],
+    ] as const) {
+      if (given !== undefined) {
+        throw new UsageError(`mtg sync does not take ${flag} (use --only, --budget or --no-transcripts)`);
+      }
+    }
     const budget = opts.budget === undefined ? undefined : positiveId(String(opts.budget), '--budget');
     const format = ctx.globals.format;
     if (format !== undefined && format !== 'json') {
       throw new UsageError(`mtg sync prints its summary as json only (--json), not --format ${format}`);
+    }
+    if (ctx.globals.output !== undefined && format !== 'json') {
+      throw new UsageError('mtg sync writes a file with -o only with --json (its summary object)');
     }
     const settings = await ctx.settings(false);
     const baseUrl = ctx.baseUrl(settings);

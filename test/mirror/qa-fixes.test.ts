@@ -105,3 +105,42 @@ describe('a first sync that fails', () => {
     expect(JSON.parse(status.stdout).baseUrl).toBe(m.sandbox.baseUrl.replace(/\/+$/, ''));
   });
 });
+
+describe('options that would do nothing are refused', () => {
+  it('sync: an empty --only value, -o without --json, --fields and --limit: exit 2 before any request; -o with --json writes the summary', async () => {
+    const m = await env({ seed: 25 });
+    for (const args of [
+      ['sync', '--only', ''],
+      ['sync', '--only', 'meetings,,people'],
+      ['sync', '-o', join(m.dataDir, 'summary.json')],
+      ['sync', '--fields', 'id'],
+      ['sync', '--limit', '3'],
+    ]) {
+      const r = await m.mtg(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    expect(m.sandbox.requests).toHaveLength(0);
+    expect(existsSync(join(m.dataDir, 'summary.json'))).toBe(false);
+    const file = join(m.dataDir, 'summary.json');
+    const r = await m.mtg(['sync', '--json', '-o', file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(readFileSync(file, 'utf8')).complete).toBe(true);
+  });
+
+  it('mirror status and sql --schema: --fields, --limit and formats they cannot print are refused', async () => {
+    const m = await env({ seed: 26 });
+    expect((await m.sync()).code).toBe(0);
+    for (const args of [
+      ['mirror', 'status', '--fields', 'path'],
+      ['mirror', 'status', '--limit', '1'],
+      ['mirror', 'status', '--format', 'csv'],
+      ['sql', '--schema', '--limit', '1'],
+      ['sql', '--schema', '--json'],
+    ]) {
+      const r = await m.mtg(args);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+  });
+});
