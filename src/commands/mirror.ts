@@ -189,11 +189,13 @@ export const mirrorGroup: GroupSpec = {
       async run(ctx, _args, opts) {
         const profile = profileOf(ctx);
         const dir = dataDir(ctx.env);
-        const [{ mirrorPathIn, mirrorFiles, notAMirror }, { openDb }, { lockHolder }] = await Promise.all([
-          import('../mirror/open.js'),
-          import('../mirror/driver.js'),
-          import('../mirror/lock.js'),
-        ]);
+        const [{ mirrorPathIn, mirrorFiles, notAMirror, checkDataDir }, { openDb }, { lockHolder }] =
+          await Promise.all([
+            import('../mirror/open.js'),
+            import('../mirror/driver.js'),
+            import('../mirror/lock.js'),
+          ]);
+        checkDataDir(dir);
         const path = mirrorPathIn(dir, profile);
         if (!existsSync(path)) {
           ctx.progress.note(`No mirror for profile ${profile} (${path}): nothing to delete.`);

@@ -13,7 +13,7 @@ import {
   readSync,
   statSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { dataDir, profileFileName } from '../config/data-dir.js';
 import { type Db, openDb, sqliteErrorCode } from './driver.js';
@@ -67,7 +67,22 @@ export function normalizeBaseUrl(url: string): string {
   }
 }
 
+/** A data folder that is a file (MTG_DATA_DIR pointing at one): said as such by every mirror command. */
+export function checkDataDir(dir: string): void {
+  const fromEnv = process.env.MTG_DATA_DIR && resolve(process.env.MTG_DATA_DIR) === dir;
+  const what = fromEnv ? `MTG_DATA_DIR ${dir}` : `The data folder ${dir}`;
+  let isFile = false;
+  try {
+    isFile = !statSync(dir).isDirectory();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOTDIR') return; // Missing: created when needed.
+    throw new UsageError(`${what} is inside a file, not a folder: set MTG_DATA_DIR to a folder`);
+  }
+  if (isFile) throw new UsageError(`${what} is a file, not a folder: set MTG_DATA_DIR to a folder`);
+}
+
 export function openMirror(options: OpenMirrorOptions): Mirror {
+  checkDataDir(options.dataDir);
   const readonly = options.readonly ?? false;
   const create = options.create ?? !readonly;
   const path = mirrorPathIn(options.dataDir, options.profile);

@@ -144,3 +144,26 @@ describe('options that would do nothing are refused', () => {
     }
   });
 });
+
+describe('MTG_DATA_DIR pointing at a file', () => {
+  it('every mirror command says so (exit 2) and leaves the file alone', async () => {
+    const m = await env({ seed: 27 });
+    const file = join(m.dataDir, 'afile');
+    writeFileSync(file, 'not a folder\n');
+    for (const args of [
+      ['sync'],
+      ['changes'],
+      ['mirror', 'status'],
+      ['mirror', 'reset'],
+      ['find', 'roadmap'],
+      ['sql', 'SELECT 1'],
+      ['meetings', 'list', '--offline'],
+    ]) {
+      const r = await m.mtg(args, { MTG_DATA_DIR: file });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(`MTG_DATA_DIR ${file} is a file, not a folder`);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('not a folder\n');
+    expect(m.sandbox.requests).toHaveLength(0);
+  });
+});
