@@ -167,3 +167,20 @@ describe('MTG_DATA_DIR pointing at a file', () => {
     expect(m.sandbox.requests).toHaveLength(0);
   });
 });
+
+describe('mtg changes --since', () => {
+  it('a run that does not exist is exit 2 naming the latest; a bad value lists last and a run number', async () => {
+    const m = await env({ seed: 28 });
+    expect((await m.sync()).code).toBe(0);
+    const missing = await m.mtg(['changes', '--since', '99', '--json']);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/no sync run 99 \(the latest is 1\)/);
+    expect((await m.mtg(['changes', '--since', '1', '--json'])).code).toBe(0);
+    const bogus = await m.mtg(['changes', '--since', 'bogus']);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toMatch(/last/);
+    expect(bogus.stderr).toMatch(/run number/);
+    expect(bogus.stderr).toMatch(/7d/);
+  });
+});
