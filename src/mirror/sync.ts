@@ -302,6 +302,8 @@ class SyncEngine {
     companies: { created: 0, updated: 0, deleted: 0 },
   };
   private transcriptsFetched = 0;
+  /** Meetings whose transcript answered 404 in this run: not pending until a walk decides. */
+  private readonly transcriptsGone = new Set<string>();
   /** Transactions committed (pages and transcripts) in this run. */
   commits = 0;
 
@@ -578,6 +580,7 @@ class SyncEngine {
             failure ??= err;
             return;
           }
+          this.transcriptsGone.add(id);
         }
         done++;
         report();
@@ -605,7 +608,11 @@ class SyncEngine {
       actionItems: counts('action-items', 'action_items'),
       people: counts('people', 'people'),
       companies: counts('companies', 'companies'),
-      transcripts: { fetched: this.transcriptsFetched, pending: pendingTranscriptCount(this.db) },
+      // As the progress counts them: a meeting whose transcript answered 404 is not left to fetch.
+      transcripts: {
+        fetched: this.transcriptsFetched,
+        pending: pendingTranscriptCount(this.db, this.transcriptsGone),
+      },
     };
     return out;
   }
@@ -654,12 +661,13 @@ function statusChange(before: unknown, after: unknown): 'completed' | 'reopened'
   return undefined;
 }
 
-/** Transcripts still to fetch in a mirror (for `mtg mirror status`). */
-export function pendingTranscriptCount(db: Db): number {
+/** Transcripts still to fetch in a mirror (for `mtg mirror status`), less the meetings `gone`. */
+export function pendingTranscriptCount(db: Db, gone: ReadonlySet<string> = new Set()): number {
   return db
     .prepare<{ n: number }>(
       `SELECT count(*) AS n FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id
-       WHERE m.deleted_at IS NULL AND (t.meeting_id IS NULL OR t.for_updated_at IS NOT m.updated_at)`,
+       WHERE m.deleted_at IS NULL AND (t.meeting_id IS NULL OR t.for_updated_at IS NOT m.updated_at)
+       AND m.id NOT IN (SELECT value FROM json_each(?))`,
     )
-    .get()!.n;
+    .get(toJsonText([...gone]))!.n;
 }

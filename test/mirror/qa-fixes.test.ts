@@ -184,3 +184,31 @@ describe('mtg changes --since', () => {
     expect(bogus.stderr).toMatch(/7d/);
   });
 });
+
+describe('transcripts answering 404 during a sync', () => {
+  it('are not counted as pending by the summary, as the progress does not count them as left', async () => {
+    const m = await env({
+      seed: 29,
+      limits: '8/1s',
+      sizes: { meetings: 40, actionItems: 10, people: 6, companies: 3 },
+    });
+    const run = spawnCli(['sync', '--json'], m.env);
+    const transcriptAsked = (id: string) =>
+      m.sandbox.requests.some((r) => r.path === `/meeting/${encodeURIComponent(id)}/transcript`);
+    await waitUntil(
+      () => m.sandbox.requests.some((r) => r.path.endsWith('/transcript')),
+      30_000,
+      'the first transcript request',
+    );
+    const gone: string[] = [];
+    for (let round = 0; round < 200 && gone.length < 3; round++) {
+      for (const id of m.sandbox.churn(1).meetings.deleted) if (!transcriptAsked(id)) gone.push(id);
+    }
+    expect(gone.length).toBeGreaterThanOrEqual(3);
+    const { code } = await run.done;
+    expect(code).toBe(0);
+    const notFound = m.sandbox.requests.filter((r) => r.path.endsWith('/transcript') && r.status === 404);
+    expect(notFound.length).toBeGreaterThanOrEqual(3);
+    expect(JSON.parse(run.stdout()).transcripts.pending).toBe(0);
+  });
+});
