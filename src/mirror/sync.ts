@@ -306,6 +306,7 @@ class SyncEngine {
   private readonly transcriptsGone = new Set<string>();
   /** Transactions committed (pages and transcripts) in this run. */
   commits = 0;
+  private readonly saveRequests: Statement;
 
   constructor(
     private readonly db: Db,
@@ -319,6 +320,7 @@ class SyncEngine {
     this.transcriptsWanted = this.only.has('meetings') && options.transcripts !== false;
     this.record = changeRecorder(db, run, now);
     this.passages = passageWriter(db);
+    this.saveRequests = db.prepare('UPDATE runs SET requests = ? WHERE id = ?');
   }
 
   async walkAll(): Promise<void> {
@@ -366,6 +368,8 @@ class SyncEngine {
             upsert(page.items, position);
             position += page.items.length;
             advance.run(page.next?.href ?? null, position, this.run, walkId);
+            // With each commit: a killed run still shows the requests it made (`mirror status`).
+            this.saveRequests.run(this.meter.count(), this.run);
             if (!page.next) {
               this.complete(def, walkId);
               finish.run(now(), walkId);
@@ -542,6 +546,7 @@ class SyncEngine {
         const old = get.get(id);
         if (!old) ins.run(id, json, updatedAt, now());
         else upd.run(json, updatedAt, now(), id);
+        this.saveRequests.run(this.meter.count(), this.run);
         if (!old || old.json !== json) {
           this.passages.rewrite(id);
           this.record('transcripts', id, old ? 'updated' : 'created', []);

@@ -212,3 +212,22 @@ describe('transcripts answering 404 during a sync', () => {
     expect(JSON.parse(run.stdout()).transcripts.pending).toBe(0);
   });
 });
+
+describe('a sync killed with SIGKILL', () => {
+  it('leaves its request count so far in the mirror (mirror status)', async () => {
+    const m = await env({ seed: 30, limits: '10/1s' });
+    const run = spawnCli(['sync', '--quiet'], m.env);
+    await waitUntil(() => m.sandbox.requests.length >= 12, 30_000, 'twelve requests');
+    run.child.kill('SIGKILL');
+    await run.done;
+    const sent = m.sandbox.requests.length;
+    const r = await m.mtg(['mirror', 'status', '--json']);
+    expect(r.code).toBe(0);
+    const last = JSON.parse(r.stdout).lastSync;
+    expect(last.finishedAt).toBeNull();
+    // Counted with each committed page or transcript: at most the requests in flight differ (the
+    // next page is asked for, and counted, while one is written).
+    expect(last.requests).toBeGreaterThanOrEqual(10);
+    expect(last.requests).toBeLessThanOrEqual(sent + 1);
+  });
+});
