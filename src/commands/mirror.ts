@@ -135,7 +135,7 @@ export const mirrorGroup: GroupSpec = {
           );
           return 0;
         }
-        const [{ humanCount }, { sanitizeOneLine }] = await Promise.all([
+        const [{ humanCount, humanDate }, { sanitizeOneLine }] = await Promise.all([
           import('../output/text.js'),
           import('../output/sanitize.js'),
         ]);
@@ -151,7 +151,7 @@ export const mirrorGroup: GroupSpec = {
                 ? `stopped: ${sanitizeOneLine(l.error)}`
                 : 'stopped at --budget';
         const last = s.lastSync
-          ? `${s.lastSync.finishedAt ?? s.lastSync.startedAt} (run ${s.lastSync.run}, ${how(s.lastSync)}, ${humanCount(s.lastSync.requests)} requests)`
+          ? `${humanDate(s.lastSync.finishedAt ?? s.lastSync.startedAt)} (run ${s.lastSync.run}, ${how(s.lastSync)}, ${humanCount(s.lastSync.requests)} requests)`
           : 'never';
         const row = (label: string, value: string) => `  ${label.padEnd(13)}${value}\n`;
         const counted = (n: number, d: number) =>

@@ -231,3 +231,33 @@ describe('a sync killed with SIGKILL', () => {
     expect(last.requests).toBeLessThanOrEqual(sent + 1);
   });
 });
+
+describe('times and items for people', () => {
+  it('changes: the table shows `at` as a human time, csv/tsv leave item out (--fields item.… picks some); mirror status too', async () => {
+    const m = await env({ seed: 31 });
+    expect((await m.sync()).code).toBe(0);
+    const table = await m.mtg(['changes', '--format', 'table', '--limit', '3'], { COLUMNS: '60' });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/just now|seconds? ago|minutes? ago/);
+    expect(table.stdout).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    for (const format of ['csv', 'tsv']) {
+      const flat = await m.mtg(['changes', '--format', format, '--limit', '2']);
+      expect(flat.code).toBe(0);
+      const [header, row] = flat.stdout.split('\n');
+      expect(header!.split(format === 'csv' ? ',' : '\t')).toEqual([
+        'seq',
+        'run',
+        'at',
+        'resource',
+        'id',
+        'change',
+        'fields',
+      ]);
+      expect(row).not.toContain('{');
+    }
+    const picked = await m.mtg(['changes', '--format', 'csv', '--fields', 'seq,item.name', '--limit', '1']);
+    expect(picked.stdout.split('\n')[0]).toBe('seq,item.name');
+    const status = await m.mtg(['mirror', 'status']);
+    expect(status.stdout).toMatch(/last sync\s+(just now|\d+ seconds? ago)/);
+  });
+});
