@@ -93,7 +93,12 @@ export const syncCommand: CommandSpec = {
             else ctx.progress.update(text);
             return;
           }
-          const text = `Syncing ${noun}: ${humanCount(e.items)} (${e.pages} ${e.pages === 1 ? 'page' : 'pages'}, ${humanCount(e.requests)} requests so far)`;
+          // Once the meetings walk has told, the transcripts still to come (and their time) show too.
+          const left =
+            e.left === undefined
+              ? ''
+              : `; ${humanCount(e.left)} transcripts left${e.etaMs === undefined || e.left === 0 ? '' : `, about ${formatDuration(e.etaMs / 1000)}`}`;
+          const text = `Syncing ${noun}: ${humanCount(e.items)} (${e.pages} ${e.pages === 1 ? 'page' : 'pages'}, ${humanCount(e.requests)} requests so far)${left}`;
           if (e.done) ctx.progress.debug(text);
           else ctx.progress.update(text);
         },

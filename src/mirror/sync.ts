@@ -21,6 +21,7 @@ import { fromJsonText, toJsonText } from './json.js';
 import { acquireSyncLock } from './lock.js';
 import { type Mirror, normalizeBaseUrl } from './open.js';
 import { passageWriter } from './passages.js';
+import { RateObserver } from './watch.js';
 
 export const SYNC_RESOURCES = ['meetings', 'action-items', 'people', 'companies'] as const;
 export type SyncResource = (typeof SYNC_RESOURCES)[number];
@@ -188,17 +189,18 @@ export async function runSync(
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const meter = meterRequests(client, options.budget);
+  const rates = observeRates(client);
   const run = Number(db.prepare('INSERT INTO runs(started_at) VALUES (?)').run(startedAt).lastInsertRowid);
   db.prepare(
     "INSERT INTO meta(key, value) VALUES ('last_sync_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
   ).run(String(run));
-  const engine = new SyncEngine(db, client, run, options, progress, meter);
+  const engine = new SyncEngine(db, client, run, options, progress, meter, rates.msPerRequest);
   let complete = false;
   let summary: SyncSummary | undefined;
   let error: string | null = null;
   try {
     try {
-      await engine.walkAll();
+      await engine.walkAll(startedAt);
       if (engine.transcriptsWanted) await engine.fetchTranscripts(startedAt);
       complete = true;
     } catch (err) {
@@ -217,6 +219,7 @@ export async function runSync(
     return summary;
   } finally {
     meter.restore();
+    rates.restore();
     try {
       db.prepare(
         'UPDATE runs SET finished_at = ?, complete = ?, requests = ?, summary = ?, error = ? WHERE id = ?',
@@ -232,6 +235,28 @@ export async function runSync(
       release();
     }
   }
+}
+
+/**
+ * The slowest pace the rate-limit windows reported so far allow (ms per request): the ETA uses it
+ * when it is slower than the recent pace, which a short window's burst makes look fast.
+ */
+function observeRates(client: ApiClient): { msPerRequest: () => number | undefined; restore(): void } {
+  const limiter = client.limiter;
+  // An outer wrapper (mtg watch's) may already be an own property: put back exactly what was there.
+  const before = Object.getOwnPropertyDescriptor(limiter, 'observe');
+  const observer = new RateObserver();
+  observer.attach(limiter);
+  return {
+    msPerRequest: () => {
+      const rate = observer.sustainableRate();
+      return rate === undefined || rate <= 0 ? undefined : 1000 / rate;
+    },
+    restore: () => {
+      if (before) Object.defineProperty(limiter, 'observe', before);
+      else delete (limiter as { observe?: unknown }).observe;
+    },
+  };
 }
 
 interface Meter {
@@ -315,6 +340,7 @@ class SyncEngine {
     private readonly options: SyncOptions,
     private readonly progress: SyncProgress,
     private readonly meter: Meter,
+    private readonly windowPace: () => number | undefined = () => undefined,
   ) {
     this.only = new Set(options.only?.length ? options.only : SYNC_RESOURCES);
     this.transcriptsWanted = this.only.has('meetings') && options.transcripts !== false;
@@ -323,8 +349,36 @@ class SyncEngine {
     this.saveRequests = db.prepare('UPDATE runs SET requests = ? WHERE id = ?');
   }
 
-  async walkAll(): Promise<void> {
-    for (const def of listDefs(this.only)) await this.walk(def);
+  /** Transcripts to fetch after the walks, once the meetings walk has told (shown in every phase). */
+  private transcriptsLeft: number | undefined;
+
+  async walkAll(runStartedAt: string): Promise<void> {
+    for (const def of listDefs(this.only)) {
+      await this.walk(def);
+      if (def.phase === 'meetings' && this.transcriptsWanted) {
+        this.transcriptsLeft = this.pendingTranscripts(this.options.full ? runStartedAt : undefined).length;
+      }
+    }
+  }
+
+  /** Time for `left` requests at the slower of the recent pace and the tightest window seen. */
+  private eta(left: number): number | undefined {
+    const recent = this.meter.msPerRequest();
+    const window = this.windowPace();
+    if (recent === undefined && window === undefined) return undefined;
+    return Math.round(left * Math.max(recent ?? 0, window ?? 0));
+  }
+
+  private listProgress(phase: SyncPhase, pages: number, items: number, done?: boolean): void {
+    const left = this.transcriptsLeft;
+    this.progress({
+      phase,
+      requests: this.meter.count(),
+      pages,
+      items,
+      ...(left !== undefined && { left, etaMs: this.eta(left) }),
+      ...(done && { done }),
+    });
   }
 
   /** One list, every page, resumed from the committed cursor of an interrupted walk. */
@@ -378,9 +432,9 @@ class SyncEngine {
           this.commits++;
           pages++;
           items += page.items.length;
-          this.progress({ phase: def.phase, requests: this.meter.count(), pages, items });
+          this.listProgress(def.phase, pages, items);
         }
-        this.progress({ phase: def.phase, requests: this.meter.count(), pages, items, done: true });
+        this.listProgress(def.phase, pages, items, true);
         return;
       } catch (err) {
         const rejected =
@@ -560,14 +614,13 @@ class SyncEngine {
     let failure: unknown;
     const report = (finished = false) => {
       const left = total - done;
-      const pace = this.meter.msPerRequest();
       this.progress({
         phase: 'transcripts',
         requests: this.meter.count(),
         pages: 0,
         items: this.transcriptsFetched,
         left,
-        etaMs: pace === undefined ? undefined : Math.round(left * pace),
+        etaMs: this.eta(left),
         done: finished,
       });
     };
