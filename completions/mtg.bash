@@ -91,6 +91,7 @@ __mtg_options() {
     'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer' ;;
     'find') REPLY='--in --since --until' ;;
     'sql') REPLY='--schema' ;;
+    'mirror reset') REPLY='--force' ;;
     'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync' ;;
     'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --base-path' ;;
@@ -165,6 +166,7 @@ __mtg_value() {
     'find|--since') __mtg_kind=text ;;
     'find|--until') __mtg_kind=text ;;
     'sql|--schema') __mtg_kind= ;;
+    'mirror reset|--force') __mtg_kind= ;;
     'export markdown|--transcripts') __mtg_kind= ;;
     'export markdown|--private-notes') __mtg_kind= ;;
     'export markdown|--since') __mtg_kind=text ;;

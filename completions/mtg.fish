@@ -152,6 +152,8 @@ function __mtg_takes_value
             return 0
         case 'sql|--schema'
             return 1
+        case 'mirror reset|--force'
+            return 1
         case 'export markdown|--since' 'export markdown|--until' 'export markdown|--template'
             return 0
         case 'export markdown|--transcripts' 'export markdown|--private-notes' 'export markdown|--prune' 'export markdown|--print-template' 'export markdown|--sync'
@@ -319,6 +321,7 @@ complete -c mtg -n '__mtg_at \'find\'' -l until -x -d 'meetings created before: 
 complete -c mtg -n '__mtg_at \'sql\'' -l schema -d 'print the CREATE statements of the tables'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'status' -d 'Where the mirror is, what it holds, when it was last synced'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'reset' -d 'Delete this profile\'s mirror (the next `mtg sync` starts over)'
+complete -c mtg -n '__mtg_at \'mirror reset\'' -l force -d 'delete the file even when it is not an mtg mirror'
 complete -c mtg -n '__mtg_at \'export\'' -a 'markdown' -d 'Write the mirror’s meetings as Markdown files (one per meeting) that stay in ...'
 complete -c mtg -n '__mtg_at \'export\'' -a 'md' -d 'Write the mirror’s meetings as Markdown files (one per meeting) that stay in ...'
 complete -c mtg -n '__mtg_at \'export markdown\'' -l transcripts -d 'include each meeting’s transcript'

@@ -50,6 +50,7 @@ export const changesCommand: CommandSpec = {
     const { openMirror } = await import('../mirror/open.js');
     const mirror = openMirror({ profile, dataDir: dataDir(ctx.env), readonly: true });
     try {
+      if (since?.kind === 'run') changes.checkRunExists(mirror.db, since.run);
       const sink = await out.openOutput(ctx.globals.output);
       const writer = out.createItemWriter(sink.stream, view, options);
       try {

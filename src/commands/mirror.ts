@@ -1,7 +1,7 @@
 // mtg mirror status|reset: what the profile's local mirror holds, and starting it over.
 
 import { existsSync, statSync, unlinkSync } from 'node:fs';
-import { ExitCode, MtgError } from '../api/errors.js';
+import { ExitCode, MtgError, UsageError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import type { GroupSpec } from '../cli/spec.js';
 import { dataDir } from '../config/data-dir.js';
@@ -44,6 +44,17 @@ export const mirrorGroup: GroupSpec = {
       examples: ['mtg mirror status', 'mtg mirror status --json', 'mtg mirror status --profile work'],
       async run(ctx) {
         const format = ctx.globals.format;
+        for (const [given, flag] of [
+          [ctx.globals.fields, '--fields'],
+          [ctx.globals.limit, '--limit'],
+        ] as const) {
+          if (given !== undefined) throw new UsageError(`mtg mirror status does not take ${flag}`);
+        }
+        if (format !== undefined && !['json', 'ndjson', 'table'].includes(format)) {
+          throw new UsageError(
+            `mtg mirror status prints text, --json or --format ndjson, not --format ${format}`,
+          );
+        }
         const profile = profileOf(ctx);
         const dir = dataDir(ctx.env);
         const [{ openMirror }, { schemaVersion }, { lockHolder }, { lastSeq }, { pendingTranscriptCount }] =
@@ -124,7 +135,7 @@ export const mirrorGroup: GroupSpec = {
           );
           return 0;
         }
-        const [{ humanCount }, { sanitizeOneLine }] = await Promise.all([
+        const [{ humanCount, humanDate }, { sanitizeOneLine }] = await Promise.all([
           import('../output/text.js'),
           import('../output/sanitize.js'),
         ]);
@@ -140,7 +151,7 @@ export const mirrorGroup: GroupSpec = {
                 ? `stopped: ${sanitizeOneLine(l.error)}`
                 : 'stopped at --budget';
         const last = s.lastSync
-          ? `${s.lastSync.finishedAt ?? s.lastSync.startedAt} (run ${s.lastSync.run}, ${how(s.lastSync)}, ${humanCount(s.lastSync.requests)} requests)`
+          ? `${humanDate(s.lastSync.finishedAt ?? s.lastSync.startedAt)} (run ${s.lastSync.run}, ${how(s.lastSync)}, ${humanCount(s.lastSync.requests)} requests)`
           : 'never';
         const row = (label: string, value: string) => `  ${label.padEnd(13)}${value}\n`;
         const counted = (n: number, d: number) =>
@@ -171,20 +182,35 @@ export const mirrorGroup: GroupSpec = {
       summary: "Delete this profile's mirror (the next `mtg sync` starts over)",
       description:
         "Delete this profile's mirror files (the database and its -wal/-shm files). Refused while a sync " +
-        'of the profile runs. Needed to mirror another base URL, or to replace a corrupt file.',
+        'of the profile runs. Needed to mirror another base URL, or to replace a corrupt file. A file ' +
+        "that is not an mtg mirror (another program's database, an unreadable file) is refused unless --force.",
+      options: [{ flags: '--force', description: 'delete the file even when it is not an mtg mirror' }],
       examples: ['mtg mirror reset', 'mtg mirror reset --profile work && mtg sync --profile work'],
-      async run(ctx) {
+      async run(ctx, _args, opts) {
         const profile = profileOf(ctx);
         const dir = dataDir(ctx.env);
-        const [{ mirrorPathIn, mirrorFiles }, { openDb }, { lockHolder }] = await Promise.all([
-          import('../mirror/open.js'),
-          import('../mirror/driver.js'),
-          import('../mirror/lock.js'),
-        ]);
+        const [{ mirrorPathIn, mirrorFiles, notAMirror, checkDataDir }, { openDb }, { lockHolder }] =
+          await Promise.all([
+            import('../mirror/open.js'),
+            import('../mirror/driver.js'),
+            import('../mirror/lock.js'),
+          ]);
+        checkDataDir(dir);
         const path = mirrorPathIn(dir, profile);
         if (!existsSync(path)) {
           ctx.progress.note(`No mirror for profile ${profile} (${path}): nothing to delete.`);
           return 0;
+        }
+        if (!statSync(path).isFile()) {
+          throw new UsageError(`${path} is not a file, so not an mtg mirror: left as it is`);
+        }
+        // Only what mtg recognises as its mirror is deleted: MTG_DATA_DIR may point at another
+        // program's files.
+        const why = notAMirror(path);
+        if (why !== undefined && opts.force !== true) {
+          throw new UsageError(
+            `${path} is not an mtg mirror (${why}): left as it is; move it away, or delete it with --force`,
+          );
         }
         let holder: number | undefined;
         try {

@@ -35,6 +35,15 @@ export const sqlCommand: CommandSpec = {
     if (ctx.globals.checkpoint) throw new UsageError('mtg sql does not take --checkpoint');
     const { openMirrorForReading } = await import('../mirror/queries.js');
     if (opts.schema) {
+      // The schema is SQL text: row options would do nothing.
+      for (const [given, flag] of [
+        [ctx.globals.fields, '--fields'],
+        [ctx.globals.limit, '--limit'],
+        [ctx.globals.format, '--format/--json'],
+      ] as const) {
+        if (given !== undefined)
+          throw new UsageError(`mtg sql --schema prints SQL text: it does not take ${flag}`);
+      }
       const { writeDocument } = await import('../output/document.js');
       const mirror = openMirrorForReading(ctx);
       try {

@@ -43,11 +43,27 @@ export const syncCommand: CommandSpec = {
     'mtg sync --budget 100    # a little at a time under a tight rate limit',
   ],
   async run(ctx, _args, opts) {
+    const onlyRaw = opts.only === undefined ? [] : [opts.only].flat().map(String);
+    if (onlyRaw.some((v) => v.split(',').some((part) => part.trim() === ''))) {
+      throw new UsageError(`--only needs list names (${SYNC_LISTS.join(', ')}), e.g. --only meetings,people`);
+    }
     const only = listValues(opts.only).map((v) => oneOf(v, SYNC_LISTS, '--only value'));
+    // Options that would do nothing here: refused rather than silently ignored.
+    for (const [given, flag] of [
+      [ctx.globals.fields, '--fields'],
+      [ctx.globals.limit, '--limit'],
+    ] as const) {
+      if (given !== undefined) {
+        throw new UsageError(`mtg sync does not take ${flag} (use --only, --budget or --no-transcripts)`);
+      }
+    }
     const budget = opts.budget === undefined ? undefined : positiveId(String(opts.budget), '--budget');
     const format = ctx.globals.format;
     if (format !== undefined && format !== 'json') {
       throw new UsageError(`mtg sync prints its summary as json only (--json), not --format ${format}`);
+    }
+    if (ctx.globals.output !== undefined && format !== 'json') {
+      throw new UsageError('mtg sync writes a file with -o only with --json (its summary object)');
     }
     const settings = await ctx.settings(false);
     const baseUrl = ctx.baseUrl(settings);
@@ -77,21 +93,32 @@ export const syncCommand: CommandSpec = {
             else ctx.progress.update(text);
             return;
           }
-          const text = `Syncing ${noun}: ${humanCount(e.items)} (${e.pages} ${e.pages === 1 ? 'page' : 'pages'}, ${humanCount(e.requests)} requests so far)`;
+          // Once the meetings walk has told, the transcripts still to come (and their time) show too.
+          const left =
+            e.left === undefined
+              ? ''
+              : `; ${humanCount(e.left)} transcripts left${e.etaMs === undefined || e.left === 0 ? '' : `, about ${formatDuration(e.etaMs / 1000)}`}`;
+          const text = `Syncing ${noun}: ${humanCount(e.items)} (${e.pages} ${e.pages === 1 ? 'page' : 'pages'}, ${humanCount(e.requests)} requests so far)${left}`;
           if (e.done) ctx.progress.debug(text);
           else ctx.progress.update(text);
         },
       );
     } catch (err) {
       const error = (await import('../mirror/errors.js')).mirrorWriteError(mirror.path, err);
-      const { ExitCode, MtgError } = await import('../api/errors.js');
-      const { SyncLockedError } = await import('../mirror/lock.js');
-      if (
-        !(error instanceof SyncLockedError) &&
-        !(error instanceof MtgError && error.exitCode === ExitCode.usage)
-      ) {
+      const { syncStopped } = await import('../mirror/sync.js');
+      const partial = syncStopped(err);
+      if (partial !== undefined) {
         ctx.progress.stop();
-        ctx.progress.note('The mirror keeps what this sync committed; `mtg sync` goes on from there.');
+        if (partial.committed) {
+          ctx.progress.note('The mirror keeps what this sync committed; `mtg sync` goes on from there.');
+        }
+        // --json: one object on stdout whatever the ending; the exit code still says why it stopped.
+        if (format === 'json') {
+          const { writeDocument } = await import('../output/document.js');
+          await writeDocument(ctx.globals.output, `${JSON.stringify(partial.summary, null, 2)}\n`).catch(
+            () => undefined,
+          );
+        }
       }
       throw error;
     } finally {

@@ -74,6 +74,15 @@ export function latestRun(db: Db): number | undefined {
   return row?.id ?? undefined;
 }
 
+/** `--since RUN` names a run the mirror has recorded (exit 2 otherwise, rather than "No changes."). */
+export function checkRunExists(db: Db, run: number): void {
+  if (db.prepare<{ id: number }>('SELECT id FROM runs WHERE id = ?').get(run)) return;
+  const latest = latestRun(db);
+  throw new UsageError(
+    `no sync run ${run} (${latest === undefined ? 'the mirror has no sync run yet' : `the latest is ${latest}`})`,
+  );
+}
+
 /** The greatest seq recorded so far (0 when none). */
 export function lastSeq(db: Db): number {
   return db.prepare<{ seq: number | null }>('SELECT max(seq) AS seq FROM changes').get()?.seq ?? 0;
@@ -156,5 +165,18 @@ export function parseSince(value: string, now: Date = new Date()): ChangesSince 
     return { kind: 'run', run };
   }
   // A time: the same dates and durations as --since everywhere (a bare date is a local day).
-  return { kind: 'time', at: parseTimeBound(v, '--since', now).toISOString() };
+  try {
+    return { kind: 'time', at: parseTimeBound(v, '--since', now).toISOString() };
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    // The shared message names dates only; here `last` and a run number are just as valid.
+    throw new UsageError(
+      err.message
+        .replace(
+          'is not a date, date-time or duration',
+          'is not last, a sync run number, a date, date-time or duration',
+        )
+        .replace('; e.g. ', '; e.g. last, 3, '),
+    );
+  }
 }

@@ -21,7 +21,7 @@ export function mirrorWriteError(path: string, err: unknown): unknown {
   }
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
     return new UsageError(
-      `The mirror ${path} is corrupt; delete it with \`mtg mirror reset\` and sync again`,
+      `The mirror ${path} is corrupt; delete it with \`mtg mirror reset --force\` and sync again`,
     );
   }
   if (code.startsWith('SQLITE_BUSY')) {

@@ -13,7 +13,7 @@ import {
   readSync,
   statSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { dataDir, profileFileName } from '../config/data-dir.js';
 import { type Db, openDb, sqliteErrorCode } from './driver.js';
@@ -67,7 +67,22 @@ export function normalizeBaseUrl(url: string): string {
   }
 }
 
+/** A data folder that is a file (MTG_DATA_DIR pointing at one): said as such by every mirror command. */
+export function checkDataDir(dir: string): void {
+  const fromEnv = process.env.MTG_DATA_DIR && resolve(process.env.MTG_DATA_DIR) === dir;
+  const what = fromEnv ? `MTG_DATA_DIR ${dir}` : `The data folder ${dir}`;
+  let isFile = false;
+  try {
+    isFile = !statSync(dir).isDirectory();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOTDIR') return; // Missing: created when needed.
+    throw new UsageError(`${what} is inside a file, not a folder: set MTG_DATA_DIR to a folder`);
+  }
+  if (isFile) throw new UsageError(`${what} is a file, not a folder: set MTG_DATA_DIR to a folder`);
+}
+
 export function openMirror(options: OpenMirrorOptions): Mirror {
+  checkDataDir(options.dataDir);
   const readonly = options.readonly ?? false;
   const create = options.create ?? !readonly;
   const path = mirrorPathIn(options.dataDir, options.profile);
@@ -110,6 +125,17 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
       );
       if (options.baseUrl !== undefined) {
         const wanted = normalizeBaseUrl(options.baseUrl);
+        if (baseUrl !== undefined && baseUrl !== wanted && holdsNothing(db)) {
+          // A first sync that failed (wrong URL, refused key) stored no data: nothing ties the
+          // mirror to that URL, so it takes the new one instead of asking for a reset.
+          db.transaction(() => {
+            set.run('base_url', wanted);
+            db.prepare(
+              'UPDATE walks SET abandoned_at = ? WHERE completed_at IS NULL AND abandoned_at IS NULL',
+            ).run(now);
+          });
+          baseUrl = wanted;
+        }
         if (baseUrl !== undefined && baseUrl !== wanted) {
           throw new UsageError(
             `The mirror of profile ${options.profile} holds ${baseUrl}, not ${wanted}: run \`mtg mirror reset\` to start it over for the new base URL`,
@@ -143,6 +169,18 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
     if (err instanceof UsageError) throw err;
     throw openError(path, err);
   }
+}
+
+/** No item, no transcript and no completed run: a mirror whose syncs never got any data. */
+function holdsNothing(db: Db): boolean {
+  const any = db
+    .prepare<{ n: number }>(
+      `SELECT EXISTS (SELECT 1 FROM meetings) + EXISTS (SELECT 1 FROM action_items) + EXISTS (SELECT 1 FROM people)
+       + EXISTS (SELECT 1 FROM companies) + EXISTS (SELECT 1 FROM transcripts)
+       + EXISTS (SELECT 1 FROM runs WHERE complete = 1) AS n`,
+    )
+    .get()!.n;
+  return any === 0;
 }
 
 function fileSize(path: string): number | undefined {
@@ -200,9 +238,48 @@ function checkHeader(path: string, size: number): void {
     closeSync(fd);
   }
   if (size < 100 || buf.toString('latin1') !== SQLITE_HEADER) {
-    throw new UsageError(
-      `${path} is not an mtg mirror (not an SQLite database); move it away, or delete it with \`mtg mirror reset\``,
-    );
+    throw new UsageError(`${path} is not an mtg mirror (not an SQLite database); move it away`);
+  }
+}
+
+/**
+ * Why the file at `path` is not an mtg mirror, or undefined when it is one (what `mirror reset` may
+ * delete). Recognised the way openMirror() does: an empty file (mtg creates it before its schema), an
+ * SQLite file with no tables yet, or one with a schema version and mtg's meta table. Never writes.
+ */
+export function notAMirror(path: string): string | undefined {
+  const size = statSync(path).size;
+  if (size === 0) return undefined;
+  const buf = Buffer.alloc(16);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, buf, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (size < 100 || buf.toString('latin1') !== SQLITE_HEADER) return 'not an SQLite database';
+  let db: Db;
+  try {
+    db = openDb(path, { readonly: true });
+  } catch (err) {
+    return `it cannot be read: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  try {
+    const version = schemaVersion(db);
+    const tables = db
+      .prepare<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+      )
+      .all()
+      .map((r) => r.name);
+    if (tables.length === 0) return undefined;
+    if (version === 0) return "another program's SQLite database";
+    if (!tables.includes('meta')) return 'it has no meta table';
+    return undefined;
+  } catch (err) {
+    return `it cannot be read: ${err instanceof Error ? err.message : String(err)}`;
+  } finally {
+    db.close();
   }
 }
 
@@ -258,7 +335,7 @@ export function openError(path: string, err: unknown): Error {
   }
   if (code?.startsWith('SQLITE_CORRUPT')) {
     return new UsageError(
-      `The mirror ${path} is corrupt (${detail}); delete it with \`mtg mirror reset\` and sync again`,
+      `The mirror ${path} is corrupt (${detail}); delete it with \`mtg mirror reset --force\` and sync again`,
     );
   }
   if (code?.startsWith('SQLITE_CANTOPEN') || code?.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM') {

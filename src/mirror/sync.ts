@@ -21,6 +21,7 @@ import { fromJsonText, toJsonText } from './json.js';
 import { acquireSyncLock } from './lock.js';
 import { type Mirror, normalizeBaseUrl } from './open.js';
 import { passageWriter } from './passages.js';
+import { RateObserver } from './watch.js';
 
 export const SYNC_RESOURCES = ['meetings', 'action-items', 'people', 'companies'] as const;
 export type SyncResource = (typeof SYNC_RESOURCES)[number];
@@ -82,6 +83,21 @@ export interface SyncProgressEvent {
 }
 
 export type SyncProgress = (event: SyncProgressEvent) => void;
+
+/** What a run that stopped on an error had done, by the error runSync() rethrew. */
+export interface SyncStopped {
+  /** The counts so far (complete: false). */
+  summary: SyncSummary;
+  /** Whether the run committed anything (a page or a transcript). */
+  committed: boolean;
+}
+
+const stopped = new WeakMap<object, SyncStopped>();
+
+/** The partial summary of a run that ended with `err` (undefined for other errors). */
+export function syncStopped(err: unknown): SyncStopped | undefined {
+  return typeof err === 'object' && err !== null ? stopped.get(err) : undefined;
+}
 
 /** The run stopped at --budget (not an error: the summary says complete: false). */
 class BudgetReached extends Error {}
@@ -173,22 +189,29 @@ export async function runSync(
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const meter = meterRequests(client, options.budget);
+  const rates = observeRates(client);
   const run = Number(db.prepare('INSERT INTO runs(started_at) VALUES (?)').run(startedAt).lastInsertRowid);
   db.prepare(
     "INSERT INTO meta(key, value) VALUES ('last_sync_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
   ).run(String(run));
-  const engine = new SyncEngine(db, client, run, options, progress, meter);
+  const engine = new SyncEngine(db, client, run, options, progress, meter, rates.msPerRequest);
   let complete = false;
   let summary: SyncSummary | undefined;
   let error: string | null = null;
   try {
     try {
-      await engine.walkAll();
+      await engine.walkAll(startedAt);
       if (engine.transcriptsWanted) await engine.fetchTranscripts(startedAt);
       complete = true;
     } catch (err) {
       if (!(err instanceof BudgetReached)) {
         error = err instanceof Error ? err.message : String(err);
+        try {
+          summary = engine.summary(false, meter.count(), Date.now() - started);
+          stopped.set(err as object, { summary, committed: engine.commits > 0 });
+        } catch {
+          // The mirror itself failed (disk full, corrupt): no counts to report.
+        }
         throw err;
       }
     }
@@ -196,6 +219,7 @@ export async function runSync(
     return summary;
   } finally {
     meter.restore();
+    rates.restore();
     try {
       db.prepare(
         'UPDATE runs SET finished_at = ?, complete = ?, requests = ?, summary = ?, error = ? WHERE id = ?',
@@ -211,6 +235,28 @@ export async function runSync(
       release();
     }
   }
+}
+
+/**
+ * The slowest pace the rate-limit windows reported so far allow (ms per request): the ETA uses it
+ * when it is slower than the recent pace, which a short window's burst makes look fast.
+ */
+function observeRates(client: ApiClient): { msPerRequest: () => number | undefined; restore(): void } {
+  const limiter = client.limiter;
+  // An outer wrapper (mtg watch's) may already be an own property: put back exactly what was there.
+  const before = Object.getOwnPropertyDescriptor(limiter, 'observe');
+  const observer = new RateObserver();
+  observer.attach(limiter);
+  return {
+    msPerRequest: () => {
+      const rate = observer.sustainableRate();
+      return rate === undefined || rate <= 0 ? undefined : 1000 / rate;
+    },
+    restore: () => {
+      if (before) Object.defineProperty(limiter, 'observe', before);
+      else delete (limiter as { observe?: unknown }).observe;
+    },
+  };
 }
 
 interface Meter {
@@ -281,6 +327,11 @@ class SyncEngine {
     companies: { created: 0, updated: 0, deleted: 0 },
   };
   private transcriptsFetched = 0;
+  /** Meetings whose transcript answered 404 in this run: not pending until a walk decides. */
+  private readonly transcriptsGone = new Set<string>();
+  /** Transactions committed (pages and transcripts) in this run. */
+  commits = 0;
+  private readonly saveRequests: Statement;
 
   constructor(
     private readonly db: Db,
@@ -289,15 +340,45 @@ class SyncEngine {
     private readonly options: SyncOptions,
     private readonly progress: SyncProgress,
     private readonly meter: Meter,
+    private readonly windowPace: () => number | undefined = () => undefined,
   ) {
     this.only = new Set(options.only?.length ? options.only : SYNC_RESOURCES);
     this.transcriptsWanted = this.only.has('meetings') && options.transcripts !== false;
     this.record = changeRecorder(db, run, now);
     this.passages = passageWriter(db);
+    this.saveRequests = db.prepare('UPDATE runs SET requests = ? WHERE id = ?');
   }
 
-  async walkAll(): Promise<void> {
-    for (const def of listDefs(this.only)) await this.walk(def);
+  /** Transcripts to fetch after the walks, once the meetings walk has told (shown in every phase). */
+  private transcriptsLeft: number | undefined;
+
+  async walkAll(runStartedAt: string): Promise<void> {
+    for (const def of listDefs(this.only)) {
+      await this.walk(def);
+      if (def.phase === 'meetings' && this.transcriptsWanted) {
+        this.transcriptsLeft = this.pendingTranscripts(this.options.full ? runStartedAt : undefined).length;
+      }
+    }
+  }
+
+  /** Time for `left` requests at the slower of the recent pace and the tightest window seen. */
+  private eta(left: number): number | undefined {
+    const recent = this.meter.msPerRequest();
+    const window = this.windowPace();
+    if (recent === undefined && window === undefined) return undefined;
+    return Math.round(left * Math.max(recent ?? 0, window ?? 0));
+  }
+
+  private listProgress(phase: SyncPhase, pages: number, items: number, done?: boolean): void {
+    const left = this.transcriptsLeft;
+    this.progress({
+      phase,
+      requests: this.meter.count(),
+      pages,
+      items,
+      ...(left !== undefined && { left, etaMs: this.eta(left) }),
+      ...(done && { done }),
+    });
   }
 
   /** One list, every page, resumed from the committed cursor of an interrupted walk. */
@@ -341,16 +422,19 @@ class SyncEngine {
             upsert(page.items, position);
             position += page.items.length;
             advance.run(page.next?.href ?? null, position, this.run, walkId);
+            // With each commit: a killed run still shows the requests it made (`mirror status`).
+            this.saveRequests.run(this.meter.count(), this.run);
             if (!page.next) {
               this.complete(def, walkId);
               finish.run(now(), walkId);
             }
           });
+          this.commits++;
           pages++;
           items += page.items.length;
-          this.progress({ phase: def.phase, requests: this.meter.count(), pages, items });
+          this.listProgress(def.phase, pages, items);
         }
-        this.progress({ phase: def.phase, requests: this.meter.count(), pages, items, done: true });
+        this.listProgress(def.phase, pages, items, true);
         return;
       } catch (err) {
         const rejected =
@@ -516,11 +600,13 @@ class SyncEngine {
         const old = get.get(id);
         if (!old) ins.run(id, json, updatedAt, now());
         else upd.run(json, updatedAt, now(), id);
+        this.saveRequests.run(this.meter.count(), this.run);
         if (!old || old.json !== json) {
           this.passages.rewrite(id);
           this.record('transcripts', id, old ? 'updated' : 'created', []);
         }
       });
+      this.commits++;
     };
 
     let next = 0;
@@ -528,14 +614,13 @@ class SyncEngine {
     let failure: unknown;
     const report = (finished = false) => {
       const left = total - done;
-      const pace = this.meter.msPerRequest();
       this.progress({
         phase: 'transcripts',
         requests: this.meter.count(),
         pages: 0,
         items: this.transcriptsFetched,
         left,
-        etaMs: pace === undefined ? undefined : Math.round(left * pace),
+        etaMs: this.eta(left),
         done: finished,
       });
     };
@@ -553,6 +638,7 @@ class SyncEngine {
             failure ??= err;
             return;
           }
+          this.transcriptsGone.add(id);
         }
         done++;
         report();
@@ -580,7 +666,11 @@ class SyncEngine {
       actionItems: counts('action-items', 'action_items'),
       people: counts('people', 'people'),
       companies: counts('companies', 'companies'),
-      transcripts: { fetched: this.transcriptsFetched, pending: pendingTranscriptCount(this.db) },
+      // As the progress counts them: a meeting whose transcript answered 404 is not left to fetch.
+      transcripts: {
+        fetched: this.transcriptsFetched,
+        pending: pendingTranscriptCount(this.db, this.transcriptsGone),
+      },
     };
     return out;
   }
@@ -629,12 +719,13 @@ function statusChange(before: unknown, after: unknown): 'completed' | 'reopened'
   return undefined;
 }
 
-/** Transcripts still to fetch in a mirror (for `mtg mirror status`). */
-export function pendingTranscriptCount(db: Db): number {
+/** Transcripts still to fetch in a mirror (for `mtg mirror status`), less the meetings `gone`. */
+export function pendingTranscriptCount(db: Db, gone: ReadonlySet<string> = new Set()): number {
   return db
     .prepare<{ n: number }>(
       `SELECT count(*) AS n FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id
-       WHERE m.deleted_at IS NULL AND (t.meeting_id IS NULL OR t.for_updated_at IS NOT m.updated_at)`,
+       WHERE m.deleted_at IS NULL AND (t.meeting_id IS NULL OR t.for_updated_at IS NOT m.updated_at)
+       AND m.id NOT IN (SELECT value FROM json_each(?))`,
     )
-    .get()!.n;
+    .get(toJsonText([...gone]))!.n;
 }

@@ -21,7 +21,7 @@ function humanCell(value: unknown, view: ResourceView, column: string): string {
   const last = column.slice(column.lastIndexOf('.') + 1);
   let v = value;
   // Times and durations for people (json/csv keep the raw values): "3 days ago", "33m 16s".
-  if (typeof v === 'string' && /At$/.test(last)) return humanDate(sanitizeOneLine(v));
+  if (typeof v === 'string' && (/At$/.test(last) || last === 'at')) return humanDate(sanitizeOneLine(v));
   if (typeof v === 'number' && last === 'duration') return humanDuration(v);
   if (Array.isArray(v)) {
     const label = view.arrayLabels?.[last];

@@ -89,7 +89,9 @@ const builders: Record<ResourceName, () => ResourceView> = {
     );
     return {
       ...view,
-      flatColumns: view.fields,
+      // csv/tsv leave `item` out: flattened it would be ~50 columns, most empty on any one row (each
+      // resource has its own fields); --fields item.title,… picks some, json/ndjson carry it whole.
+      flatColumns: view.fields.filter((f) => f !== 'item'),
       fields: [...new Set([...view.fields.filter((f) => f !== 'item'), ...itemFields])],
     };
   },

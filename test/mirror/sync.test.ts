@@ -103,7 +103,7 @@ describe('mtg sync', () => {
     const onlyPeople = parseChanges((await m.mtg(['changes', '--resource', 'people', '--json'])).stdout);
     expect(onlyPeople).toHaveLength(Object.keys(server.people).length);
     const csv = await m.mtg(['changes', '--resource', 'companies', '--format', 'csv']);
-    expect(csv.stdout.split('\n')[0]).toBe('seq,run,at,resource,id,change,fields,item');
+    expect(csv.stdout.split('\n')[0]).toBe('seq,run,at,resource,id,change,fields');
     const picked = await m.mtg([
       'changes',
       '--resource',
