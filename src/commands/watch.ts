@@ -165,6 +165,9 @@ export const watchCommand: CommandSpec = {
             try {
               return await runSync(client, mirror, { only, transcripts }, (e) => {
                 status(`Syncing ${e.phase}: ${e.requests} requests so far`);
+                // An action item's MTG_EVENT_MINE is known only when the default-assignee walk has
+                // ended: the action items' events are handed over after it, not page by page.
+                if (e.phase === 'action-items' || (e.phase === 'my-action-items' && !e.done)) return;
                 committed();
               });
             } catch (err) {

@@ -64,6 +64,8 @@ export interface ChangesQuery {
   since?: ChangesSince;
   /** Only events with a greater seq. */
   after?: number;
+  /** Only events with a seq at most this. */
+  upTo?: number;
   resources?: readonly ChangeResource[];
   limit?: number;
 }
@@ -127,6 +129,10 @@ export function* readChanges(db: Db, query: ChangesQuery = {}): Generator<Change
   if (query.after !== undefined) {
     where.push('c.seq > ?');
     params.push(query.after);
+  }
+  if (query.upTo !== undefined) {
+    where.push('c.seq <= ?');
+    params.push(query.upTo);
   }
   if (query.resources?.length) {
     where.push(`c.resource IN (${query.resources.map(() => '?').join(', ')})`);

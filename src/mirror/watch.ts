@@ -193,16 +193,22 @@ export async function watch(mirror: Mirror, options: WatchOptions, hooks: WatchH
     let failure: unknown;
     // Events are handed over while the sync goes on ("as soon as it is known"): each commit kicks
     // a drain; drains run one after another, never two at once.
+    // A drain hands over only what was committed when `committed` was last called: the sync says
+    // when its events are final (an action item's `mine` is known after the default-assignee walk),
+    // and a drain still running hooks must not run ahead into pages committed meanwhile.
     let pump: Promise<void> = Promise.resolve();
     let pumpError: unknown;
     let kicked = false;
+    let upTo = 0;
     const committed = () => {
-      if (cursor === undefined || kicked || pumpError !== undefined) return;
+      if (cursor === undefined || pumpError !== undefined) return;
+      upTo = lastSeq(db);
+      if (kicked) return;
       kicked = true;
       pump = pump.then(async () => {
         kicked = false;
         try {
-          cursor = await drain(mirror, cursor!, wanted, options.consumer, hooks);
+          cursor = await drain(mirror, cursor!, wanted, options.consumer, hooks, () => upTo);
         } catch (err) {
           pumpError ??= err;
         }
@@ -255,12 +261,13 @@ async function drain(
   wanted: ReadonlySet<ChangeResource>,
   consumer: string,
   hooks: WatchHooks,
+  upTo: () => number = () => Number.MAX_SAFE_INTEGER,
 ): Promise<number> {
   let cursor = from;
   for (;;) {
     // Read a batch, then handle it: the database is written (the cursor) while handling, which an
     // open iterator on the same connection does not allow.
-    const batch = [...readChanges(mirror.db, { after: cursor, limit: BATCH })];
+    const batch = [...readChanges(mirror.db, { after: cursor, upTo: upTo(), limit: BATCH })];
     if (!batch.length) return cursor;
     let passed = false;
     for (const event of batch) {

