@@ -56,7 +56,7 @@ const list: CommandSpec = {
     return runList(ctx, {
       listing: (source) => source.listMeetings(query),
       resource: 'meeting',
-      noun: 'meetings',
+      noun: ['meeting', 'meetings'],
       command: 'meetings list',
       window: window && {
         bounds: window,
@@ -104,7 +104,7 @@ const search: CommandSpec = {
     return runList(ctx, {
       listing: (source) => source.searchMeetings(query),
       resource: 'meeting',
-      noun: 'meetings',
+      noun: ['meeting', 'meetings'],
       command: 'meetings search',
       // Search results come in no stated order: filtered as they arrive, every page fetched.
       window: window && { bounds: window, time: (m: Meeting) => m.createdAt },
@@ -437,7 +437,7 @@ const share: CommandSpec = {
     await writerSetup(ctx, 'sharedWith', format); // --fields checked before anything is sent
 
     const { meeting, failures } = await shareInBatches(ctx, meetingId, targets, access);
-    const { sanitizeOneLine } = await import('../output/index.js');
+    const { counted, sanitizeOneLine } = await import('../output/index.js');
     for (const f of failures) {
       const label = targets[f.index]?.label ?? '?';
       // Zero-based, like ShareError.index and the json "errors" entries.
@@ -445,7 +445,7 @@ const share: CommandSpec = {
     }
     const failed = new Set(failures.map((f) => f.index)).size;
     const applied = targets.length - failed;
-    const summary = `Shared meeting ${meetingId} as ${access} with ${applied} of ${targets.length} targets`;
+    const summary = `Shared meeting ${meetingId} as ${access} with ${applied} of ${counted(targets.length, 'target')}`;
     if (failed > 0) ctx.progress.line(`${summary}; ${failed} failed.`);
     else ctx.progress.note(`${summary}.`);
 
