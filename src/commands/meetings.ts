@@ -48,7 +48,7 @@ const list: CommandSpec = {
   examples: [
     'mtg meetings list --limit 10',
     'mtg meetings list --since 7d --json',
-    'mtg meetings list --since 2026-01-05 --until 2026-01-09 --tag 3',
+    "mtg meetings list --since 2026-01-05 --until 2026-01-09 --jq '.[] | select(.attendees | length > 5) | .id'",
   ],
   async run(ctx, _args, opts) {
     const query = { tagIds: tagIds(opts) };
@@ -390,7 +390,8 @@ const share: CommandSpec = {
   summary: 'Share a meeting with people (email) or teams',
   description:
     `Share a meeting with people by email and with teams by ID. Targets come from --email, --team and --stdin ` +
-    `(one email or team ID per line, or NDJSON objects with "email" or "teamId"), indexed from 0 in that order. ` +
+    `(one email or team ID per line, or NDJSON objects with "email" or "teamId"), indexed from 0 in that order: ` +
+    `every --email target first, then every --team, then the --stdin lines, whatever order the options were typed in. ` +
     `Every target is checked before anything is sent. More than ${SHARE_MAX_TARGETS} go out in batches of ` +
     `${SHARE_MAX_TARGETS}. Each failed target is reported on stderr by its index; the meeting's sharing list is ` +
     'printed (--json: {"sharedWith": [...], "errors": [{"index", "target", "error"}]}; --format ndjson: one ' +
