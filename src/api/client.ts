@@ -81,6 +81,8 @@ export class ApiClient {
   private jsonHeaders: Record<string, string> | undefined;
   private readonly random: () => number;
   private warnedUnlisted = false;
+  /** Writes (any method but GET/HEAD) the server answered with 2xx: they were applied. */
+  appliedWrites = 0;
 
   constructor(readonly options: ClientOptions) {
     // A client is built only to send requests: start loading undici now, while the caller loads
@@ -184,6 +186,7 @@ export class ApiClient {
       }
 
       if (res.statusCode >= 200 && res.statusCode < 300) {
+        if (req.method !== 'GET' && req.method !== 'HEAD') this.appliedWrites++;
         if (req.method !== 'GET' && req.method !== 'HEAD' && text.trim() === '') {
           this.log(`${what}: the server returned no body (HTTP ${res.statusCode}); the write was applied`);
           return {

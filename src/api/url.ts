@@ -12,8 +12,11 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK.test(hostname);
 }
 
-/** Parse and check a base URL: http(s) only; plain http only to loopback unless --insecure. */
-export function checkBaseUrl(raw: string, insecure: boolean): URL {
+/**
+ * Parse and check a base URL: http(s) only; plain http only to loopback unless --insecure. `purpose`
+ * words the refusal: `config set` stores the URL and sends nothing.
+ */
+export function checkBaseUrl(raw: string, insecure: boolean, purpose: 'send' | 'store' = 'send'): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -25,7 +28,9 @@ export function checkBaseUrl(raw: string, insecure: boolean): URL {
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecure) {
     throw new UsageError(
-      `Refusing to send the API key over plain http to ${url.host}: use https, or pass --insecure if you really mean it`,
+      purpose === 'store'
+        ? `Refusing to store a plain-http base URL for ${url.host}, a host other than loopback: use https, or pass --insecure to store it anyway (commands using it then need --insecure too)`
+        : `Refusing to send the API key over plain http to ${url.host}: use https, or pass --insecure if you really mean it`,
     );
   }
   if (url.username || url.password) throw new UsageError('The base URL must not contain credentials');

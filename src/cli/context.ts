@@ -26,6 +26,8 @@ export class Context {
   readonly progress: Progress;
   private storePromise: Promise<ConfigStore> | undefined;
   private clientInstance: ApiClient | undefined;
+  /** Every client built (overrides included), to count the writes they applied. */
+  private readonly clients: ApiClient[] = [];
   /** The command's words ("meetings list"), for messages. */
   commandPath = 'this command';
 
@@ -113,7 +115,13 @@ export class Context {
       warn: (line) => this.progress.line(line),
     });
     if (!overrides) this.clientInstance = client;
+    this.clients.push(client);
     return client;
+  }
+
+  /** How many writes the server has applied for this command so far. */
+  get appliedWrites(): number {
+    return this.clients.reduce((n, c) => n + c.appliedWrites, 0);
   }
 
   /** Close what the command opened (keep-alive sockets) so the process exits promptly. */

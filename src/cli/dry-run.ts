@@ -58,7 +58,7 @@ export async function printDryRun(
   }
   const { writeDocument } = await import('../output/document.js');
   await writeDocument(ctx.globals.output, text);
-  const n = planned.length;
-  ctx.progress.note(`Dry run: ${n} ${n === 1 ? 'request' : 'requests'} not sent.`);
+  const { counted } = await import('../output/text.js');
+  ctx.progress.note(`Dry run: ${counted(planned.length, 'request')} not sent.`);
   return 0;
 }

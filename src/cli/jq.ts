@@ -57,13 +57,35 @@ export async function compileJq(expr: string): Promise<JqWeb> {
   return jq;
 }
 
+/** jq failed while running over a document the command produced (not a compile error). */
+export class JqRuntimeError extends MtgError {
+  constructor(readonly jqText: string) {
+    super(`jq: ${jqText}`, ExitCode.api);
+  }
+}
+
+/**
+ * A jq runtime error after the command's writes were applied: the user must not take it for a
+ * failed write and run the command again (that would write again). Same exit code (1).
+ */
+export function afterWrites(err: JqRuntimeError, writes: number): MtgError {
+  const applied =
+    writes === 1
+      ? 'the request was applied; --jq failed on its response'
+      : `${writes} requests were applied; --jq failed on their responses`;
+  return new MtgError(
+    `${applied}: ${err.jqText}; running the command again would repeat the ${writes === 1 ? 'write' : 'writes'}`,
+    err.exitCode,
+  );
+}
+
 /** Runs EXPR over one JSON document; what jq printed, each result on its own line. */
 export function runJq(jq: JqWeb, expr: string, document: Uint8Array): string {
   let out: string | undefined;
   try {
     out = jq.raw(document, expr, [...RUN_FLAGS]);
   } catch (err) {
-    throw new MtgError(`jq: ${jqMessage(err)}`, ExitCode.api);
+    throw new JqRuntimeError(jqMessage(err));
   }
   // jq-web drops the last newline of stdout; undefined means jq printed nothing at all.
   return out === undefined ? '' : `${out}\n`;

@@ -71,8 +71,8 @@ export interface ListSpec<T> {
   /** The listing, from the source --offline chose (the API or the mirror). */
   listing: (source: ReadSource) => Listing<T>;
   resource: ResourceName;
-  /** Plural noun for progress and notes ("action items"). */
-  noun: string;
+  /** The noun for progress and notes, singular and plural (["action item", "action items"]). */
+  noun: readonly [one: string, many: string];
   /** Identifies the export in a checkpoint (command name; the query is added here). */
   command: string;
   /** --since/--until: keep only the items whose time (an ISO string) falls in the window. */
@@ -146,7 +146,7 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
   const resume = globals.checkpoint ? await readCheckpoint(globals.checkpoint, signature) : undefined;
   if (resume && resume.next === null) {
     ctx.progress.note(
-      `Checkpoint ${globals.checkpoint} says this export already finished (${resume.items} items).`,
+      `Checkpoint ${globals.checkpoint} says this export already finished (${out.counted(resume.items, 'item')}).`,
     );
     return 0;
   }
@@ -156,9 +156,11 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
   const writer = out.createItemWriter(sink.stream, view, { ...options, continueAfter: resume?.items ?? 0 });
   const already = resume?.items ?? 0;
   if (resume)
-    ctx.progress.note(`Resuming from checkpoint: ${out.humanCount(already)} ${spec.noun} already written.`);
+    ctx.progress.note(`Resuming from checkpoint: ${out.counted(already, ...spec.noun)} already written.`);
 
   let more = false;
+  // Set once every page is in: a failure after that (the output, --jq) did not stop the fetching.
+  let fetched = false;
   const limit = globals.limit === undefined ? undefined : Math.max(0, globals.limit - already);
   const window = spec.window && hasWindow(spec.window.bounds) ? spec.window : undefined;
   try {
@@ -178,7 +180,7 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
       await writer.writeMany(page.items);
       more = page.more;
       const total = already + writer.count;
-      ctx.progress.update(`Fetched ${out.humanCount(total)} ${spec.noun}, page ${page.number}`);
+      ctx.progress.update(`Fetched ${out.counted(total, ...spec.noun)}, page ${page.number}`);
       if (globals.checkpoint) {
         await sink.flush();
         await writeCheckpoint(globals.checkpoint, {
@@ -191,6 +193,7 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
       }
       if (stop) break;
     }
+    fetched = true;
     await writer.end();
     await sink.commit();
   } catch (err) {
@@ -200,8 +203,12 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
     const total = already + writer.count;
     if (total > 0 && !ctx.globals.quiet) {
       ctx.progress.line(
-        `Stopped after ${out.humanCount(total)} ${spec.noun}` +
-          (globals.checkpoint ? `; run the same command again to resume from ${globals.checkpoint}.` : '.'),
+        fetched
+          ? `Fetched ${more ? 'the first ' : 'all '}${out.counted(total, ...spec.noun)}; writing the output failed.`
+          : `Stopped after ${out.counted(total, ...spec.noun)}` +
+              (globals.checkpoint
+                ? `; run the same command again to resume from ${globals.checkpoint}.`
+                : '.'),
       );
     }
     throw err;
@@ -209,10 +216,10 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
   ctx.progress.stop();
   if (globals.checkpoint) await removeCheckpoint(globals.checkpoint);
   const total = already + writer.count;
-  if (total === 0) ctx.progress.note(`No ${spec.noun} found.`);
+  if (total === 0) ctx.progress.note(`No ${spec.noun[1]} found.`);
   else if (more && globals.limit !== undefined) {
     ctx.progress.note(
-      `Showing the first ${out.humanCount(total)} ${spec.noun}; more exist (raise --limit to see them).`,
+      `Showing the first ${out.counted(total, ...spec.noun)}; more exist (raise --limit to see them).`,
     );
   }
   return 0;

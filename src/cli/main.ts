@@ -41,7 +41,17 @@ export async function main(argv: string[], io: IO, env: NodeJS.ProcessEnv): Prom
         const { checkDestinations } = await import('../output/destination.js');
         await checkDestinations({ ...globals, list: !!spec.list });
       }
-      exitCode = (await spec.run(context, args, opts)) ?? ExitCode.ok;
+      try {
+        exitCode = (await spec.run(context, args, opts)) ?? ExitCode.ok;
+      } catch (err) {
+        // Any command that writes: a --jq failure on its output must not read as a failed write.
+        const writes = context.appliedWrites;
+        if (writes > 0 && globals.jq !== undefined) {
+          const { JqRuntimeError, afterWrites } = await import('./jq.js');
+          if (err instanceof JqRuntimeError) throw afterWrites(err, writes);
+        }
+        throw err;
+      }
     },
     {
       writeOut: (s) => io.stdout.write(s),

@@ -134,7 +134,7 @@ export const actionItemsGroup: GroupSpec = {
         return runList(ctx, {
           listing: (source) => source.listActionItems(query),
           resource: 'actionItem',
-          noun: 'action items',
+          noun: ['action item', 'action items'],
           command: 'action-items list',
         });
       },

@@ -267,7 +267,7 @@ async function writePages(
     });
     for await (const page of pages) {
       await writer.writeMany(page.items);
-      ctx.progress.update(`Fetched ${out.humanCount(writer.count)} items, page ${page.number}`);
+      ctx.progress.update(`Fetched ${out.counted(writer.count, 'item')}, page ${page.number}`);
     }
     await writer.end();
   } catch (err) {

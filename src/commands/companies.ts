@@ -36,7 +36,7 @@ export const companiesGroup: GroupSpec = {
         return runList(ctx, {
           listing: (source) => source.listCompanies(query),
           resource: 'company',
-          noun: 'companies',
+          noun: ['company', 'companies'],
           command: 'companies list',
         });
       },

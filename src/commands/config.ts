@@ -44,7 +44,7 @@ export const configGroup: GroupSpec = {
         if (!value) throw new UsageError(`${key} must not be empty`);
         if (key === 'api-key')
           throw new UsageError('Use `mtg auth login` to store a key: it checks the key first');
-        if (key === 'base-url') checkBaseUrl(value, ctx.globals.insecure);
+        if (key === 'base-url') checkBaseUrl(value, ctx.globals.insecure, 'store');
         if (key === 'app-url') checkBaseUrl(value, true);
         const settings = await ctx.settings();
         await (await ctx.store()).update(settings.profile, { [key]: value });

@@ -48,7 +48,7 @@ const list: CommandSpec = {
   examples: [
     'mtg meetings list --limit 10',
     'mtg meetings list --since 7d --json',
-    'mtg meetings list --since 2026-01-05 --until 2026-01-09 --tag 3',
+    "mtg meetings list --since 2026-01-05 --until 2026-01-09 --jq '.[] | select(.attendees | length > 5) | .id'",
   ],
   async run(ctx, _args, opts) {
     const query = { tagIds: tagIds(opts) };
@@ -56,7 +56,7 @@ const list: CommandSpec = {
     return runList(ctx, {
       listing: (source) => source.listMeetings(query),
       resource: 'meeting',
-      noun: 'meetings',
+      noun: ['meeting', 'meetings'],
       command: 'meetings list',
       window: window && {
         bounds: window,
@@ -104,7 +104,7 @@ const search: CommandSpec = {
     return runList(ctx, {
       listing: (source) => source.searchMeetings(query),
       resource: 'meeting',
-      noun: 'meetings',
+      noun: ['meeting', 'meetings'],
       command: 'meetings search',
       // Search results come in no stated order: filtered as they arrive, every page fetched.
       window: window && { bounds: window, time: (m: Meeting) => m.createdAt },
@@ -390,7 +390,8 @@ const share: CommandSpec = {
   summary: 'Share a meeting with people (email) or teams',
   description:
     `Share a meeting with people by email and with teams by ID. Targets come from --email, --team and --stdin ` +
-    `(one email or team ID per line, or NDJSON objects with "email" or "teamId"), indexed from 0 in that order. ` +
+    `(one email or team ID per line, or NDJSON objects with "email" or "teamId"), indexed from 0 in that order: ` +
+    `every --email target first, then every --team, then the --stdin lines, whatever order the options were typed in. ` +
     `Every target is checked before anything is sent. More than ${SHARE_MAX_TARGETS} go out in batches of ` +
     `${SHARE_MAX_TARGETS}. Each failed target is reported on stderr by its index; the meeting's sharing list is ` +
     'printed (--json: {"sharedWith": [...], "errors": [{"index", "target", "error"}]}; --format ndjson: one ' +
@@ -437,7 +438,7 @@ const share: CommandSpec = {
     await writerSetup(ctx, 'sharedWith', format); // --fields checked before anything is sent
 
     const { meeting, failures } = await shareInBatches(ctx, meetingId, targets, access);
-    const { sanitizeOneLine } = await import('../output/index.js');
+    const { counted, sanitizeOneLine } = await import('../output/index.js');
     for (const f of failures) {
       const label = targets[f.index]?.label ?? '?';
       // Zero-based, like ShareError.index and the json "errors" entries.
@@ -445,7 +446,7 @@ const share: CommandSpec = {
     }
     const failed = new Set(failures.map((f) => f.index)).size;
     const applied = targets.length - failed;
-    const summary = `Shared meeting ${meetingId} as ${access} with ${applied} of ${targets.length} targets`;
+    const summary = `Shared meeting ${meetingId} as ${access} with ${applied} of ${counted(targets.length, 'target')}`;
     if (failed > 0) ctx.progress.line(`${summary}; ${failed} failed.`);
     else ctx.progress.note(`${summary}.`);
 

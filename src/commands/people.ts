@@ -49,7 +49,7 @@ export const peopleGroup: GroupSpec = {
         return runList(ctx, {
           listing: (source) => source.listPeople(query),
           resource: 'person',
-          noun: 'people',
+          noun: ['person', 'people'],
           command: 'people list',
         });
       },

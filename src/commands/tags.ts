@@ -23,11 +23,13 @@ function tagName(value: string, what: string): string {
 /** 409 from POST /tag or PUT /tag/{id}: say plainly which name is taken (still exit 1). */
 function nameConflict(err: unknown, name: string): unknown {
   if (!(err instanceof ApiError) || err.status !== 409) return err;
+  // A server message that names the tag says it already (often with the existing tag's id): once.
+  const serverSaysIt = err.message.includes(`"${name}"`);
   return new ApiError(
     err.status,
     err.code,
-    `A tag named "${name}" already exists`,
-    [...err.issues, { path: '', message: `server: ${err.message}` }],
+    serverSaysIt ? err.message : `A tag named "${name}" already exists`,
+    serverSaysIt ? err.issues : [...err.issues, { path: '', message: `server: ${err.message}` }],
     err.retryAfter,
     err.method,
     err.path,

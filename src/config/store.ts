@@ -172,9 +172,10 @@ async function parseConfig(path: string, text: string): Promise<ConfigFile> {
           ? `profile "${profile}" must be an object of settings`
           : `profile "${profile}", key "${key}" must be a string`;
   // The wrong value itself is not shown: it may be a key.
-  throw new UsageError(`The config file ${path} has a wrong type: ${where}`, [
-    `Fix it with \`mtg config set\`/\`mtg config unset\` or in an editor. ${fixHint.split('. ')[0]}`,
-  ]);
+  // One line: what is wrong, then the ways to fix it.
+  throw new UsageError(
+    `The config file ${path} has a wrong type: ${where}; fix it with \`mtg config set\`/\`mtg config unset\` or in an editor, or move it away (mv "${path}" "${path}.bak")`,
+  );
 }
 
 /** Whole file or nothing: temp file (0600) in the same folder, flushed, renamed over the old one. */

@@ -37,7 +37,7 @@ export { fieldsOfSchema, fieldsOfValue, getPath, OutputUsageError, parseFields, 
 export { toJson } from './json.js';
 export { sanitizeForTerminal, sanitizeOneLine } from './sanitize.js';
 export { type OutputSink, openAppendOutput, openOutput, setDocumentFilter } from './sink.js';
-export { humanCount, truncate } from './text.js';
+export { counted, humanCount, truncate } from './text.js';
 export {
   defaultFormat,
   FORMATS,

@@ -25,7 +25,10 @@ const text1 = (s: string | null | undefined): string => sanitizeOneLine(s ?? '')
 /** The tables' rule: 1996 -> "33m 16s", 3725 -> "1h 02m", 42 -> "42s". */
 export const formatDuration = humanDuration;
 
-/** "2024-05-01 14:30 UTC+02:00" in the given (or local) time zone; the raw text if it is no date. */
+/**
+ * "2024-05-01 14:30 UTC+02:00" in the given (or local) time zone, "2024-05-01 12:30 UTC" when that
+ * zone is UTC; the raw text if it is no date.
+ */
 export function formatDate(iso: string, timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return text1(iso);
@@ -40,7 +43,10 @@ export function formatDate(iso: string, timeZone?: string): string {
     timeZoneName: 'longOffset',
   }).formatToParts(date);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  const zone = get('timeZoneName').replace(/^GMT$/, 'UTC').replace(/^GMT/, 'UTC');
+  // Intl names the zero offset "GMT" or "GMT+00:00": both are plain UTC.
+  const zone = get('timeZoneName')
+    .replace(/^GMT(?:[+-]00:00)?$/, 'UTC')
+    .replace(/^GMT/, 'UTC');
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${zone}`;
 }
 

@@ -12,6 +12,11 @@ export function humanCount(n: number): string {
   return countFormat.format(n);
 }
 
+/** A count with its noun: counted(1, 'meeting') -> "1 meeting", counted(1250, 'person', 'people') -> "1,250 people". */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${humanCount(n)} ${n === 1 ? one : many}`;
+}
+
 /**
  * Cuts `s` to at most `width` terminal columns, ending with "…" when something was cut. Wide
  * characters (CJK, emoji) count 2 columns, as the terminal shows them.

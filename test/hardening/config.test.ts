@@ -91,6 +91,9 @@ describe('a config file with wrong types (#16.7)', () => {
     expect(r.stderr).toContain(file);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/unexpected error|12345/);
+    // One line, the advice once.
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr.match(/in an editor/g)).toHaveLength(1);
   });
 
   it('a file written by earlier versions (conf, tab-indented, extra keys) still loads', async () => {
@@ -108,6 +111,25 @@ describe('a config file with wrong types (#16.7)', () => {
       other: 1,
     });
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('config set base-url with plain http to another host', () => {
+  it('is refused in words about storing (it sends nothing); --insecure stores it', async () => {
+    const dir = tempConfigDir();
+    const r = await runCli(['config', 'set', 'base-url', 'http://x.example.invalid'], {
+      env: { MTG_CONFIG_DIR: dir },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^mtg: Refusing to store a plain-http base URL for x\.example\.invalid.*--insecure/,
+    );
+    expect(r.stderr).not.toMatch(/send the API key/);
+    const ok = await runCli(['--insecure', 'config', 'set', 'base-url', 'http://x.example.invalid'], {
+      env: { MTG_CONFIG_DIR: dir },
+    });
+    expect(ok.code).toBe(0);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain('http://x.example.invalid');
   });
 });
 

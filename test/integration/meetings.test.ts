@@ -183,6 +183,15 @@ describe.concurrent('meetings search', () => {
 });
 
 describe.concurrent('meetings view', () => {
+  it('shows the date in the local zone: plain "UTC" for UTC, the offset otherwise', async () => {
+    const utc = await mtg(['meetings', 'view', rich.id, '--format', 'table'], { env: { TZ: 'UTC' } });
+    expect(utc.stdout).toMatch(/^ {2}Date\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC( \(|$)/m);
+    const kolkata = await mtg(['meetings', 'view', rich.id, '--format', 'table'], {
+      env: { TZ: 'Asia/Kolkata' },
+    });
+    expect(kolkata.stdout).toMatch(/^ {2}Date\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\+05:30( \(|$)/m);
+  });
+
   it('shows a readable page with notes, action items and both insight forms', async () => {
     const res = await mtg(['meetings', 'view', rich.id, '--format', 'table']);
     expect(res.code).toBe(0);
@@ -458,7 +467,7 @@ describe.concurrent('meetings share', () => {
     expect(res.code).toBe(0);
     expect(res.stdout.split('\n')[0]).toMatch(/^name\s+email\s+teamId\s+access$/);
     expect(res.stdout).toMatch(/Engineering\s+1\s+Viewer/);
-    expect(res.stderr).toMatch(/with 1 of 1 targets\./);
+    expect(res.stderr).toMatch(/with 1 of 1 target\./);
   });
 
   it('exits 1 when every target failed', async () => {

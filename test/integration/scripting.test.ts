@@ -172,6 +172,49 @@ describe('--jq', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('a runtime error after a write says the write was applied and a rerun would repeat it', async () => {
+    const r = await runRecorded(sandbox, ['action-items', 'create', 'jq-applied', '--jq', '.title + 1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^mtg: the request was applied; --jq failed on its response: .*cannot be added; running the command again would repeat the write\n$/,
+    );
+    expect(r.requests.filter((q) => q.method === 'POST' && q.path === '/action-items')).toHaveLength(1);
+    expect(r.stdout).toBe('');
+    const api = await runRecorded(sandbox, [
+      'api',
+      '-X',
+      'POST',
+      '/tag',
+      '-f',
+      'name=jq-applied',
+      '--jq',
+      '.id + "x"',
+    ]);
+    expect(api.code, api.stderr).toBe(1);
+    expect(api.stderr).toMatch(
+      /^mtg: the request was applied; --jq failed on its response: .*would repeat the write/,
+    );
+    // A read that fails in jq is just a jq error.
+    const read = await runRecorded(sandbox, ['meetings', 'list', '--limit', '1', '--jq', '.[0].id + 1']);
+    expect(read.stderr).toMatch(/^mtg: jq: .*cannot be added$/m);
+  });
+
+  it('a runtime error after the whole list was fetched does not claim the fetching stopped', async () => {
+    const r = await runRecorded(sandbox, ['meetings', 'list', '--limit', '1', '--jq', '.[0].id + 1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/Stopped after/);
+    expect(r.stderr).toMatch(/^Fetched the first 1 meeting; writing the output failed\.$/m);
+    const all = await runRecorded(sandbox, ['companies', 'list', '--jq', 'error("boom")']);
+    expect(all.stderr).toMatch(/^Fetched all \d+ companies; writing the output failed\.$/m);
+  });
+
+  it('counts meet their nouns in the singular: "1 meeting", "1 request"', async () => {
+    const one = await runRecorded(sandbox, ['meetings', 'list', '--limit', '1', '--format', 'table']);
+    expect(one.stderr).toMatch(/Showing the first 1 meeting;/);
+    const dry = await runRecorded(sandbox, ['tags', 'create', 'x', '--dry-run']);
+    expect(dry.stderr).toMatch(/Dry run: 1 request not sent\./);
+  });
+
   it('implies json; another --format is exit 2, nothing sent', async () => {
     const r = await runRecorded(sandbox, ['meetings', 'list', '--format', 'csv', '--jq', '.']);
     expect(r.code).toBe(2);
