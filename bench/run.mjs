@@ -42,6 +42,8 @@ async function setup() {
   mkdirSync(join(work, 'bin'), { recursive: true });
   mkdirSync(CONFIG_DIR, { recursive: true });
   copyFileSync(join(ROOT, 'bin', 'mtg.js'), BIN);
+  // It says that bin/mtg.js is CommonJS (the start-up path never loads node's ESM loader).
+  copyFileSync(join(ROOT, 'bin', 'package.json'), join(work, 'bin', 'package.json'));
   // The bundle's external packages (jq-web for --jq, better-sqlite3) resolve from here.
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');
   const build = await runChild(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], {
