@@ -1,3 +1,4 @@
 #!/usr/bin/env node
-// Thin launcher: everything lives in the one bundled file so start-up stays close to bare `node`.
-import '../dist/mtg.js';
+// Thin launcher, CommonJS (bin/package.json): --version and help are answered without node's ESM
+// loader; dist/mtg.cjs imports the ES module bundle for everything else.
+require('../dist/mtg.cjs');

@@ -1,6 +1,10 @@
-// Bundles src/cli/entry.ts (which loads main.ts for all but --version) into dist/ as ESM. Code
+// Bundles the CLI into dist/: src/cli/main.ts as ESM (dist/main.js and its chunks), where code
 // splitting keeps what only some commands need (the sandbox, ora, cli-table3) in chunks loaded by
-// dynamic import(), off the start-up path.
+// dynamic import(), off the start-up path; and src/cli/entry.ts as CommonJS (dist/mtg.cjs, run by
+// bin/mtg.js), which answers --version and help itself and imports dist/main.js for the rest.
+// CommonJS because node sets up its ESM loader only when an ES module is loaded: a CommonJS
+// `--version` ran in 1.11x bare node against 1.36x for the same one line as an ES module (15
+// interleaved runs each; bench figure a).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -119,7 +123,7 @@ const startupInOneChunk = (closure) => ({
   name: 'startup-in-one-chunk',
   setup(b) {
     b.onResolve({ filter: /^\./ }, async (args) => {
-      if (args.kind !== 'dynamic-import' || args.importer.endsWith('entry.ts')) return undefined;
+      if (args.kind !== 'dynamic-import') return undefined;
       const real = await b.resolve(args.path, {
         importer: args.importer,
         resolveDir: args.resolveDir,
@@ -177,7 +181,7 @@ async function writeHelpTexts() {
 
 await rm(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { mtg: 'src/cli/entry.ts' },
+  entryPoints: { main: 'src/cli/main.ts' },
   outdir,
   bundle: true,
   splitting: true,
@@ -201,6 +205,22 @@ await build({
     leanUndici,
     startupInOneChunk(await startupClosure()),
   ],
+  logLevel: 'warning',
+});
+// The start-up file: self-contained, no banner (CommonJS has its own require); ./main.js stays a
+// real import() of the ESM bundle above.
+await build({
+  entryPoints: ['src/cli/entry.ts'],
+  outfile: join(outdir, 'mtg.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.18',
+  minify: true,
+  sourcemap: 'linked',
+  legalComments: 'none',
+  external: ['./main.js'],
+  define,
   logLevel: 'warning',
 });
 await writeHelpTexts();

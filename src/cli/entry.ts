@@ -1,8 +1,8 @@
 // The bundle's entry point. `mtg --version` and help need none of the CLI: answer them here and load
 // the rest (commander, the command tree, main) only for everything else. Measured by `npm run bench` (a).
 //
-// Self-contained on purpose: with code splitting, esbuild makes an entry that imports any other
-// module of ours also import its runtime-helpers chunk, one more file to load at every start.
+// Built as CommonJS (dist/mtg.cjs, see scripts/build.mjs): answering --version or help then never
+// sets up node's ESM loader. Self-contained on purpose: it imports nothing of ours but dist/main.js.
 
 import type { HelpTexts } from './help-texts.js';
 
@@ -26,7 +26,7 @@ function preRenderedHelp(argv: string[]): string | undefined {
     // getBuiltinModule (node >= 20.16), not `import 'node:fs'`: a static ESM import of a builtin
     // costs about 1 ms of every start, --version's included.
     const { readFileSync } = process.getBuiltinModule('node:fs');
-    const help = JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8')) as HelpTexts;
+    const help = JSON.parse(readFileSync(`${__dirname}/help.json`, 'utf8')) as HelpTexts;
     if (bare) return typeof help.bare === 'string' ? help.bare : undefined;
     const path = words.join(' ');
     const key = Object.hasOwn(help.paths, path) ? help.paths[path] : undefined;
@@ -34,6 +34,22 @@ function preRenderedHelp(argv: string[]): string | undefined {
     return typeof text === 'string' ? text : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Node >= 22.1 can keep the code it compiles on disk (module.enableCompileCache(), in
+ * node-compile-cache under the OS temp dir; NODE_DISABLE_COMPILE_CACHE=1 turns it off), which spares
+ * the next run most of compiling the bundle. Node 20 has no such API for ES modules: a no-op there.
+ */
+function enableCompileCache(): void {
+  try {
+    const { enableCompileCache: enable } = process.getBuiltinModule('node:module') as {
+      enableCompileCache?: () => unknown;
+    };
+    enable?.();
+  } catch {
+    // Caching is an optimization only.
   }
 }
 
@@ -46,5 +62,8 @@ if (version) {
 } else if (help !== undefined) {
   process.stdout.write(help);
 } else {
-  await import('./main.js');
+  enableCompileCache();
+  // A real import() of the ESM bundle (kept by the build); a failure to load it surfaces as an
+  // unhandled rejection, as it did as a top-level await.
+  void import('./main.js');
 }
