@@ -203,6 +203,7 @@ describe('--offline', () => {
         30_000,
         'the first committed page',
       );
+      const before = slow.sandbox.requests.length;
       const r = await slow.mtg(['meetings', 'list', '--json', '--offline']);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
