@@ -77,7 +77,7 @@ export function buildProgram(tree: TreeNode[], version: string, run: Runner, io:
     examplesText([
       'mtg sandbox                                  # a local API to try everything',
       'mtg action-items list --assignee anyone --json',
-      'mtg meetings list --since 7d --jq \'.[].name\'',
+      "mtg meetings list --since 7d --jq '.[].name'",
       'mtg sync && mtg find "budget"                # a local mirror, searched offline',
       'mtg meetings list --offline --limit 20',
     ]),
