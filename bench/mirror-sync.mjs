@@ -118,7 +118,7 @@ async function pacedSync() {
   const afterFirst = await sandbox.stats();
   const minimum = minimumMs(afterFirst.requests - afterFirst.count429, parseWindows(limits));
   row(
-    `g) first sync, ${meetings} meetings + transcripts, "${limits}"`,
+    `h) first sync, ${meetings} meetings + transcripts, "${limits}"`,
     sec(first.ms),
     `${sec(minimum)} (theoretical minimum for ${afterFirst.requests} requests)`,
     `${(first.ms / minimum).toFixed(2)}x`,
@@ -132,7 +132,7 @@ async function pacedSync() {
   const requests = afterSecond.requests - afterFirst.requests;
   const transcripts = afterSecond.transcripts - afterFirst.transcripts;
   row(
-    'h) second sync, nothing changed',
+    'i) second sync, nothing changed',
     `${requests} requests`,
     `${afterFirst.requests - afterFirst.transcripts} list pages in the first`,
     '-',
@@ -166,7 +166,7 @@ async function bigSync() {
   const ratio = median(sync.map((r) => r.ms)) / median(list.map((r) => r.ms));
   const rss = median(sync.map((r) => r.maxRssKb)) / median(list.map((r) => r.maxRssKb));
   row(
-    `i) sync of ${items.toLocaleString('en')} action items (wall)`,
+    `j) sync of ${items.toLocaleString('en')} action items (wall)`,
     spread(
       sync.map((r) => r.ms),
       sec,
@@ -181,7 +181,7 @@ async function bigSync() {
     n,
   );
   row(
-    `i) sync of ${items.toLocaleString('en')} action items (peak RSS)`,
+    `j) sync of ${items.toLocaleString('en')} action items (peak RSS)`,
     mb(median(sync.map((r) => r.maxRssKb))),
     `${mb(median(list.map((r) => r.maxRssKb)))} (ndjson export)`,
     `${rss.toFixed(2)}x`,
