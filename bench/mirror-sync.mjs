@@ -1,10 +1,10 @@
 // `node bench/mirror-sync.mjs` (after `npm run build`): the sync figures of the local mirror.
-//   g) first sync of 400 meetings with transcripts under "20/1s,300/1m" with its windows halved
+//   h) first sync of 400 meetings with transcripts under "20/1s,300/1m" with its windows halved
 //      ("20/500ms,300/30s": the same shape; a tenfold shrink made request latency, not the limit, the
 //      bound), vs
 //      the theoretical minimum for the requests it made (bench/theory.mjs); 429s counted at the sandbox
-//   h) a second sync with nothing changed: requests made, and how many were transcripts (target: 0)
-//   i) sync of 100,000 action items (no limits, page size 100) vs `action-items list --format ndjson`
+//   i) a second sync with nothing changed: requests made, and how many were transcripts (target: 0)
+//   j) sync of 100,000 action items (no limits, page size 100) vs `action-items list --format ndjson`
 //      of the same: wall time and peak RSS, interleaved
 // Whole processes, as users run them; the sandbox in its own process (bench/sandbox-server.mjs), so
 // its work is not counted. Prints figures and never fails on a missed target.
@@ -107,7 +107,7 @@ function row(figure, value, baseline, ratio, target, met, n, extra = '') {
   rows.push({ figure, value, baseline, ratio, target, met: met ? 'yes' : 'NO', n, extra });
 }
 
-// g) and h): one sandbox, two syncs.
+// h) and i): one sandbox, two syncs.
 async function pacedSync() {
   const limits = '20/500ms,300/30s';
   const meetings = QUICK ? 60 : 400;
@@ -144,7 +144,7 @@ async function pacedSync() {
   await sandbox.close();
 }
 
-// i) 100,000 action items: sync vs an ndjson export, interleaved.
+// j) 100,000 action items: sync vs an ndjson export, interleaved.
 async function bigSync() {
   const items = QUICK ? 10_000 : 100_000;
   const n = QUICK ? 1 : 3;
