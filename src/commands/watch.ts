@@ -120,12 +120,13 @@ export const watchCommand: CommandSpec = {
       stderr.write(`${text}\n`);
     };
 
-    // stdout.write is synchronous for files, pipes and terminals on Linux and macOS: once it
-    // returns, the line is out of the process, and the seq is recorded right after, in the same tick.
-    let full = false;
-    const write = (text: string) => {
-      if (!ctx.io.stdout.write(text)) full = true;
-    };
+    // Resolves when the line has left the process: node writes to pipes asynchronously, and an
+    // event whose seq were recorded while its line still sat in node's buffer would be lost to a
+    // SIGKILL. Waiting for each write also keeps a slow reader's pipe from filling memory.
+    const write = (text: string) =>
+      new Promise<void>((resolve, reject) =>
+        ctx.io.stdout.write(text, (err?: Error | null) => (err ? reject(err) : resolve())),
+      );
 
     const runExec = async (event: ChangeEvent, json: string) => {
       if (exec === undefined) return;
@@ -176,14 +177,9 @@ export const watchCommand: CommandSpec = {
               clearStatus();
             }
           },
-          handled: () => {
-            if (!full) return undefined;
-            full = false;
-            return new Promise<void>((resolve) => ctx.io.stdout.once('drain', () => resolve()));
-          },
           print: (event) => {
             clearStatus();
-            write(table ? `${eventLine(event, sanitizeOneLine)}\n` : `${JSON.stringify(event)}\n`);
+            return write(table ? `${eventLine(event, sanitizeOneLine)}\n` : `${JSON.stringify(event)}\n`);
           },
           exec: exec === undefined ? undefined : (event) => runExec(event, JSON.stringify(event)),
           report: (text) => line(`mtg: ${sanitizeOneLine(text)}`),

@@ -154,12 +154,13 @@ export interface WatchOptions {
 export interface WatchHooks {
   /** One sync run (throws on failure); calls `committed` when it has committed a page or transcript. */
   sync(committed: () => void): Promise<SyncSummary>;
-  /** Print one event (synchronously: the line has left the process when it returns). */
-  print(event: ChangeEvent): void;
+  /**
+   * Print one event; resolves when the line has left the process (the stream's write callback:
+   * node writes to a pipe asynchronously, so a returned write() may still sit in its buffer).
+   */
+  print(event: ChangeEvent): Promise<void>;
   /** Then run --exec for it, if any; the event counts as handled when this resolves. */
   exec?(event: ChangeEvent): Promise<void>;
-  /** After an event's seq is recorded (waits for a full stdout pipe to drain). */
-  handled?(): Promise<void> | undefined;
   /** A failed sync, an info line. */
   report(line: string): void;
   /** A warning printed once. */
@@ -280,23 +281,13 @@ async function drain(
         passed = true;
         continue;
       }
-      if (hooks.exec) {
-        hooks.print(event);
-        await hooks.exec(event);
-        writeCursor(mirror, consumer, event.seq);
-      } else {
-        // The seq is written, then the line, then both commit: a kill before the commit leaves the
-        // seq unrecorded (the event comes again), so only a kill inside the commit itself (a few
-        // microseconds, nothing else runs meanwhile) can hand one event over twice; none is skipped.
-        mirror.db.transaction(() => {
-          writeCursor(mirror, consumer, event.seq);
-          hooks.print(event);
-        });
-      }
+      // The line first, its seq after: a kill between the two (the few microseconds of the
+      // cursor's commit) hands that one event over again; none is ever recorded unprinted.
+      await hooks.print(event);
+      if (hooks.exec) await hooks.exec(event);
+      writeCursor(mirror, consumer, event.seq);
       cursor = event.seq;
       passed = false;
-      const flushing = hooks.handled?.();
-      if (flushing) await flushing;
     }
     if (passed) writeCursor(mirror, consumer, cursor);
   }

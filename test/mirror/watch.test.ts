@@ -147,8 +147,8 @@ describe('mtg watch', () => {
     second.child.kill('SIGTERM');
     expect((await second.exited).code).toBe(130);
 
-    // A SIGKILL landing inside SQLite's commit of the last printed line (about 25 µs per event,
-    // measured) leaves that one event unrecorded: it comes again, first of the restarted watch.
+    // A SIGKILL landing between a line leaving the process and its seq's commit (about 25 µs per
+    // event, measured) leaves that one event unrecorded: it comes again, first of the restarted watch.
     // Nothing else may repeat, and nothing may be skipped.
     const before = first.events();
     const after = second.events();
@@ -158,6 +158,42 @@ describe('mtg watch', () => {
     expect(
       sql<{ value: string }>(m.dbPath, "SELECT value FROM meta WHERE key = 'watch_seq:default'")[0]!.value,
     ).toBe(String(lastSeq(m)));
+  }, 90_000);
+
+  it('a reader slower than the events: a SIGKILLed watch has recorded no event its reader did not get', async () => {
+    // Default sizes with transcripts: far more than a pipe (64 kB) and node's stream buffer hold.
+    const m = await mirrorEnv({
+      seed: 15,
+      sizes: { meetings: 40, actionItems: 120, people: 40, companies: 10 },
+    });
+    cleanups.push(() => m.sandbox.close());
+    expect((await m.sync()).code).toBe(0);
+    const child = spawn(process.execPath, [BIN, 'watch', '--once', '--from-start', '--consumer', 'slow'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...m.env },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    // Nobody reads yet: the pipe fills and the watch must wait for it.
+    child.stdout!.pause();
+    const recorded = () =>
+      count(m, "SELECT CAST(value AS INTEGER) AS n FROM meta WHERE key = 'watch_seq:slow'");
+    await until('the first recorded event', () => recorded() > 0);
+    await new Promise((r) => setTimeout(r, 500));
+    child.kill('SIGKILL');
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+    });
+    child.stdout!.resume();
+    await exited;
+    const received = out
+      .split('\n')
+      .filter((l) => l.endsWith('}'))
+      .map((l) => (JSON.parse(l) as ChangeEvent).seq);
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.length).toBeLessThan(lastSeq(m)); // it was stopped while handing over
+    // Every recorded event reached the reader: the restart starts after what it really got.
+    expect(recorded()).toBeLessThanOrEqual(received.at(-1)!);
   }, 90_000);
 
   it('--exec: the event JSON on stdin and MTG_EVENT_* in the environment, one per event; a failing or hung CMD does not stop the stream', async () => {
