@@ -16,6 +16,9 @@ import { rankedMeetingIds, toMatchExpression } from './search.js';
 
 type Obj = Record<string, unknown>;
 
+/** The list walks of a sync; 'my-action-items' is the default-assignee walk that marks `mine`. */
+type Walked = 'meetings' | 'action-items' | 'my-action-items' | 'people' | 'companies';
+
 /** Items per page offline: only progress and the "more exist" note see pages. */
 const PAGE_SIZE = 100;
 
@@ -83,14 +86,45 @@ class MirrorReads implements ReadSource {
     return this.mirror.db;
   }
 
-  private listing<T>(what: string, query: unknown, produce: () => Iterable<T>): Listing<T> {
+  private listing<T>(
+    what: string,
+    query: unknown,
+    needs: readonly Walked[],
+    produce: () => Iterable<T>,
+  ): Listing<T> {
     return {
       describe: ['mirror', what, query],
       ready: async () => {
-        this.db();
+        for (const w of needs) this.requireWalked(w);
       },
       pages: ({ limit }) => pagesOf(produce(), limit),
     };
+  }
+
+  /**
+   * A list the mirror has never walked to its end (a sync stopped by --budget, an error or Ctrl-C
+   * before its last page, or never synced with --only) cannot answer: what it lacks would look
+   * like "none" to a script. Exit 2 before any output, as for other filters it cannot answer.
+   */
+  private requireWalked(w: Walked): void {
+    const mine = w === 'my-action-items';
+    const resource = mine ? 'action-items' : w;
+    const done = this.db()
+      .prepare<{ n: number }>(
+        `SELECT count(*) AS n FROM walks WHERE resource = ? AND completed_at IS NOT NULL AND query ${mine ? '' : 'NOT '}LIKE '%"mine"]'`,
+      )
+      .get(resource)!.n;
+    if (done > 0) return;
+    const label = mine ? 'your action items' : resource.replace('-', ' ');
+    throw new UsageError(
+      `The mirror has no complete copy of ${label} yet (no sync has finished that list): run \`mtg sync\``,
+    );
+  }
+
+  /** For a lookup by ID: "not found" only when the mirror has the whole list, else incomplete. */
+  private notFound(w: Walked, message: string): never {
+    this.requireWalked(w);
+    throw new MtgError(message, ExitCode.notFound);
   }
 
   /** IDs of live meetings with any of these tags and attended by any of these profiles (undefined: no filter). */
@@ -103,7 +137,7 @@ class MirrorReads implements ReadSource {
   }
 
   listMeetings(query: { tagIds?: readonly string[] }): Listing<S.Meeting> {
-    return this.listing('meetings', query, () =>
+    return this.listing('meetings', query, ['meetings'], () =>
       mapFilter(rows(this.db(), LIVE_MEETINGS), (json) => {
         const m = parse<S.Meeting>(json);
         return meetingMatches(m, query) ? m : undefined;
@@ -117,7 +151,7 @@ class MirrorReads implements ReadSource {
     const match = term === undefined ? undefined : toMatchExpression(term);
     const wanted = query.meetingIds ? new Set(query.meetingIds) : undefined;
     const keep = (m: S.Meeting) => (!wanted || wanted.has(m.id)) && meetingMatches(m, query);
-    return this.listing('search', query, () => {
+    return this.listing('search', query, ['meetings'], () => {
       if (match === undefined) {
         return mapFilter(rows(this.db(), LIVE_MEETINGS), (json) => {
           const m = parse<S.Meeting>(json);
@@ -141,6 +175,7 @@ class MirrorReads implements ReadSource {
     const row = this.db()
       .prepare<{ json: string }>('SELECT json FROM meetings WHERE id = ? AND deleted_at IS NULL')
       .get(id);
+    if (!row) this.requireWalked('meetings');
     return row ? parse<S.Meeting>(row.json) : undefined;
   }
 
@@ -151,7 +186,7 @@ class MirrorReads implements ReadSource {
           ' WHERE m.id = ? AND m.deleted_at IS NULL',
       )
       .get(meetingId);
-    if (!row) throw new MtgError(`Meeting ${meetingId} not found in the mirror`, ExitCode.notFound);
+    if (!row) this.notFound('meetings', `Meeting ${meetingId} not found in the mirror`);
     if (row.json === null) {
       throw new UsageError(
         `The mirror holds no transcript of meeting ${meetingId} yet (synced with --no-transcripts, or not finished): run \`mtg sync\``,
@@ -172,7 +207,10 @@ class MirrorReads implements ReadSource {
     }
     const status = query.status ?? 'PENDING';
     const profile = query.assigneeProfileId === undefined ? undefined : String(query.assigneeProfileId);
-    return this.listing('action-items', query, () => {
+    const needs: Walked[] = ['action-items'];
+    if (type === 'Me' || type === 'NotMe') needs.push('my-action-items');
+    if (query.tagIds || query.attendeeProfileIds) needs.push('meetings');
+    return this.listing('action-items', query, needs, () => {
       const meetings = this.meetingIdsWhere(query);
       const sql = 'SELECT json, mine FROM action_items WHERE deleted_at IS NULL ORDER BY position, id';
       return (function* (db: Db) {
@@ -242,7 +280,7 @@ class MirrorReads implements ReadSource {
   }
 
   listPeople(query: { domains?: readonly string[]; tagIds?: readonly string[] }): Listing<S.Person> {
-    return this.listing('people', query, () => {
+    return this.listing('people', query, query.tagIds ? ['people', 'meetings'] : ['people'], () => {
       const ofDomain = query.domains ? this.personOfDomains(query.domains) : undefined;
       const attending = query.tagIds ? this.attendeesOfTags(query.tagIds).profiles : undefined;
       return mapFilter(
@@ -258,7 +296,7 @@ class MirrorReads implements ReadSource {
   }
 
   listCompanies(query: { tagIds?: readonly string[] }): Listing<S.CompanySummary> {
-    return this.listing('companies', query, () => {
+    return this.listing('companies', query, query.tagIds ? ['companies', 'meetings'] : ['companies'], () => {
       let keep: ((c: Obj) => boolean) | undefined;
       if (query.tagIds) {
         // Companies of the people attending those meetings: by the attendee's company name or email domain.
@@ -288,7 +326,7 @@ class MirrorReads implements ReadSource {
     const row = this.db()
       .prepare<{ json: string }>('SELECT json FROM companies WHERE domain = ? AND deleted_at IS NULL')
       .get(domain.toLowerCase());
-    if (!row) throw new MtgError(`Company ${domain} not found in the mirror`, ExitCode.notFound);
+    if (!row) this.notFound('companies', `Company ${domain} not found in the mirror`);
     // The detail form from what the synced endpoints carry: the summary and the people of that
     // company. externalLinks come only from GET /company/{domain}, which sync does not call.
     const ofDomain = this.personOfDomains([domain]);
