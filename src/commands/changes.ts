@@ -51,6 +51,7 @@ export const changesCommand: CommandSpec = {
     const mirror = openMirror({ profile, dataDir: dataDir(ctx.env), readonly: true });
     try {
       if (since?.kind === 'run') changes.checkRunExists(mirror.db, since.run);
+      if (after !== undefined) changes.checkAfter(mirror.db, after);
       const sink = await out.openOutput(ctx.globals.output);
       const writer = out.createItemWriter(sink.stream, view, options);
       try {

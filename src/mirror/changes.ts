@@ -85,6 +85,19 @@ export function checkRunExists(db: Db, run: number): void {
   );
 }
 
+/**
+ * `--after SEQ` beyond the greatest seq this mirror has recorded: the consumer's seq came from
+ * another mirror (reset, another data folder), whose numbering this one does not continue. Going on
+ * would silently skip this mirror's events up to SEQ: exit 2 instead.
+ */
+export function checkAfter(db: Db, after: number): void {
+  const last = lastSeq(db);
+  if (after <= last) return;
+  throw new UsageError(
+    `--after ${after} is past the last change of this mirror (seq ${last}): the seq was saved from another mirror (was it reset?); start again with --after 0`,
+  );
+}
+
 /** The greatest seq recorded so far (0 when none). */
 export function lastSeq(db: Db): number {
   return db.prepare<{ seq: number | null }>('SELECT max(seq) AS seq FROM changes').get()?.seq ?? 0;
