@@ -261,3 +261,54 @@ describe('times and items for people', () => {
     expect(status.stdout).toMatch(/last sync\s+(just now|\d+ seconds? ago)/);
   });
 });
+
+describe('mtg changes --after', () => {
+  it('a seq past the last change of this mirror (saved from a mirror since reset) is exit 2, not silence', async () => {
+    const m = await env({ seed: 29 });
+    expect((await m.sync()).code).toBe(0);
+    const last = Number(
+      (await m.mtg(['sql', 'SELECT max(seq) AS n FROM changes', '--format', 'tsv', '--fields', 'n'])).stdout
+        .trim()
+        .split('\n')
+        .at(-1),
+    );
+    expect(last).toBeGreaterThan(0);
+    const atLast = await m.mtg(['changes', '--after', String(last), '--json']);
+    expect(atLast.code, atLast.stderr).toBe(0);
+    expect(JSON.parse(atLast.stdout)).toEqual([]);
+    const past = await m.mtg(['changes', '--after', String(last + 1), '--json']);
+    expect(past.code).toBe(2);
+    expect(past.stdout).toBe('');
+    expect(past.stderr).toContain(`--after ${last + 1} is past the last change of this mirror (seq ${last})`);
+  });
+});
+
+describe('--offline reads of a list no sync has finished', () => {
+  it('are exit 2 naming the list, not an empty or partial answer; a finished sync answers', async () => {
+    const m = await env({ seed: 30, pageSize: 5 });
+    // Meetings only: action items, people and companies were never walked.
+    expect((await m.sync(['--only', 'meetings', '--no-transcripts'])).code).toBe(0);
+    const items = await m.mtg(['action-items', 'list', '--offline', '--json']);
+    expect(items.code).toBe(2);
+    expect(items.stdout).toBe('');
+    expect(items.stderr).toMatch(/no complete copy of action items yet.*mtg sync/);
+    const people = await m.mtg(['people', 'list', '--offline', '--json']);
+    expect(people.code).toBe(2);
+    expect(people.stderr).toMatch(/no complete copy of people/);
+    expect((await m.mtg(['meetings', 'list', '--offline', '--json'])).code).toBe(0);
+
+    // A first meetings walk stopped by --budget: a partial list is refused, and so is "not found".
+    const p = await env({ seed: 31, pageSize: 5 });
+    const partial = await p.sync(['--only', 'meetings', '--no-transcripts', '--budget', '1']);
+    expect(partial.code, partial.stderr).toBe(0);
+    expect(JSON.parse(partial.stdout).complete).toBe(false);
+    const list = await p.mtg(['meetings', 'list', '--offline', '--json']);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toMatch(/no complete copy of meetings yet/);
+    const view = await p.mtg(['meetings', 'view', 'mtg_nope', '--offline', '--json']);
+    expect(view.code).toBe(2);
+    expect((await p.sync(['--only', 'meetings', '--no-transcripts'])).code).toBe(0);
+    expect((await p.mtg(['meetings', 'list', '--offline', '--json'])).code).toBe(0);
+    expect((await p.mtg(['meetings', 'view', 'mtg_nope', '--offline', '--json'])).code).toBe(4);
+  });
+});
