@@ -536,6 +536,7 @@ async function jqFilter(big) {
     met: value / base <= 1.5,
     n,
     extra: `peak RSS ${mb(median(ours.rss))} vs ${mb(median(theirs.rss))}`,
+    range: `${spread(ours.ms, (x) => (x / 1000).toFixed(2))} vs ${spread(theirs.ms, (x) => (x / 1000).toFixed(2))} s`,
   });
 }
 
