@@ -336,6 +336,7 @@ async function exportSpeed(big) {
     target: '<= 1.25x',
     met: value / base <= 1.25,
     n,
+    range: `${spread(cliMs, (x) => (x / 1000).toFixed(2))} vs ${spread(minMs, (x) => (x / 1000).toFixed(2))} s`,
   });
 }
 
@@ -379,6 +380,7 @@ async function exportMemory(big, small) {
       target: '<= 1.25x',
       met: value / base <= 1.25,
       n,
+      range: `${spread(rss.big, (x) => (x / 1024).toFixed(1))} vs ${spread(rss.small, (x) => (x / 1024).toFixed(1))} MB`,
     });
   }
   notes.push(
@@ -534,6 +536,7 @@ async function jqFilter(big) {
     met: value / base <= 1.5,
     n,
     extra: `peak RSS ${mb(median(ours.rss))} vs ${mb(median(theirs.rss))}`,
+    range: `${spread(ours.ms, (x) => (x / 1000).toFixed(2))} vs ${spread(theirs.ms, (x) => (x / 1000).toFixed(2))} s`,
   });
 }
 
