@@ -59,8 +59,12 @@ export interface ExportInput {
   meetings: Iterable<SourceMeeting>;
   /** How many of them (for progress). */
   total: number;
-  /** IDs of tombstoned meetings. */
-  deleted: Set<string>;
+  /**
+   * What the mirror knows of deleted meetings: only a tombstoned meeting's file is "deleted on the
+   * server"; a file whose meeting the mirror does not have at all is kept and reported apart.
+   * `listComplete` false (the meetings list was never walked to its end): nothing is pruned.
+   */
+  deleted: { ids: ReadonlySet<string>; listComplete: boolean };
 }
 
 export interface ExportOptions extends RenderOptions {
@@ -69,6 +73,8 @@ export interface ExportOptions extends RenderOptions {
   template?: string;
   onProgress?: (done: number, total: number) => void;
   onProblem?: (p: Problem) => void;
+  /** A warning for people (stderr); by default written to process.stderr. */
+  onWarning?: (text: string) => void;
 }
 
 export interface Problem {
@@ -84,12 +90,17 @@ export interface ExportSummary {
   moved: number;
   deleted: number;
   pruned: number;
+  /** Files of meetings this mirror does not have (neither live nor tombstoned): kept. */
+  notInMirror: number;
+  /** Whether the mirror's meetings list was ever walked to its end (false: --prune removes nothing). */
+  mirrorComplete: boolean;
   failed: number;
   paths: {
     written: string[];
     moved: { from: string; to: string }[];
     deleted: string[];
     pruned: string[];
+    notInMirror: string[];
   };
   problems: Problem[];
 }
@@ -324,8 +335,10 @@ export function exportMarkdown(
     moved: 0,
     deleted: 0,
     pruned: 0,
+    notInMirror: 0,
+    mirrorComplete: input.deleted.listComplete,
     failed: 0,
-    paths: { written: [], moved: [], deleted: [], pruned: [] },
+    paths: { written: [], moved: [], deleted: [], pruned: [], notInMirror: [] },
     problems: [],
   };
   const problem = (id: string, path: string, reason: string) => {
@@ -334,6 +347,26 @@ export function exportMarkdown(
     summary.failed += 1;
     options.onProblem?.(p);
   };
+
+  // Said before the first file, while no progress line is shown. Without onWarning (the command
+  // does not pass one yet) straight to stderr, like every warning, also under --quiet.
+  const warn = options.onWarning ?? ((text: string) => process.stderr.write(`mtg: warning: ${text}\n`));
+  for (const [id, entry] of files) {
+    if (input.paths.has(id) || input.deleted.ids.has(id)) continue;
+    summary.notInMirror += 1;
+    summary.paths.notInMirror.push(entry.path);
+  }
+  if (!summary.mirrorComplete) {
+    warn(
+      `the mirror is incomplete (no sync has fetched the whole meetings list yet)${options.prune ? ': --prune removes nothing' : ''}; run \`mtg sync\``,
+    );
+  }
+  if (summary.notInMirror > 0) {
+    const n = summary.notInMirror;
+    warn(
+      `${n} ${n === 1 ? 'file' : 'files'} of meetings this mirror does not have: kept (run \`mtg sync\` to complete the mirror)`,
+    );
+  }
 
   let done = 0;
   for (const m of input.meetings) {
@@ -411,10 +444,11 @@ export function exportMarkdown(
     }
   }
 
-  // Meetings with a file here that the mirror no longer has live: deleted on the server.
+  // Meetings with a file here that the mirror knows were deleted on the server (tombstones). Only
+  // a completed walk sets one, so a missing meeting is never taken for a deleted one.
   for (const [id, entry] of [...files.entries()]) {
-    if (input.paths.has(id)) continue;
-    if (!options.prune) {
+    if (input.paths.has(id) || !input.deleted.ids.has(id)) continue;
+    if (!options.prune || !summary.mirrorComplete) {
       summary.deleted += 1;
       summary.paths.deleted.push(entry.path);
       continue;
@@ -436,9 +470,6 @@ export function exportMarkdown(
     summary.pruned += 1;
     summary.paths.pruned.push(entry.path);
   }
-  // A meeting that is tombstoned but was never exported has no file: nothing to report.
-  void input.deleted;
-
   w.finish(files, journalExisted || !existsManifest(root));
   return summary;
 }

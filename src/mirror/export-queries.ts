@@ -50,12 +50,28 @@ export function liveMeetings(db: Db): IterableIterator<MeetingRow> {
     .iterate();
 }
 
-/** IDs of tombstoned meetings. */
-export function deletedMeetingIds(db: Db): Set<string> {
-  return new Set(
+/**
+ * What the mirror knows of deleted meetings. A meeting the mirror lacks is not known to be deleted
+ * (never synced, the mirror reset, a walk not finished): only a tombstone, which a completed walk
+ * of the meetings list sets, says so. `listComplete`: such a walk ever completed.
+ */
+export interface MeetingDeletions {
+  ids: ReadonlySet<string>;
+  listComplete: boolean;
+}
+
+/** Tombstoned meeting IDs, and whether a walk of the meetings list ever completed. */
+export function deletedMeetingIds(db: Db): MeetingDeletions {
+  const ids = new Set(
     db
       .prepare<{ id: string }>('SELECT id FROM meetings WHERE deleted_at IS NOT NULL')
       .all()
       .map((r) => r.id),
   );
+  const walked = db
+    .prepare<{ one: number }>(
+      "SELECT 1 AS one FROM walks WHERE resource = 'meetings' AND completed_at IS NOT NULL LIMIT 1",
+    )
+    .get();
+  return { ids, listComplete: walked !== undefined };
 }

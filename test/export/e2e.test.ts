@@ -1,7 +1,15 @@
 // The built CLI against an in-process sandbox: sync, export, churn, sync, export again; and an
 // export killed midway then rerun, against one clean run.
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -119,6 +127,8 @@ describe('mtg export markdown (built CLI)', () => {
     const snapB = e.sandbox.snapshot();
     const { changed, deleted } = changedMeetings(snapA, snapB);
     expect(changed.size).toBeGreaterThan(0);
+    // The churn deletes some meetings on the server: the sync tombstones them.
+    expect(deleted.size).toBeGreaterThan(0);
     expect((await e.sync()).code).toBe(0);
 
     const r = await e.mtg(['export', 'markdown', dir, '--transcripts', '--json']);
@@ -130,6 +140,9 @@ describe('mtg export markdown (built CLI)', () => {
     expect(s.unchanged).toBe(snapB.meetings.length - changed.size);
     expect(s.deleted).toBe(deleted.size);
     expect(s.pruned).toBe(0);
+    expect(s.notInMirror).toBe(0);
+    expect(r.stderr).toContain(`${deleted.size} deleted on the server (kept; --prune removes them)`);
+    expect(r.stderr).not.toContain('warning');
     const moved = [...changed].filter(
       (id) => pathsBefore[id] && pathsBefore[id]!.path !== pathsAfter[id]!.path,
     );
@@ -155,8 +168,76 @@ describe('mtg export markdown (built CLI)', () => {
       (await e.mtg(['export', 'markdown', dir, '--transcripts', '--prune', '--json'])).stdout,
     );
     expect(p.pruned).toBe(deleted.size);
+    expect(p.notInMirror).toBe(0);
     for (const id of deleted) expect(existsSync(join(dir, pathsBefore[id]!.path))).toBe(false);
     expect(p.written).toBe(0);
+  });
+
+  // QA: after `mirror reset` the mirror knew no meeting, and --prune took the whole folder (and
+  // the user's notes in it) for meetings deleted on the server.
+  it('after `mirror reset` and a failed sync, --prune keeps every file and says the mirror lacks them', async () => {
+    const e = await mirrorEnv();
+    envs.push(e);
+    const dir = mkdtempSync(join(tmpdir(), 'mtg-export-reset-'));
+    expect((await e.sync(['--no-transcripts'])).code).toBe(0);
+    expect((await e.mtg(['export', 'markdown', dir])).code).toBe(0);
+    const files = Object.values(manifest(dir)).map((f) => f.path);
+    expect(files.length).toBe(12);
+    const noted = join(dir, files[0]!);
+    appendFileSync(noted, 'note\n');
+    const before = tree(dir);
+
+    expect((await e.mtg(['mirror', 'reset'])).code).toBe(0);
+    expect((await e.sync(['--api-key', 'bad'])).code).toBe(3);
+
+    for (const args of [[], ['--prune']]) {
+      const r = await e.mtg(['export', 'markdown', dir, ...args, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const s = JSON.parse(r.stdout);
+      expect([s.written, s.deleted, s.pruned, s.notInMirror]).toEqual([0, 0, 0, 12]);
+      expect(new Set(s.paths.notInMirror)).toEqual(new Set(files));
+      expect(s.mirrorComplete).toBe(false);
+      expect(r.stderr).toContain('12 files of meetings this mirror does not have: kept');
+      expect(r.stderr).toContain('the mirror is incomplete');
+      expect(r.stderr).not.toContain('deleted on the server');
+    }
+    // Every file as it was, the user's note included.
+    expect(tree(dir)).toEqual(before);
+    expect(readFileSync(noted, 'utf8').endsWith('note\n')).toBe(true);
+  });
+
+  it('after a first sync stopped by --budget, --prune removes nothing', async () => {
+    const e = await mirrorEnv({
+      sizes: { meetings: 30, actionItems: 10, people: 5, companies: 2 },
+      pageSize: 25,
+    });
+    envs.push(e);
+    const dir = mkdtempSync(join(tmpdir(), 'mtg-export-budget-'));
+    expect((await e.sync(['--no-transcripts'])).code).toBe(0);
+    expect((await e.mtg(['export', 'markdown', dir])).code).toBe(0);
+    const before = tree(dir);
+
+    expect((await e.mtg(['mirror', 'reset'])).code).toBe(0);
+    const partial = await e.sync(['--no-transcripts', '--budget', '1']);
+    expect(partial.code, partial.stderr).toBe(0);
+    expect(JSON.parse(partial.stdout).complete).toBe(false);
+
+    const r = await e.mtg(['export', 'markdown', dir, '--prune', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect([s.written, s.unchanged, s.deleted, s.pruned, s.notInMirror]).toEqual([0, 25, 0, 0, 5]);
+    expect(r.stderr).toContain('5 files of meetings this mirror does not have: kept');
+    expect(r.stderr).toContain('the mirror is incomplete');
+    expect(tree(dir)).toEqual(before);
+
+    // The walk completed: every meeting is back, nothing was deleted, nothing is reported.
+    expect((await e.sync(['--no-transcripts'])).code).toBe(0);
+    const done = await e.mtg(['export', 'markdown', dir, '--prune', '--json']);
+    const d = JSON.parse(done.stdout);
+    expect([d.written, d.unchanged, d.deleted, d.pruned, d.notInMirror]).toEqual([0, 30, 0, 0, 0]);
+    expect(d.mirrorComplete).toBe(true);
+    expect(done.stderr).not.toContain('warning');
+    expect(tree(dir)).toEqual(before);
   });
 
   it('an export killed midway (SIGKILL) and rerun equals one clean run', async () => {

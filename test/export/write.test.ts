@@ -87,11 +87,17 @@ function run(
   ms: ReturnType<typeof meeting>[],
   opts: Partial<ExportOptions> = {},
   deleted: string[] = [],
+  listComplete = true,
 ) {
   const sources = ms.map((m) => source(m, [{ speaker: 'Ada', text: 'Hello', timestamp: 3 }]));
   return exportMarkdown(
-    { paths: assignPaths(ms), meetings: sources, total: sources.length, deleted: new Set(deleted) },
-    { dir, prune: false, transcripts: false, privateNotes: false, ...opts },
+    {
+      paths: assignPaths(ms),
+      meetings: sources,
+      total: sources.length,
+      deleted: { ids: new Set(deleted), listComplete },
+    },
+    { dir, prune: false, transcripts: false, privateNotes: false, onWarning: () => {}, ...opts },
     opts.template ?? defaultTemplate,
   );
 }
@@ -182,6 +188,40 @@ describe('export files', () => {
     expect([p.deleted, p.pruned]).toEqual([1, 1]);
     expect(existsSync(gone)).toBe(false);
     expect(Object.keys(fileOf(dir))).toEqual([ms[0]!.id]);
+  });
+
+  it('keeps, even with --prune, the file of a meeting the mirror does not have (not a tombstone)', () => {
+    const dir = tmp();
+    const ms = [meeting('mtg_000000000012', 'a'), meeting('mtg_000000000013', 'b')];
+    run(dir, ms);
+    const kept = join(dir, fileOf(dir)[ms[1]!.id]!.path);
+    const warnings: string[] = [];
+    for (const prune of [false, true]) {
+      const s = run(dir, [ms[0]!], { prune, onWarning: (t) => warnings.push(t) });
+      expect([s.deleted, s.pruned, s.notInMirror]).toEqual([0, 0, 1]);
+      expect(s.paths.notInMirror).toEqual([fileOf(dir)[ms[1]!.id]!.path]);
+    }
+    expect(existsSync(kept)).toBe(true);
+    expect(Object.keys(fileOf(dir)).sort()).toEqual([ms[0]!.id, ms[1]!.id]);
+    expect(warnings).toEqual(
+      Array(2).fill(
+        '1 file of meetings this mirror does not have: kept (run `mtg sync` to complete the mirror)',
+      ),
+    );
+  });
+
+  it('prunes nothing, tombstones included, while the meetings list was never walked to its end', () => {
+    const dir = tmp();
+    const ms = [meeting('mtg_000000000014', 'a'), meeting('mtg_000000000015', 'b')];
+    run(dir, ms);
+    const gone = join(dir, fileOf(dir)[ms[1]!.id]!.path);
+    const warnings: string[] = [];
+    const s = run(dir, [ms[0]!], { prune: true, onWarning: (t) => warnings.push(t) }, [ms[1]!.id], false);
+    expect([s.deleted, s.pruned, s.mirrorComplete]).toEqual([1, 0, false]);
+    expect(existsSync(gone)).toBe(true);
+    expect(warnings).toEqual([
+      'the mirror is incomplete (no sync has fetched the whole meetings list yet): --prune removes nothing; run `mtg sync`',
+    ]);
   });
 
   it('does not follow a symlink inside DIR that points outside', () => {
