@@ -23,7 +23,7 @@ async function probe(ctx: Context, apiKey?: string, baseUrl?: URL) {
 }
 
 async function readKey(ctx: Context): Promise<string> {
-  const { stdin, stderr } = ctx.io;
+  const { in: stdin, err: stderr } = ctx.io;
   if (!stdin.isTTY) {
     let text = '';
     stdin.setEncoding('utf8');

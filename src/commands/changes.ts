@@ -51,7 +51,7 @@ export const changesCommand: CommandSpec = {
     const mirror = openMirror({ profile, dataDir: dataDir(ctx.env), readonly: true });
     try {
       if (since?.kind === 'run') changes.checkRunExists(mirror.db, since.run);
-      const sink = await out.openOutput(ctx.globals.output);
+      const sink = await out.openOutput(ctx.io.out, ctx.globals.output);
       const writer = out.createItemWriter(sink.stream, view, options);
       try {
         const batch: unknown[] = [];

@@ -74,7 +74,7 @@ export const watchCommand: CommandSpec = {
       throw new UsageError(
         'mtg watch does not take --checkpoint: it keeps its place in the mirror (--consumer)',
       );
-    const table = (given ?? (ctx.io.stdout.isTTY ? 'table' : 'ndjson')) === 'table';
+    const table = (given ?? (ctx.io.out.isTTY ? 'table' : 'ndjson')) === 'table';
     // Only the lists of the watched resources are walked: a watch of action items spends no request on meetings.
     const only = resources.length
       ? [...new Set(resources.map((r) => (r === 'transcripts' ? 'meetings' : r)))]
@@ -103,7 +103,7 @@ export const watchCommand: CommandSpec = {
 
     // The status line is ours (a spinner would fight with event lines on the same terminal).
     ctx.progress.stop();
-    const stderr = ctx.io.stderr;
+    const stderr = ctx.io.err;
     const statusOn = !!stderr.isTTY && !ctx.globals.quiet;
     let statusShown = false;
     const status = (text: string) => {
@@ -124,7 +124,7 @@ export const watchCommand: CommandSpec = {
     // returns, the line is out of the process, and the seq is recorded right after, in the same tick.
     let full = false;
     const write = (text: string) => {
-      if (!ctx.io.stdout.write(text)) full = true;
+      if (!ctx.io.out.write(text)) full = true;
     };
 
     const runExec = async (event: ChangeEvent, json: string) => {
@@ -179,7 +179,7 @@ export const watchCommand: CommandSpec = {
           handled: () => {
             if (!full) return undefined;
             full = false;
-            return new Promise<void>((resolve) => ctx.io.stdout.once('drain', () => resolve()));
+            return new Promise<void>((resolve) => ctx.io.out.once('drain', () => resolve()));
           },
           print: (event) => {
             clearStatus();

@@ -16,6 +16,8 @@ export interface MeetingPageOptions {
   webUrl?: string;
   /** Time zone for the date (default: the local one); tests pin it. */
   timeZone?: string;
+  /** The time "3 days ago" counts from (ms; default: now; io.now()). */
+  now?: number;
 }
 
 const INDENT = '  ';
@@ -51,8 +53,8 @@ export function formatDate(iso: string, timeZone?: string): string {
 }
 
 /** The full date, and within the last week also the tables' relative form: "… (3 days ago)". */
-function withRelative(iso: string, timeZone?: string): string {
-  const relative = humanDate(iso);
+function withRelative(iso: string, timeZone?: string, now?: number): string {
+  const relative = humanDate(iso, now);
   return relative.endsWith(' ago') || relative === 'just now'
     ? `${formatDate(iso, timeZone)} (${relative})`
     : formatDate(iso, timeZone);
@@ -164,7 +166,7 @@ export function renderMeetingPage(m: Meeting, opts: MeetingPageOptions): string 
     ...details(
       [
         ['ID', text1(m.id)],
-        ['Date', withRelative(m.createdAt, opts.timeZone)],
+        ['Date', withRelative(m.createdAt, opts.timeZone, opts.now)],
         ['Duration', m.duration === null ? undefined : formatDuration(m.duration)],
         ['Link', m.url ? text1(m.url) : undefined],
         ['Recording', m.recordingUrl ? `${text1(m.recordingUrl)} ${c.dim('(valid 24 h)')}` : undefined],

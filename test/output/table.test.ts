@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { colorEnabled } from '../../src/cli/io.js';
 import {
-  colorEnabled,
   createItemWriter,
   defaultFormat,
   humanCount,
@@ -107,8 +107,8 @@ describe('table', () => {
 });
 
 describe('colorEnabled', () => {
-  const tty = { isTTY: true };
-  const pipe = { isTTY: false };
+  const tty = true;
+  const pipe = false;
   it.each([
     ['tty', tty, false, {}, true],
     ['pipe', pipe, false, {}, false],
@@ -120,8 +120,8 @@ describe('colorEnabled', () => {
     ['NO_COLOR beats FORCE_COLOR', pipe, false, { NO_COLOR: '1', FORCE_COLOR: '1' }, false],
     ['--no-color beats FORCE_COLOR', pipe, true, { FORCE_COLOR: '3' }, false],
     ['TERM=dumb', tty, false, { TERM: 'dumb' }, false],
-  ])('%s', (_n, stream, noColorFlag, env, expected) => {
-    expect(colorEnabled({ stream, noColorFlag, env })).toBe(expected);
+  ])('%s', (_n, isTTY, noColorFlag, env, expected) => {
+    expect(colorEnabled(isTTY, noColorFlag, env)).toBe(expected);
   });
 });
 
