@@ -5,7 +5,7 @@ import type { Meeting } from '../api/schemas.js';
 import { createChalk } from './color.js';
 import { renderMarkdown, visibleWidth } from './markdown.js';
 import { sanitizeOneLine } from './sanitize.js';
-import { humanDate, humanDuration } from './text.js';
+import { humanDate, humanDuration, padToWidth } from './text.js';
 import { formatClock } from './transcript.js';
 
 export interface MeetingPageOptions {
@@ -63,8 +63,8 @@ function withRelative(iso: string, timeZone?: string, now?: number): string {
 /** Aligned "key  value" lines; rows without a value are left out. */
 function details(rows: [string, string | undefined][], c: ChalkInstance): string[] {
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined && r[1] !== '');
-  const keyWidth = Math.max(0, ...shown.map(([k]) => k.length));
-  return shown.map(([k, v]) => `${INDENT}${c.dim(k.padEnd(keyWidth))}  ${v}`);
+  const keyWidth = Math.max(0, ...shown.map(([k]) => visibleWidth(k)));
+  return shown.map(([k, v]) => `${INDENT}${c.dim(padToWidth(k, keyWidth))}  ${v}`);
 }
 
 function section(title: string, body: string[], c: ChalkInstance): string[] {
@@ -99,7 +99,7 @@ function notes(markdown: string | null | undefined, opts: MeetingPageOptions): s
 }
 
 function statusLabel(status: string, c: ChalkInstance): string {
-  const label = text1(status).padEnd(7);
+  const label = padToWidth(text1(status), 7);
   if (status === 'DONE') return c.green(label);
   if (status === 'PENDING') return c.yellow(label);
   return label;

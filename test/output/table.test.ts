@@ -9,6 +9,7 @@ import {
   writeOne,
 } from '../../src/output/index.js';
 import { fitWidths } from '../../src/output/table.js';
+import { padToWidth, visibleWidth } from '../../src/output/text.js';
 import { ANSI, collector } from './helpers.js';
 
 const view = viewFor('actionItem');
@@ -126,6 +127,12 @@ describe('colorEnabled', () => {
 });
 
 describe('text helpers', () => {
+  it('padToWidth pads to terminal columns (CJK are 2), styling codes count 0', () => {
+    expect(padToWidth('待办', 7)).toBe('待办   ');
+    expect(visibleWidth(padToWidth('待办', 7))).toBe(7);
+    expect(padToWidth('\u001b[1mab\u001b[22m', 4)).toBe('\u001b[1mab\u001b[22m  ');
+    expect(padToWidth('toolong', 3)).toBe('toolong');
+  });
   it('truncate counts terminal columns (emoji are 2)', () => {
     expect(truncate('hello', 5)).toBe('hello');
     expect(truncate('hello world', 6)).toBe('hello…');
