@@ -7,6 +7,7 @@ import { sanitizeOneLine } from '../output/sanitize.js';
 import {
   ApiError,
   type ApiIssue,
+  ExitCode,
   InterruptedError,
   MtgError,
   NetworkError,
@@ -126,7 +127,7 @@ export class ApiClient {
       // The key goes only to the configured origin.
       throw new MtgError(
         `Refusing to follow a link to ${url.origin}: it is not the configured origin ${this.options.baseUrl.origin}`,
-        1,
+        ExitCode.api,
       );
     }
     const what = `${req.method} ${url.pathname}`;

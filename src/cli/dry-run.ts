@@ -3,6 +3,7 @@
 // sent, so neither an API key nor a base URL is needed; every input is still validated first.
 
 import type { WriteRequest } from '../api/endpoints.js';
+import { ExitCode } from '../api/errors.js';
 import { buildQuery } from '../api/url.js';
 import type { Context } from './context.js';
 import type { OptionSpec } from './spec.js';
@@ -60,5 +61,5 @@ export async function printDryRun(
   await writeDocument(ctx.io.out, ctx.globals.output, text);
   const { counted } = await import('../output/text.js');
   ctx.progress.note(`Dry run: ${counted(planned.length, 'request')} not sent.`);
-  return 0;
+  return ExitCode.ok;
 }

@@ -40,7 +40,6 @@ export { type OutputSink, openAppendOutput, openOutput, setDocumentFilter } from
 export { counted, humanCount, truncate } from './text.js';
 export {
   defaultFormat,
-  FORMATS,
   type Format,
   type ItemWriter,
   type ResourceView,

@@ -1,7 +1,6 @@
 // Shared types of the output layer (kept apart so writers do not import each other).
 
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv';
-export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
 
 /** Contract: `table` when stdout is a terminal, `tsv` when it is not. */
 export function defaultFormat(stdoutIsTTY: boolean): Format {
