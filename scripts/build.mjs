@@ -1,4 +1,5 @@
-// Bundles the CLI into dist/: src/cli/main.ts as ESM (dist/main.js and its chunks), where code
+// Bundles the CLI into dist/: src/cli/bin.ts (the process entry, which runs src/cli/main.ts) as ESM
+// (dist/main.js and its chunks), where code
 // splitting keeps what only some commands need (the sandbox, ora, cli-table3) in chunks loaded by
 // dynamic import(), off the start-up path; and src/cli/entry.ts as CommonJS (dist/mtg.cjs, run by
 // bin/mtg.js), which answers --version and help itself and imports dist/main.js for the rest.
@@ -94,7 +95,7 @@ const leanUndici = {
 // duplicated, each still runs once, and what was lazy stays lazy.
 async function startupClosure() {
   const result = await build({
-    entryPoints: ['src/cli/main.ts'],
+    entryPoints: ['src/cli/bin.ts'],
     bundle: true,
     write: false,
     metafile: true,
@@ -115,7 +116,7 @@ async function startupClosure() {
     ],
   });
   return Object.keys(result.metafile.inputs)
-    .filter((input) => !input.endsWith('src/cli/main.ts'))
+    .filter((input) => !input.endsWith('src/cli/bin.ts'))
     .map((input) => resolve(input));
 }
 
@@ -181,7 +182,7 @@ async function writeHelpTexts() {
 
 await rm(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/cli/main.ts' },
+  entryPoints: { main: 'src/cli/bin.ts' },
   outdir,
   bundle: true,
   splitting: true,

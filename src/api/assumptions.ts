@@ -51,8 +51,6 @@ export const ASSIGNEE_WORDS: Record<string, Exclude<AssigneeType, 'Profile'>> = 
   'outside-my-workspace': 'OutsideMyWorkspace',
 };
 
-/** GET /meetings: query `cursor`, `tagIds`; array of Meeting, newest first, paginated like the rest. */
-export const MEETINGS_LIST_QUERY = ['cursor', 'tagIds'] as const;
 /**
  * GET /meetings lists the newest (by createdAt) first: `meetings list --since` stops fetching at the
  * first page whose meetings are all older than --since. false would make it read every page.
@@ -72,9 +70,6 @@ export const ERROR_CODES = {
   429: 'RATE_LIMITED',
   500: 'INTERNAL',
 } as const;
-
-/** The sandbox's default page size; the client never assumes one. */
-export const SANDBOX_DEFAULT_PAGE_SIZE = 25;
 
 /** Plans and their rate-limit windows (spec section 8). Counted per account across keys. */
 export const PLAN_LIMITS = {
@@ -97,10 +92,3 @@ export const PLAN_LIMITS = {
 } as const;
 export type Plan = keyof typeof PLAN_LIMITS;
 export const PLANS = Object.keys(PLAN_LIMITS) as Plan[];
-
-/**
- * Responses may carry fields the spec does not list. The client validates the fields it knows and
- * passes the object through unchanged (json/ndjson print exactly what the server sent), so a server
- * that adds a field does not break older clients.
- */
-export const TOLERATE_UNKNOWN_RESPONSE_FIELDS = true;

@@ -7,6 +7,7 @@ import { sanitizeOneLine } from '../output/sanitize.js';
 import {
   ApiError,
   type ApiIssue,
+  ExitCode,
   InterruptedError,
   MtgError,
   NetworkError,
@@ -36,6 +37,8 @@ export interface ClientOptions {
   /** Aborts in-flight requests and waits (Ctrl-C). */
   signal?: AbortSignal;
   random?: () => number;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (the run's env); none given: no proxy. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface RequestOptions<S extends z.ZodType = z.ZodType> {
@@ -124,7 +127,7 @@ export class ApiClient {
       // The key goes only to the configured origin.
       throw new MtgError(
         `Refusing to follow a link to ${url.origin}: it is not the configured origin ${this.options.baseUrl.origin}`,
-        1,
+        ExitCode.api,
       );
     }
     const what = `${req.method} ${url.pathname}`;
@@ -174,8 +177,8 @@ export class ApiClient {
         const refused = refusedTunnelStatus(err);
         const problem =
           refused === undefined
-            ? describeNetworkError(err, this.options.timeoutMs, code, proxyFor(url))
-            : `the proxy at ${proxyFor(url) ?? 'the configured proxy'} refused the tunnel (HTTP ${refused})`;
+            ? describeNetworkError(err, this.options.timeoutMs, code, proxyFor(url, this.options.env ?? {}))
+            : `the proxy at ${proxyFor(url, this.options.env ?? {}) ?? 'the configured proxy'} refused the tunnel (HTTP ${refused})`;
         lastError = new NetworkError(
           `${what} failed: ${problem} (after ${attempt + 1} ${attempt ? 'tries' : 'try'})`,
           code,
@@ -298,10 +301,15 @@ export class ApiClient {
       };
       // Loopback never goes through a proxy; elsewhere HTTPS_PROXY/HTTP_PROXY/NO_PROXY are honored.
       // The tunnel's own pool is bounded (proxy.ts): a proxy that drops CONNECT fails the attempt.
+      // The variables are given explicitly ('' = none): undici would read process.env otherwise.
+      const env = this.options.env ?? {};
       this.dispatcher = isLoopbackHost(this.options.baseUrl.hostname)
         ? new undici.Agent(opts)
         : new undici.EnvHttpProxyAgent({
             ...opts,
+            httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+            httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+            noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
             clientFactory: tunnelPoolFactory(undici.Pool, this.options.timeoutMs),
           } as ConstructorParameters<typeof undici.EnvHttpProxyAgent>[0]);
     }

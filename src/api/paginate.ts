@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import type { ApiClient } from './client.js';
-import { MtgError } from './errors.js';
+import { ExitCode, MtgError } from './errors.js';
 import { findLink } from './link.js';
 import { unlistedInArray } from './schemas.js';
 import type { Query } from './url.js';
@@ -68,7 +68,10 @@ async function* pages<T>(client: ApiClient, options: PaginateOptions<T>): AsyncG
     next = findLink(res.headers.link, 'next', res.url);
     if (next) {
       if (seen.has(next.href))
-        throw new MtgError(`The server's next link repeats a page already fetched (${next.pathname})`, 1);
+        throw new MtgError(
+          `The server's next link repeats a page already fetched (${next.pathname})`,
+          ExitCode.api,
+        );
       seen.add(next.href);
     }
     const taken = items.length > remaining ? items.slice(0, remaining) : items;

@@ -21,7 +21,7 @@ export class ProxyError extends Error {
 }
 
 /** The proxy undici's EnvHttpProxyAgent picks for `target`, without credentials; undefined = direct. */
-export function proxyFor(target: URL, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function proxyFor(target: URL, env: Record<string, string | undefined>): string | undefined {
   const http = env.http_proxy ?? env.HTTP_PROXY;
   const raw = target.protocol === 'https:' ? (env.https_proxy ?? env.HTTPS_PROXY ?? http) : http;
   if (!raw || !shouldProxy(target, env.no_proxy ?? env.NO_PROXY ?? '')) return undefined;

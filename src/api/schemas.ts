@@ -1,6 +1,8 @@
 // zod schemas of every resource of the spec (section 2) and of the error envelope (section 7).
-// TypeScript types are inferred from these, never written twice. Objects are parsed loosely
-// (unknown fields pass) — see TOLERATE_UNKNOWN_RESPONSE_FIELDS in assumptions.ts.
+// TypeScript types are inferred from these, never written twice. Objects are parsed loosely: a
+// response may carry fields the spec does not list; the fields we know are validated and the object
+// passes through unchanged (json/ndjson print exactly what the server sent), so a server that adds
+// a field does not break older clients.
 import { z } from 'zod';
 import { ACTION_ITEM_STATUSES, LINK_ACCESS_SEEN, SHARE_ACCESS_SEEN } from './assumptions.js';
 import { ExactInteger } from './exact.js';

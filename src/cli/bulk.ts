@@ -18,8 +18,8 @@ export const DEFAULT_BULK_CONCURRENCY = 8;
  * Hidden knob, not in --help: MTG_CONCURRENCY=N overrides the default pool size. bench/run.mjs
  * uses MTG_CONCURRENCY=1 to time a batch one request at a time against the concurrent default.
  */
-function concurrencyFromEnv(): number | undefined {
-  const raw = process.env.MTG_CONCURRENCY;
+function concurrencyFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.MTG_CONCURRENCY;
   const n = raw === undefined ? Number.NaN : Number(raw);
   return Number.isInteger(n) && n >= 1 ? n : undefined;
 }
@@ -34,7 +34,7 @@ export type BulkResult<R> =
   | { status: 'skipped' };
 
 export interface BulkOptions<R> {
-  /** Workers running at once (default DEFAULT_BULK_CONCURRENCY). */
+  /** Workers running at once (default DEFAULT_BULK_CONCURRENCY; runBulkCommand: MTG_CONCURRENCY too). */
   concurrency?: number;
   /** Once aborted, no new item is started; items not started are 'skipped'. */
   signal?: AbortSignal;
@@ -48,10 +48,7 @@ export async function runBulk<T, R>(
   worker: (item: T, index: number) => Promise<R>,
   options: BulkOptions<R> = {},
 ): Promise<BulkResult<R>[]> {
-  const concurrency = Math.max(
-    1,
-    Math.floor(options.concurrency ?? concurrencyFromEnv() ?? DEFAULT_BULK_CONCURRENCY),
-  );
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_BULK_CONCURRENCY));
   const { signal } = options;
   const results: (BulkResult<R> | undefined)[] = new Array(items.length).fill(undefined);
   let nextToStart = 0;
@@ -152,7 +149,7 @@ export async function openItemOutput(ctx: Context, resource: ResourceName): Prom
   const { chooseFormat, writerSetup } = await import('./list.js');
   const format = chooseFormat(ctx) as ListFormat;
   const { out, view, options } = await writerSetup(ctx, resource, format);
-  const sink = await out.openOutput(ctx.globals.output);
+  const sink = await out.openOutput(ctx.io.out, ctx.globals.output);
   const writer = out.createItemWriter(sink.stream, view, options);
   return {
     write: (items) => writer.writeMany(items),
@@ -197,6 +194,7 @@ export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommandSpec<T
   let results: BulkResult<R>[];
   try {
     results = await runBulk(spec.items, spec.worker, {
+      concurrency: concurrencyFromEnv(ctx.env),
       signal: ctx.signal,
       onResult: async (result, index) => {
         settled++;

@@ -8,16 +8,8 @@ import { checkBaseUrl } from '../api/url.js';
 import { needsStore, resolveSettings, type Settings } from '../config/settings.js';
 import type { ConfigStore } from '../config/store.js';
 import type { Globals } from './globals.js';
+import type { IOStreams } from './io.js';
 import { Progress } from './progress.js';
-
-export type OutStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-export type InStream = NodeJS.ReadableStream & { isTTY?: boolean };
-
-export interface IO {
-  stdout: OutStream;
-  stderr: OutStream;
-  stdin: InStream;
-}
 
 export const VERSION: string = typeof __MTG_VERSION__ === 'string' ? __MTG_VERSION__ : '0.0.0-dev';
 declare const __MTG_VERSION__: string | undefined;
@@ -33,16 +25,17 @@ export class Context {
 
   constructor(
     readonly globals: Globals,
-    readonly io: IO,
+    /** The run's streams, TTYs, width, clock and colors (decided before the Context is built). */
+    readonly io: IOStreams,
     readonly env: NodeJS.ProcessEnv,
     readonly signal: AbortSignal,
   ) {
     this.progress = new Progress({
-      stream: io.stderr,
+      stream: io.err,
+      tty: io.errIsTTY,
+      color: io.color.err,
       quiet: globals.quiet,
       verbose: globals.verbose,
-      noColor: !globals.color,
-      env,
     });
   }
 
@@ -110,6 +103,7 @@ export class Context {
       maxRetries: this.globals.maxRetries,
       maxWaitMs: this.globals.maxWaitMs,
       signal: this.signal,
+      env: this.env,
       log: this.globals.verbose ? (line) => this.progress.debug(line) : undefined,
       onWait: (info) => this.progress.wait(info),
       warn: (line) => this.progress.line(line),

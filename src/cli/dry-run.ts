@@ -3,6 +3,7 @@
 // sent, so neither an API key nor a base URL is needed; every input is still validated first.
 
 import type { WriteRequest } from '../api/endpoints.js';
+import { ExitCode } from '../api/errors.js';
 import { buildQuery } from '../api/url.js';
 import type { Context } from './context.js';
 import type { OptionSpec } from './spec.js';
@@ -45,7 +46,7 @@ export async function printDryRun(
   const planned = requests.map(plannedRequest);
   let text: string;
   if (ctx.globals.format === 'json') {
-    text = `${JSON.stringify(planned, null, ctx.io.stdout.isTTY && !ctx.globals.output ? 2 : undefined)}\n`;
+    text = `${JSON.stringify(planned, null, ctx.io.out.isTTY && !ctx.globals.output ? 2 : undefined)}\n`;
   } else if (ctx.globals.format === 'ndjson') {
     text = planned.map((r) => `${JSON.stringify(r)}\n`).join('');
   } else {
@@ -54,11 +55,11 @@ export async function printDryRun(
       (r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}\n`,
     );
     // The paths and bodies hold the user's own input; still, a terminal gets no control sequences.
-    text = ctx.io.stdout.isTTY && !ctx.globals.output ? sanitizeForTerminal(lines.join('')) : lines.join('');
+    text = ctx.io.out.isTTY && !ctx.globals.output ? sanitizeForTerminal(lines.join('')) : lines.join('');
   }
   const { writeDocument } = await import('../output/document.js');
-  await writeDocument(ctx.globals.output, text);
+  await writeDocument(ctx.io.out, ctx.globals.output, text);
   const { counted } = await import('../output/text.js');
   ctx.progress.note(`Dry run: ${counted(planned.length, 'request')} not sent.`);
-  return 0;
+  return ExitCode.ok;
 }

@@ -100,8 +100,8 @@ export async function installJq(expr: string): Promise<void> {
   const jq = await compileJq(expr);
   const { openOutput, setDocumentFilter } = await import('../output/sink.js');
   const { sanitizeForTerminal } = await import('../output/sanitize.js');
-  setDocumentFilter(async (path) => {
-    const target = await openOutput(path, true);
+  setDocumentFilter(async (stdout, path) => {
+    const target = await openOutput(stdout, path, true);
     const chunks: Buffer[] = [];
     let size = 0;
     const stream = new Writable({

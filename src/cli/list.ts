@@ -20,7 +20,7 @@ export async function loadOutput(): Promise<Output> {
 /** --format/--json (or the TTY default), checked against the formats a command supports. */
 export function chooseFormat(ctx: Context, allowed: readonly string[] = LIST_FORMATS): string {
   // A file is data, not a screen: -o gets tsv by default even from a terminal.
-  const format = ctx.globals.format ?? defaultFormat(!!ctx.io.stdout.isTTY && !ctx.globals.output);
+  const format = ctx.globals.format ?? defaultFormat(ctx.io.outIsTTY && !ctx.globals.output);
   if (!allowed.includes(format)) {
     throw new UsageError(
       `Invalid --format "${format}" for this command. Valid values: ${allowed.join(', ')}`,
@@ -48,7 +48,7 @@ export async function writerSetup(ctx: Context, resource: ResourceName, format: 
     fields,
     rawCells: ctx.globals.rawCells,
     bom: ctx.globals.bom,
-    ...screenOptions(ctx, out.colorEnabled),
+    ...screenOptions(ctx),
   };
   return { out, view, options };
 }
@@ -57,14 +57,9 @@ export async function writerSetup(ctx: Context, resource: ResourceName, format: 
  * Colors and width for text meant for people on stdout: never colors into an -o file, and an
  * unsized pseudo-terminal (it reports 0 columns) gets the default width.
  */
-export function screenOptions(
-  ctx: Context,
-  colorEnabled: Output['colorEnabled'],
-): { color: boolean; width: number } {
-  const color =
-    !ctx.globals.output &&
-    colorEnabled({ stream: ctx.io.stdout, noColorFlag: !ctx.globals.color, env: ctx.env });
-  return { color, width: ctx.io.stdout.columns || 100 };
+export function screenOptions(ctx: Context): { color: boolean; width: number; now: number } {
+  const color = !ctx.globals.output && ctx.io.color.out;
+  return { color, width: ctx.io.columns || 100, now: ctx.io.now().getTime() };
 }
 
 export interface ListSpec<T> {
@@ -152,7 +147,7 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
   }
   const sink = globals.checkpoint
     ? await out.openAppendOutput(globals.output!, resume?.bytes ?? 0)
-    : await out.openOutput(globals.output);
+    : await out.openOutput(ctx.io.out, globals.output);
   const writer = out.createItemWriter(sink.stream, view, { ...options, continueAfter: resume?.items ?? 0 });
   const already = resume?.items ?? 0;
   if (resume)
@@ -229,5 +224,5 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
 export async function writeResult(ctx: Context, resource: ResourceName, item: unknown): Promise<void> {
   const format = chooseFormat(ctx) as ListFormat;
   const { out, view, options } = await writerSetup(ctx, resource, format);
-  await out.withOutput(ctx.globals.output, (stream) => out.writeOne(stream, item, view, options));
+  await out.withOutput(ctx.io.out, ctx.globals.output, (stream) => out.writeOne(stream, item, view, options));
 }

@@ -1,16 +1,27 @@
-// Entry point of the bundle. Parses the command line, runs the command with a Context, maps errors
-// to the contract's exit codes, and turns Ctrl-C into a clean stop (exit 130, output well-formed).
+// run(argv, io, env): parses the command line, runs the command with a Context, maps errors to the
+// contract's exit codes, and turns an interrupt into a clean stop (exit 130, output well-formed).
+// No side effect on import and no `process`: the entry (src/cli/bin.ts) wires it to the real
+// process, tests call it in-process with testIO() (test/helpers/inprocess.ts).
 
 import { setMaxListeners } from 'node:events';
 import { CommanderError } from 'commander';
 import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../api/errors.js';
 import { commandTree } from '../commands/index.js';
 import { sanitizeForTerminal, sanitizeOneLine } from '../output/sanitize.js';
-import { Context, type IO, VERSION } from './context.js';
+import { Context, VERSION } from './context.js';
 import { parseGlobals } from './globals.js';
+import type { Env, IOStreams } from './io.js';
 import { buildProgram } from './program.js';
 
-export async function main(argv: string[], io: IO, env: NodeJS.ProcessEnv): Promise<number> {
+export interface RunOptions {
+  /**
+   * Aborted by the entry on the first SIGINT or SIGTERM (its reason: the signal's name); run()
+   * then stops the command cleanly. A second signal is the entry's to handle (it exits at once).
+   */
+  interrupt?: AbortSignal;
+}
+
+export async function run(argv: string[], io: IOStreams, env: Env, opts: RunOptions = {}): Promise<number> {
   const controller = new AbortController();
   // Every in-flight request and every rate-limit wait listens to this signal, and a batch has up to
   // 8 of each at once (src/cli/bulk.ts): past node's default of 10, `action-items update` of 60 IDs
@@ -19,19 +30,19 @@ export async function main(argv: string[], io: IO, env: NodeJS.ProcessEnv): Prom
   let exitCode: number = ExitCode.ok;
   let context: Context | undefined;
 
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(ExitCode.interrupted); // second Ctrl-C: now
+  const onInterrupt = () => {
     controller.abort(new InterruptedError());
-    if (signal === 'SIGTERM') exitCode = ExitCode.interrupted;
+    if (opts.interrupt?.reason === 'SIGTERM') exitCode = ExitCode.interrupted;
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  if (opts.interrupt?.aborted) onInterrupt();
+  else opts.interrupt?.addEventListener('abort', onInterrupt, { once: true });
 
   const program = buildProgram(
     commandTree,
     VERSION,
     async (spec, args, opts, command) => {
       const globals = parseGlobals(command.optsWithGlobals());
+      io.decideColors(env, !globals.color);
       context = new Context(globals, io, env, controller.signal);
       context.commandPath = commandPath(command);
       // A bad expression is exit 2 before the command sends anything.
@@ -54,23 +65,24 @@ export async function main(argv: string[], io: IO, env: NodeJS.ProcessEnv): Prom
       }
     },
     {
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      writeOut: (s) => io.out.write(s),
+      writeErr: (s) => io.err.write(s),
     },
   );
 
   try {
     if (argv.length === 0) {
-      io.stdout.write(program.helpInformation());
+      io.out.write(program.helpInformation());
       return ExitCode.ok;
     }
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
-    exitCode = report(err, io, controller.signal.aborted);
+    exitCode = report(err, io, env, controller.signal.aborted);
   } finally {
     await context?.dispose().catch(() => undefined);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    opts.interrupt?.removeEventListener('abort', onInterrupt);
+    // --jq routes documents through a filter held by the output module: not into the next run.
+    if (context?.globals.jq !== undefined) (await import('../output/sink.js')).setDocumentFilter(undefined);
   }
   return exitCode;
 }
@@ -84,7 +96,7 @@ function commandPath(command: { name(): string; parent: unknown }): string {
   return words.join(' ');
 }
 
-function report(err: unknown, io: IO, aborted: boolean): number {
+function report(err: unknown, io: IOStreams, env: Env, aborted: boolean): number {
   if (err instanceof CommanderError) {
     // Commander already printed its message (with a suggestion for a mistyped command).
     if (
@@ -97,33 +109,18 @@ function report(err: unknown, io: IO, aborted: boolean): number {
     return ExitCode.usage;
   }
   if (aborted || err instanceof InterruptedError) {
-    io.stderr.write('Interrupted.\n');
+    io.err.write('Interrupted.\n');
     return ExitCode.interrupted;
   }
   if (err instanceof MtgError) {
     // Messages and details may carry server text (an error envelope): never raw to the terminal.
-    io.stderr.write(`mtg: ${sanitizeForTerminal(err.message)}\n`);
-    for (const line of err.details) io.stderr.write(`  ${sanitizeOneLine(line)}\n`);
+    io.err.write(`mtg: ${sanitizeForTerminal(err.message)}\n`);
+    for (const line of err.details) io.err.write(`  ${sanitizeOneLine(line)}\n`);
     return err.exitCode;
   }
   // Unexpected: a bug. Say so plainly; the stack only under MTG_DEBUG.
   const message = err instanceof Error ? err.message : String(err);
-  io.stderr.write(`mtg: unexpected error: ${sanitizeForTerminal(message)}\n`);
-  if (process.env.MTG_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+  io.err.write(`mtg: unexpected error: ${sanitizeForTerminal(message)}\n`);
+  if (env.MTG_DEBUG && err instanceof Error && err.stack) io.err.write(`${err.stack}\n`);
   return exitCodeOf(err);
 }
-
-// `mtg ... | head` closes our stdout early: that is not an error.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(ExitCode.ok);
-});
-
-const code = await main(
-  process.argv.slice(2),
-  { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
-  process.env,
-);
-// Let stdout drain before exiting (a pipe may still hold data).
-process.exitCode = code;
-if (process.stdout.writableLength === 0) process.exit(code);
-else process.stdout.once('drain', () => process.exit(code));

@@ -6,12 +6,13 @@ import type { WaitInfo } from '../api/ratelimit.js';
 type Spinner = { text: string; start(): Spinner; stop(): Spinner; isSpinning: boolean };
 
 export interface ProgressOptions {
-  stream: NodeJS.WritableStream & { isTTY?: boolean };
+  stream: NodeJS.WritableStream & { columns?: number };
+  /** stderr is a terminal (io.errIsTTY): a spinner rather than lines. */
+  tty: boolean;
+  /** Colors on stderr (io.color.err), decided with the data's. */
+  color: boolean;
   quiet: boolean;
   verbose: boolean;
-  /** --no-color given; with `env` (NO_COLOR, FORCE_COLOR), decides the spinner's color like the data's. */
-  noColor?: boolean;
-  env?: Record<string, string | undefined>;
 }
 
 /** Waits shorter than this are not worth a line outside a terminal. */
@@ -61,7 +62,7 @@ export class Progress {
   readonly interactive: boolean;
 
   constructor(private readonly options: ProgressOptions) {
-    this.interactive = !!options.stream.isTTY && !options.quiet;
+    this.interactive = options.tty && !options.quiet;
   }
 
   /** Spinner text for ongoing work ("Fetched 1,250 action items, page 50"); ends a shown wait. */
@@ -82,19 +83,16 @@ export class Progress {
       this.spinner.text = this.text;
       return;
     }
-    this.loading ??= Promise.all([import('ora'), import('../output/color.js')]).then(
-      ([{ default: ora }, { colorEnabled }]) => {
-        if (this.stopped) return;
-        const { stream, noColor, env } = this.options;
-        this.spinner = ora({
-          text: this.text,
-          stream: withColumns(stream as NodeJS.WriteStream),
-          discardStdin: false,
-          // chalk's own detection ignores NO_COLOR and our --no-color: decide here.
-          ...(!colorEnabled({ stream, noColorFlag: noColor, env }) && { color: false as const }),
-        }).start() as Spinner;
-      },
-    );
+    this.loading ??= import('ora').then(({ default: ora }) => {
+      if (this.stopped) return;
+      this.spinner = ora({
+        text: this.text,
+        stream: withColumns(this.options.stream as NodeJS.WriteStream),
+        discardStdin: false,
+        // chalk's own detection ignores NO_COLOR and our --no-color: the run decided.
+        ...(!this.options.color && { color: false as const }),
+      }).start() as Spinner;
+    });
   }
 
   /** A rate-limit wait: spinner text on a terminal, a line under --verbose or when long. */

@@ -77,7 +77,7 @@ export function updateBody(opts: Opts): ActionItemUpdateBody {
 
 /** IDs from the arguments and --stdin, validated, duplicates dropped (first occurrence kept). */
 async function actionItemIds(ctx: Context, args: string[], fromStdin: boolean): Promise<number[]> {
-  const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.stdin) : [])];
+  const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.in) : [])];
   const ids = [...new Set(positiveIds(raw, 'action item ID'))];
   if (ids.length === 0) {
     throw new UsageError('no action item IDs given: pass them as arguments or pipe them in with --stdin');

@@ -135,8 +135,8 @@ async function readInput(ctx: Context, file: string): Promise<{ value: unknown }
   let text: string;
   if (file === '-') {
     text = '';
-    ctx.io.stdin.setEncoding('utf8');
-    for await (const chunk of ctx.io.stdin) text += chunk;
+    ctx.io.in.setEncoding('utf8');
+    for await (const chunk of ctx.io.in) text += chunk;
   } else {
     try {
       text = await readFile(file, 'utf8');
@@ -228,7 +228,7 @@ export const apiCommand: CommandSpec = {
     const setup = await writerSetup(ctx, 'raw', format as 'json' | 'ndjson');
     const client = await ctx.client();
     try {
-      await setup.out.withOutput(ctx.globals.output, async (stream) => {
+      await setup.out.withOutput(ctx.io.out, ctx.globals.output, async (stream) => {
         if (opts.paginate) return writePages(ctx, client, plan, stream, setup);
         const res = await client.request({
           method: plan.method,
@@ -236,7 +236,7 @@ export const apiCommand: CommandSpec = {
           query: plan.query,
           body: plan.body,
         });
-        await writeBody(stream, res.data, setup, !!ctx.io.stdout.isTTY && !ctx.globals.output);
+        await writeBody(stream, res.data, setup, !!ctx.io.out.isTTY && !ctx.globals.output);
       });
     } finally {
       ctx.progress.stop();

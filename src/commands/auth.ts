@@ -22,42 +22,6 @@ async function probe(ctx: Context, apiKey?: string, baseUrl?: URL) {
   }
 }
 
-async function readKey(ctx: Context): Promise<string> {
-  const { stdin, stderr } = ctx.io;
-  if (!stdin.isTTY) {
-    let text = '';
-    stdin.setEncoding('utf8');
-    for await (const chunk of stdin) text += chunk;
-    return text.trim();
-  }
-  // A hidden prompt: read raw keystrokes without echoing them.
-  stderr.write('Paste your API key (input hidden): ');
-  const tty = stdin as NodeJS.ReadStream;
-  tty.setRawMode(true);
-  tty.resume();
-  tty.setEncoding('utf8');
-  return new Promise((resolve, reject) => {
-    let key = '';
-    const done = (err?: Error) => {
-      tty.setRawMode(false);
-      tty.pause();
-      tty.off('data', onData);
-      stderr.write('\n');
-      if (err) reject(err);
-      else resolve(key.trim());
-    };
-    const onData = (chunk: string) => {
-      for (const ch of chunk) {
-        if (ch === '\r' || ch === '\n') return done();
-        if (ch === '\u0003') return done(new UsageError('Cancelled'));
-        if (ch === '\u007f' || ch === '\b') key = key.slice(0, -1);
-        else key += ch;
-      }
-    };
-    tty.on('data', onData);
-  });
-}
-
 export const authGroup: GroupSpec = {
   name: 'auth',
   summary: 'Log in, log out and show which key is used',
@@ -77,7 +41,10 @@ export const authGroup: GroupSpec = {
         store.checkWritable();
         const settings = await ctx.settings();
         const baseUrl = ctx.baseUrl(settings);
-        const key = await readKey(ctx);
+        const key = await (await import('../cli/prompt.js')).readSecret(
+          ctx.io,
+          'Paste your API key (input hidden): ',
+        );
         if (!key) throw new UsageError('No API key given (pipe it on stdin or paste it at the prompt)');
         if (/\s/.test(key)) throw new UsageError('The API key must not contain spaces or line breaks');
         await probe(ctx, key, baseUrl);

@@ -20,7 +20,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 
 /** --notes-file PATH or - (stdin); an unreadable file is a usage error with the OS's reason. */
 async function readNotesFile(ctx: Context, path: string): Promise<string> {
-  if (path === '-') return readAll(ctx.io.stdin);
+  if (path === '-') return readAll(ctx.io.in);
   try {
     return await readFile(path, 'utf8');
   } catch (err) {

@@ -52,7 +52,7 @@ export const changesCommand: CommandSpec = {
     try {
       if (since?.kind === 'run') changes.checkRunExists(mirror.db, since.run);
       if (after !== undefined) changes.checkAfter(mirror.db, after);
-      const sink = await out.openOutput(ctx.globals.output);
+      const sink = await out.openOutput(ctx.io.out, ctx.globals.output);
       const writer = out.createItemWriter(sink.stream, view, options);
       try {
         const batch: unknown[] = [];

@@ -10,7 +10,9 @@ import { domainName } from './people.js';
 async function writeReadable(ctx: Context, company: unknown, width: number, color: boolean): Promise<void> {
   const { withOutput } = await import('../output/index.js');
   const { writeCompanyDetail } = await import('../output/company.js');
-  await withOutput(ctx.globals.output, (stream) => writeCompanyDetail(stream, company, { width, color }));
+  await withOutput(ctx.io.out, ctx.globals.output, (stream) =>
+    writeCompanyDetail(stream, company, { width, color }),
+  );
 }
 
 export const companiesGroup: GroupSpec = {

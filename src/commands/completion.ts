@@ -27,7 +27,7 @@ export const completionCommand: CommandSpec = {
       import('../cli/completion.js'),
       import('./index.js'),
     ]);
-    ctx.io.stdout.write(completionScript(shell, commandTree, GLOBAL_OPTIONS));
+    ctx.io.out.write(completionScript(shell, commandTree, GLOBAL_OPTIONS));
     return 0;
   },
 };

@@ -26,7 +26,7 @@ export const configGroup: GroupSpec = {
           return 1;
         }
         // The key itself is never printed back; `auth status` shows it masked.
-        ctx.io.stdout.write(`${key === 'api-key' ? maskKey(value) : value}\n`);
+        ctx.io.out.write(`${key === 'api-key' ? maskKey(value) : value}\n`);
         return 0;
       },
     },
@@ -80,7 +80,7 @@ export const configGroup: GroupSpec = {
         const out = await loadOutput();
         const format = chooseFormat(ctx) as import('../output/index.js').Format;
         const view = { ...out.viewFor('raw'), tableColumns: ['profile', 'key', 'value'] };
-        const writer = out.createItemWriter(ctx.io.stdout, view, { format, color: false });
+        const writer = out.createItemWriter(ctx.io.out, view, { format, color: false });
         await writer.writeMany(rows);
         await writer.end();
         if (rows.length === 0) ctx.progress.note(`No stored settings (${store.describe()}).`);

@@ -37,7 +37,7 @@ const markdown: CommandSpec = {
   ],
   async run(ctx, args, opts) {
     if (opts.printTemplate === true) {
-      ctx.io.stdout.write((await import('../export/render.js')).defaultTemplate);
+      ctx.io.out.write((await import('../export/render.js')).defaultTemplate);
       return 0;
     }
     const dirArg = typeof args.dir === 'string' ? args.dir : undefined;
@@ -145,7 +145,7 @@ const markdown: CommandSpec = {
     ctx.progress.note(`Exported to ${root}: ${parts.join(', ')}`);
     if (format === 'json') {
       const { writeDocument } = await import('../output/document.js');
-      await writeDocument(ctx.globals.output, `${JSON.stringify(s, null, 2)}\n`);
+      await writeDocument(ctx.io.out, ctx.globals.output, `${JSON.stringify(s, null, 2)}\n`);
     }
     return s.failed > 0 ? ExitCode.partial : 0;
   },

@@ -74,9 +74,9 @@ export const findCommand: CommandSpec = {
           lines.push(...(await renderHit(hit, options.color)));
           count++;
         }
-        await out.writeDocument(ctx.globals.output, lines.length ? `${lines.join('\n')}\n` : '');
+        await out.writeDocument(ctx.io.out, ctx.globals.output, lines.length ? `${lines.join('\n')}\n` : '');
       } else {
-        const sink = await out.openOutput(ctx.globals.output);
+        const sink = await out.openOutput(ctx.io.out, ctx.globals.output);
         const writer = out.createItemWriter(sink.stream, view, options);
         try {
           const batch: unknown[] = [];

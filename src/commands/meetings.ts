@@ -166,7 +166,7 @@ const view: CommandSpec = {
           'No web app URL is set. Set MTG_APP_URL or run `mtg config set app-url https://app.example.com`.',
         );
       }
-      await writeDocument(ctx.globals.output, webLink(base, meetingId) + '\n');
+      await writeDocument(ctx.io.out, ctx.globals.output, webLink(base, meetingId) + '\n');
       return 0;
     }
     const format = chooseFormat(ctx) as ListFormat;
@@ -178,13 +178,12 @@ const view: CommandSpec = {
     }
     const meeting = await fetchMeeting(ctx, meetingId);
     const base = await appUrl(ctx);
-    const { colorEnabled } = await import('../output/index.js');
     const { renderMeetingPage } = await import('../output/meeting-view.js');
     const page = renderMeetingPage(meeting, {
-      ...screenOptions(ctx, colorEnabled),
+      ...screenOptions(ctx),
       webUrl: base ? webLink(base, meeting.id) : undefined,
     });
-    await writeDocument(ctx.globals.output, page);
+    await writeDocument(ctx.io.out, ctx.globals.output, page);
     return 0;
   },
 };
@@ -236,14 +235,13 @@ const transcript: CommandSpec = {
     }
     const render = await import('../output/transcript.js');
     const { writeDocument } = await import('../output/document.js');
-    const { colorEnabled } = await import('../output/index.js');
     let text: string;
     if (format === 'srt') text = render.renderSrt(entries);
     else if (format === 'vtt') text = render.renderVtt(entries);
     else if (format === 'md')
       text = render.renderTranscriptMarkdown(entries, `Transcript of meeting ${meetingId}`);
-    else text = render.renderTranscriptText(entries, { color: screenOptions(ctx, colorEnabled).color });
-    await writeDocument(ctx.globals.output, text);
+    else text = render.renderTranscriptText(entries, { color: screenOptions(ctx).color });
+    await writeDocument(ctx.io.out, ctx.globals.output, text);
     return 0;
   },
 };
@@ -306,7 +304,7 @@ function wordTarget(line: string, where: string): Target {
   throw new UsageError(`${where}: expected an email address or a team ID, got "${line}"`);
 }
 
-async function readStdinText(stdin: Context['io']['stdin']): Promise<string> {
+async function readStdinText(stdin: Context['io']['in']): Promise<string> {
   if (stdin.isTTY) {
     throw new UsageError('--stdin expects targets piped in, one email or team ID per line');
   }
@@ -318,7 +316,7 @@ async function readStdinText(stdin: Context['io']['stdin']): Promise<string> {
 
 async function shareTargets(ctx: Context, opts: Record<string, unknown>): Promise<Target[]> {
   const targets = [...listValues(opts.email).map(emailTarget), ...listValues(opts.team).map(teamTarget)];
-  if (opts.stdin) targets.push(...parseShareTargetLines(await readStdinText(ctx.io.stdin)));
+  if (opts.stdin) targets.push(...parseShareTargetLines(await readStdinText(ctx.io.in)));
   if (targets.length === 0) throw new UsageError('Nothing to share with: give --email, --team or --stdin');
   return targets;
 }
@@ -482,7 +480,7 @@ async function writeShareDocument(
         ]
           .map((line) => out.toJson(line, undefined) + '\n')
           .join('');
-  await out.writeDocument(ctx.globals.output, text);
+  await out.writeDocument(ctx.io.out, ctx.globals.output, text);
 }
 
 /** A list of items in the chosen format (json array, ndjson lines, csv/tsv rows, table), to stdout or -o. */
@@ -493,7 +491,7 @@ async function writeItems(
   items: readonly unknown[],
 ): Promise<void> {
   const { out, view, options } = await writerSetup(ctx, resource, format);
-  const sink = await out.openOutput(ctx.globals.output);
+  const sink = await out.openOutput(ctx.io.out, ctx.globals.output);
   const writer = out.createItemWriter(sink.stream, view, options);
   try {
     await writer.writeMany(items);

@@ -130,6 +130,7 @@ export const mirrorGroup: GroupSpec = {
         const { writeDocument } = await import('../output/document.js');
         if (format === 'json' || format === 'ndjson') {
           await writeDocument(
+            ctx.io.out,
             ctx.globals.output,
             `${format === 'json' ? JSON.stringify(status, null, 2) : JSON.stringify(status)}\n`,
           );
@@ -157,6 +158,7 @@ export const mirrorGroup: GroupSpec = {
         const counted = (n: number, d: number) =>
           `${humanCount(n)}${d ? ` (+${humanCount(d)} deleted)` : ''}`;
         await writeDocument(
+          ctx.io.out,
           ctx.globals.output,
           `Mirror of profile ${s.profile}\n` +
             row('path', s.path) +

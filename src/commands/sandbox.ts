@@ -84,7 +84,7 @@ export const sandboxCommand: CommandSpec = {
         },
         json: ctx.globals.format === 'json',
       },
-      { stdout: ctx.io.stdout, stderr: ctx.io.stderr, signal: ctx.signal },
+      { stdout: ctx.io.out, stderr: ctx.io.err, signal: ctx.signal },
     );
     return 0;
   },

@@ -53,7 +53,7 @@ export const sqlCommand: CommandSpec = {
               " AND NOT (type = 'table' AND name LIKE 'passages_%') ORDER BY type = 'index', rowid",
           )
           .all();
-        await writeDocument(ctx.globals.output, rows.map((r) => `${r.sql};\n`).join(''));
+        await writeDocument(ctx.io.out, ctx.globals.output, rows.map((r) => `${r.sql};\n`).join(''));
       } finally {
         mirror.close();
       }
@@ -77,7 +77,7 @@ export const sqlCommand: CommandSpec = {
       if (columns.length === 0)
         throw new UsageError('mtg sql runs statements that return rows (SELECT, read-only PRAGMA)');
       const rowsView = { ...view, fields: columns, tableColumns: columns, flatColumns: columns, open: true };
-      const sink = await out.openOutput(ctx.globals.output);
+      const sink = await out.openOutput(ctx.io.out, ctx.globals.output);
       const writer = out.createItemWriter(sink.stream, rowsView, options);
       try {
         const batch: unknown[] = [];

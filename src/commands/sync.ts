@@ -115,9 +115,11 @@ export const syncCommand: CommandSpec = {
         // --json: one object on stdout whatever the ending; the exit code still says why it stopped.
         if (format === 'json') {
           const { writeDocument } = await import('../output/document.js');
-          await writeDocument(ctx.globals.output, `${JSON.stringify(partial.summary, null, 2)}\n`).catch(
-            () => undefined,
-          );
+          await writeDocument(
+            ctx.io.out,
+            ctx.globals.output,
+            `${JSON.stringify(partial.summary, null, 2)}\n`,
+          ).catch(() => undefined);
         }
       }
       throw error;
@@ -136,7 +138,7 @@ export const syncCommand: CommandSpec = {
     ctx.progress.note(line);
     if (format === 'json') {
       const { writeDocument } = await import('../output/document.js');
-      await writeDocument(ctx.globals.output, `${JSON.stringify(summary, null, 2)}\n`);
+      await writeDocument(ctx.io.out, ctx.globals.output, `${JSON.stringify(summary, null, 2)}\n`);
     }
     return 0;
   },

@@ -38,7 +38,7 @@ function nameConflict(err: unknown, name: string): unknown {
 
 /** Meeting IDs from the arguments and --stdin, validated, duplicates dropped (first occurrence kept). */
 async function meetingIds(ctx: Context, args: string[], fromStdin: boolean): Promise<string[]> {
-  const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.stdin) : [])];
+  const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.in) : [])];
   const ids = [...new Set(raw.map((id) => stringId(id, 'meeting ID')))];
   if (ids.length === 0) {
     throw new UsageError('no meeting IDs given: pass them after TAG_ID or pipe them in with --stdin');

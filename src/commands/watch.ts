@@ -74,7 +74,7 @@ export const watchCommand: CommandSpec = {
       throw new UsageError(
         'mtg watch does not take --checkpoint: it keeps its place in the mirror (--consumer)',
       );
-    const table = (given ?? (ctx.io.stdout.isTTY ? 'table' : 'ndjson')) === 'table';
+    const table = (given ?? (ctx.io.out.isTTY ? 'table' : 'ndjson')) === 'table';
     // Only the lists of the watched resources are walked: a watch of action items spends no request on meetings.
     const only = resources.length
       ? [...new Set(resources.map((r) => (r === 'transcripts' ? 'meetings' : r)))]
@@ -103,7 +103,7 @@ export const watchCommand: CommandSpec = {
 
     // The status line is ours (a spinner would fight with event lines on the same terminal).
     ctx.progress.stop();
-    const stderr = ctx.io.stderr;
+    const stderr = ctx.io.err;
     const statusOn = !!stderr.isTTY && !ctx.globals.quiet;
     let statusShown = false;
     const status = (text: string) => {
@@ -125,7 +125,7 @@ export const watchCommand: CommandSpec = {
     // SIGKILL. Waiting for each write also keeps a slow reader's pipe from filling memory.
     const write = (text: string) =>
       new Promise<void>((resolve, reject) =>
-        ctx.io.stdout.write(text, (err?: Error | null) => (err ? reject(err) : resolve())),
+        ctx.io.out.write(text, (err?: Error | null) => (err ? reject(err) : resolve())),
       );
 
     const runExec = async (event: ChangeEvent, json: string) => {

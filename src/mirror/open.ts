@@ -13,9 +13,9 @@ import {
   readSync,
   statSync,
 } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
-import { dataDir, profileFileName } from '../config/data-dir.js';
+import { checkFolder, dataDir, profileFileName } from '../config/data-dir.js';
 import { type Db, openDb, sqliteErrorCode } from './driver.js';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './schema.js';
 
@@ -67,18 +67,12 @@ export function normalizeBaseUrl(url: string): string {
   }
 }
 
-/** A data folder that is a file (MTG_DATA_DIR pointing at one): said as such by every mirror command. */
+/**
+ * A data folder that is a file: said as such by every mirror command. One that MTG_DATA_DIR names
+ * was already checked, and named so, by dataDir(env).
+ */
 export function checkDataDir(dir: string): void {
-  const fromEnv = process.env.MTG_DATA_DIR && resolve(process.env.MTG_DATA_DIR) === dir;
-  const what = fromEnv ? `MTG_DATA_DIR ${dir}` : `The data folder ${dir}`;
-  let isFile = false;
-  try {
-    isFile = !statSync(dir).isDirectory();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOTDIR') return; // Missing: created when needed.
-    throw new UsageError(`${what} is inside a file, not a folder: set MTG_DATA_DIR to a folder`);
-  }
-  if (isFile) throw new UsageError(`${what} is a file, not a folder: set MTG_DATA_DIR to a folder`);
+  checkFolder(dir, `The data folder ${dir}`);
 }
 
 export function openMirror(options: OpenMirrorOptions): Mirror {

@@ -4,10 +4,11 @@ import { openOutput } from './sink.js';
 import { writeChunk } from './stream.js';
 
 export async function withOutput(
+  stdout: NodeJS.WritableStream,
   path: string | undefined,
   write: (stream: NodeJS.WritableStream) => Promise<void>,
 ): Promise<void> {
-  const sink = await openOutput(path);
+  const sink = await openOutput(stdout, path);
   try {
     await write(sink.stream);
     await sink.commit();
@@ -17,6 +18,10 @@ export async function withOutput(
   }
 }
 
-export function writeDocument(path: string | undefined, text: string): Promise<void> {
-  return withOutput(path, (stream) => writeChunk(stream, text));
+export function writeDocument(
+  stdout: NodeJS.WritableStream,
+  path: string | undefined,
+  text: string,
+): Promise<void> {
+  return withOutput(stdout, path, (stream) => writeChunk(stream, text));
 }

@@ -4,7 +4,7 @@
  *
  *   const view = viewFor('actionItem');
  *   const fields = opts.fields ? parseFields(opts.fields, view) : undefined;   // OutputUsageError -> exit 2
- *   const sink = await openOutput(opts.output);                                 // stdout or atomic file
+ *   const sink = await openOutput(io.out, opts.output);                         // stdout or atomic file
  *   const w = createItemWriter(sink.stream, view, { format, fields, color, width, bom, rawCells });
  *   for await (const page of pages) await w.writeMany(page);                   // backpressure-aware
  *   await w.end(); await sink.commit();                                          // on SIGINT: w.abort(); sink.abort()
@@ -30,7 +30,7 @@ import { tableWriter, writeKeyValue } from './table.js';
 import type { ItemWriter, ResourceView, WriterOptions } from './types.js';
 
 export { cellText, guardFormula } from './cells.js';
-export { type ColorInput, colorEnabled, createChalk } from './color.js';
+export { createChalk } from './color.js';
 export { csvQuote, tsvEscape } from './csv.js';
 export { withOutput, writeDocument } from './document.js';
 export { fieldsOfSchema, fieldsOfValue, getPath, OutputUsageError, parseFields, project } from './fields.js';
@@ -40,7 +40,6 @@ export { type OutputSink, openAppendOutput, openOutput, setDocumentFilter } from
 export { counted, humanCount, truncate } from './text.js';
 export {
   defaultFormat,
-  FORMATS,
   type Format,
   type ItemWriter,
   type ResourceView,

@@ -5,7 +5,9 @@
 import type { ChalkInstance } from 'chalk';
 import { createChalk } from './color.js';
 import { sanitizeForTerminal } from './sanitize.js';
-import { textWidth } from './text.js';
+import { visibleWidth } from './text.js';
+
+export { visibleWidth };
 
 export interface MarkdownOptions {
   color: boolean;
@@ -17,12 +19,6 @@ export interface MarkdownOptions {
 
 const BULLETS = ['•', '◦', '▪'];
 const RULE_WIDTH = 40;
-const SGR = /\u001b\[[0-9;]*m/g;
-
-/** Display width without our own styling codes. */
-export function visibleWidth(s: string): number {
-  return textWidth(s.replace(SGR, ''));
-}
 
 // ---- inline ------------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ import type { Meeting } from '../api/schemas.js';
 import { createChalk } from './color.js';
 import { renderMarkdown, visibleWidth } from './markdown.js';
 import { sanitizeOneLine } from './sanitize.js';
-import { humanDate, humanDuration } from './text.js';
+import { humanDate, humanDuration, padToWidth } from './text.js';
 import { formatClock } from './transcript.js';
 
 export interface MeetingPageOptions {
@@ -16,6 +16,8 @@ export interface MeetingPageOptions {
   webUrl?: string;
   /** Time zone for the date (default: the local one); tests pin it. */
   timeZone?: string;
+  /** The time "3 days ago" counts from (ms; default: now; io.now()). */
+  now?: number;
 }
 
 const INDENT = '  ';
@@ -51,8 +53,8 @@ export function formatDate(iso: string, timeZone?: string): string {
 }
 
 /** The full date, and within the last week also the tables' relative form: "… (3 days ago)". */
-function withRelative(iso: string, timeZone?: string): string {
-  const relative = humanDate(iso);
+function withRelative(iso: string, timeZone?: string, now?: number): string {
+  const relative = humanDate(iso, now);
   return relative.endsWith(' ago') || relative === 'just now'
     ? `${formatDate(iso, timeZone)} (${relative})`
     : formatDate(iso, timeZone);
@@ -61,8 +63,8 @@ function withRelative(iso: string, timeZone?: string): string {
 /** Aligned "key  value" lines; rows without a value are left out. */
 function details(rows: [string, string | undefined][], c: ChalkInstance): string[] {
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined && r[1] !== '');
-  const keyWidth = Math.max(0, ...shown.map(([k]) => k.length));
-  return shown.map(([k, v]) => `${INDENT}${c.dim(k.padEnd(keyWidth))}  ${v}`);
+  const keyWidth = Math.max(0, ...shown.map(([k]) => visibleWidth(k)));
+  return shown.map(([k, v]) => `${INDENT}${c.dim(padToWidth(k, keyWidth))}  ${v}`);
 }
 
 function section(title: string, body: string[], c: ChalkInstance): string[] {
@@ -97,7 +99,7 @@ function notes(markdown: string | null | undefined, opts: MeetingPageOptions): s
 }
 
 function statusLabel(status: string, c: ChalkInstance): string {
-  const label = text1(status).padEnd(7);
+  const label = padToWidth(text1(status), 7);
   if (status === 'DONE') return c.green(label);
   if (status === 'PENDING') return c.yellow(label);
   return label;
@@ -164,7 +166,7 @@ export function renderMeetingPage(m: Meeting, opts: MeetingPageOptions): string 
     ...details(
       [
         ['ID', text1(m.id)],
-        ['Date', withRelative(m.createdAt, opts.timeZone)],
+        ['Date', withRelative(m.createdAt, opts.timeZone, opts.now)],
         ['Duration', m.duration === null ? undefined : formatDuration(m.duration)],
         ['Link', m.url ? text1(m.url) : undefined],
         ['Recording', m.recordingUrl ? `${text1(m.recordingUrl)} ${c.dim('(valid 24 h)')}` : undefined],

@@ -8,6 +8,7 @@ import { closeSync, constants, unlinkSync } from 'node:fs';
 import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
+import { exitHooks } from '../cli/exit-hooks.js';
 import { resolveDestination, writeFailure } from './destination.js';
 
 export interface OutputSink {
@@ -84,7 +85,7 @@ function trackTemp(path: string, fd: number): void {
   pendingTemps.set(path, fd);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once('exit', () => {
+  exitHooks.add(() => {
     for (const [p, fd] of pendingTemps) {
       try {
         closeSync(fd);
@@ -96,8 +97,7 @@ function trackTemp(path: string, fd: number): void {
   });
 }
 
-function stdoutSink(): OutputSink {
-  const out = process.stdout;
+function stdoutSink(out: NodeJS.WritableStream): OutputSink {
   // stdout itself, not a wrapper: renderers need its isTTY and columns.
   return {
     stream: out,
@@ -115,20 +115,27 @@ function stdoutSink(): OutputSink {
  * --jq (src/cli/jq.ts): when set, every document a command opens goes to this filter instead, which
  * collects it and writes what jq makes of it to the real output (opened with `unfiltered`).
  */
-let documentFilter: ((path: string | undefined) => Promise<OutputSink>) | undefined;
+let documentFilter:
+  | ((stdout: NodeJS.WritableStream, path: string | undefined) => Promise<OutputSink>)
+  | undefined;
 export function setDocumentFilter(filter: typeof documentFilter): void {
   documentFilter = filter;
 }
 
 /**
- * `path` undefined, "-" or /dev/stdout: stdout. A device, FIFO or terminal: written in place. Otherwise
- * an atomic file at `path` (for a symlink, at the file it resolves to; the link stays a link).
+ * `path` undefined, "-" or /dev/stdout: `stdout` (the run's, io.out). A device, FIFO or terminal:
+ * written in place. Otherwise an atomic file at `path` (for a symlink, at the file it resolves to;
+ * the link stays a link).
  */
-export async function openOutput(path?: string, unfiltered = false): Promise<OutputSink> {
-  if (documentFilter && !unfiltered) return documentFilter(path);
-  if (path === undefined) return stdoutSink();
+export async function openOutput(
+  stdout: NodeJS.WritableStream,
+  path?: string,
+  unfiltered = false,
+): Promise<OutputSink> {
+  if (documentFilter && !unfiltered) return documentFilter(stdout, path);
+  if (path === undefined) return stdoutSink(stdout);
   const dest = await resolveDestination(path, '-o');
-  if (dest.kind === 'stdout') return stdoutSink();
+  if (dest.kind === 'stdout') return stdoutSink(stdout);
   if (dest.kind === 'special') return inPlaceSink(dest.path, path);
   const target = dest.path;
   const temp = join(

@@ -17,11 +17,11 @@ const HUMAN_KEYS = ['name', 'title', 'email', 'domain', 'url', 'id'];
 const ID_COLUMNS = new Set(['id', 'domain']);
 
 /** Cell text for people: arrays of objects by a readable key (tags by name), joined with ", ". */
-function humanCell(value: unknown, view: ResourceView, column: string): string {
+function humanCell(value: unknown, view: ResourceView, column: string, now?: number): string {
   const last = column.slice(column.lastIndexOf('.') + 1);
   let v = value;
   // Times and durations for people (json/csv keep the raw values): "3 days ago", "33m 16s".
-  if (typeof v === 'string' && (/At$/.test(last) || last === 'at')) return humanDate(sanitizeOneLine(v));
+  if (typeof v === 'string' && (/At$/.test(last) || last === 'at')) return humanDate(sanitizeOneLine(v), now);
   if (typeof v === 'number' && last === 'duration') return humanDuration(v);
   if (Array.isArray(v)) {
     const label = view.arrayLabels?.[last];
@@ -160,8 +160,8 @@ export function tableWriter(out: NodeJS.WritableStream, view: ResourceView, opts
     const cols = columns;
     rows.push(
       isPlainObject(item) || cols[0] !== 'value'
-        ? cols.map((c) => humanCell(getPath(item, c), view, c))
-        : [humanCell(item, view, 'value')],
+        ? cols.map((c) => humanCell(getPath(item, c), view, c, opts.now))
+        : [humanCell(item, view, 'value', opts.now)],
     );
   };
   const finish = async (interrupted: boolean): Promise<void> => {
@@ -205,7 +205,7 @@ export async function writeKeyValue(
       : view.fields;
   const rows = keys
     .filter((k) => explicit || getPath(item, k) !== undefined)
-    .map((k) => [k, humanCell(getPath(item, k), view, k)]);
+    .map((k) => [k, humanCell(getPath(item, k), view, k, opts.now)]);
   if (rows.length === 0) {
     if (!isPlainObject(item)) await writeChunk(out, sanitizeOneLine(cellText(item, ', ')) + '\n');
     return;

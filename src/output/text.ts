@@ -1,4 +1,5 @@
 // Small text helpers shared by the table writer and progress messages.
+import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 
 let countFormat: Intl.NumberFormat | undefined;
@@ -42,6 +43,16 @@ export function textWidth(s: string): number {
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** Display width of text with our own styling codes (chalk's SGR), stripped by node's own rule. */
+export function visibleWidth(s: string): number {
+  return textWidth(stripVTControlCharacters(s));
+}
+
+/** `s` padded with spaces to `width` terminal columns (String#padEnd counts UTF-16 units instead). */
+export function padToWidth(s: string, width: number): string {
+  return s + ' '.repeat(Math.max(0, width - visibleWidth(s)));
+}
 
 /** Seconds as people read them: "42s", "33m 16s", "1h 02m" (seconds dropped past an hour). */
 export function humanDuration(seconds: number): string {

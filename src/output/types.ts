@@ -1,7 +1,6 @@
 // Shared types of the output layer (kept apart so writers do not import each other).
 
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv';
-export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
 
 /** Contract: `table` when stdout is a terminal, `tsv` when it is not. */
 export function defaultFormat(stdoutIsTTY: boolean): Format {
@@ -36,10 +35,12 @@ export interface WriterOptions {
   terminal?: boolean;
   /** csv only: start with U+FEFF. */
   bom?: boolean;
-  /** table: colors allowed (decided by the caller with colorEnabled()). */
+  /** table: colors allowed (decided once per run: io.color). */
   color: boolean;
   /** table: terminal columns to fit (default 100). */
   width?: number;
+  /** table: the time dates are shown relative to ("3 days ago"; ms, default: now; io.now()). */
+  now?: number;
   /**
    * Resuming an export (--checkpoint): this many items are already in the output, so no
    * preamble (json "[", csv header, BOM) is written and the first new item is a continuation.

@@ -76,6 +76,8 @@ export interface Sandbox {
 export const REVOKED_KEY_SUFFIX = '_revoked';
 const MAX_BODY_BYTES = 1_000_000;
 const MAX_PAGE_SIZE = 10_000;
+/** Items per page when the sandbox is started without --page-size (the client never assumes one). */
+const DEFAULT_PAGE_SIZE = 25;
 /** Recorded requests kept; the oldest are dropped past this so a long-running sandbox stays small. */
 const MAX_RECORDED = 200_000;
 const STALL_PREFIX = '[{"id":';
@@ -98,7 +100,7 @@ function resolveOptions(opts: SandboxOptions): Resolved {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}`);
   const seed = opts.seed ?? 1;
   if (!Number.isSafeInteger(seed)) throw new Error(`seed must be an integer, got ${seed}`);
-  const pageSize = opts.pageSize ?? 25;
+  const pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
     throw new Error(`page size must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${pageSize}`);
   }

@@ -19,7 +19,7 @@ describe('openOutput (atomic)', () => {
   it('writes to a hidden temp file and renames it over the target on commit', async () => {
     const target = join(dir, 'out.json');
     await writeFile(target, 'old');
-    const sink = await openOutput(target);
+    const sink = await openOutput(process.stdout, target);
     await write(sink.stream, 'new ');
     const during = await readdir(dir);
     expect(during).toHaveLength(2);
@@ -33,12 +33,12 @@ describe('openOutput (atomic)', () => {
 
   it('creates the file with mode 0644 (subject to umask) and keeps the mode of a replaced file', async () => {
     const fresh = join(dir, 'fresh.csv');
-    const s1 = await openOutput(fresh);
+    const s1 = await openOutput(process.stdout, fresh);
     await s1.commit();
     expect((await stat(fresh)).mode & 0o777).toBe(0o644 & ~process.umask());
     const locked = join(dir, 'locked.csv');
     await writeFile(locked, 'x', { mode: 0o600 });
-    const s2 = await openOutput(locked);
+    const s2 = await openOutput(process.stdout, locked);
     await write(s2.stream, 'y');
     await s2.commit();
     expect((await stat(locked)).mode & 0o777).toBe(0o600);
@@ -47,7 +47,7 @@ describe('openOutput (atomic)', () => {
   it('abort leaves an existing target untouched and no temp file', async () => {
     const target = join(dir, 'out.csv');
     await writeFile(target, 'precious');
-    const sink = await openOutput(target);
+    const sink = await openOutput(process.stdout, target);
     const w = createItemWriter(sink.stream, viewFor('tag'), { format: 'csv', color: false });
     await w.write({ id: 1, name: 'a', description: null });
     await w.abort();
@@ -58,7 +58,7 @@ describe('openOutput (atomic)', () => {
   });
 
   it('abort without a previous target leaves nothing', async () => {
-    const sink = await openOutput(join(dir, 'new.json'));
+    const sink = await openOutput(process.stdout, join(dir, 'new.json'));
     await write(sink.stream, '[');
     await sink.abort();
     expect(await readdir(dir)).toEqual([]);
@@ -66,7 +66,7 @@ describe('openOutput (atomic)', () => {
 
   it('a whole json export through the atomic sink', async () => {
     const target = join(dir, 'items.json');
-    const sink = await openOutput(target);
+    const sink = await openOutput(process.stdout, target);
     const w = createItemWriter(sink.stream, viewFor('tag'), { format: 'json', color: false });
     const items = Array.from({ length: 500 }, (_, i) => ({ id: i + 1, name: `t${i}`, description: null }));
     for (let i = 0; i < items.length; i += 25) await w.writeMany(items.slice(i, i + 25));
@@ -77,12 +77,14 @@ describe('openOutput (atomic)', () => {
   });
 
   it('fails to open in a missing directory', async () => {
-    await expect(openOutput(join(dir, 'nope', 'x.json'))).rejects.toThrow(/the folder .*nope does not exist/);
+    await expect(openOutput(process.stdout, join(dir, 'nope', 'x.json'))).rejects.toThrow(
+      /the folder .*nope does not exist/,
+    );
   });
 
   it('no path or "-" means stdout, never closed', async () => {
     for (const p of [undefined, '-']) {
-      const sink = await openOutput(p);
+      const sink = await openOutput(process.stdout, p);
       expect(sink.stream).toBe(process.stdout);
       await sink.commit();
       await sink.abort();
@@ -130,8 +132,11 @@ describe('process exit', () => {
     const script = join(dir, 'child.mjs');
     buildSync({
       stdin: {
+        // With the hooks the entry (src/cli/bin.ts) runs on 'exit'.
         contents: `import { openOutput } from ${JSON.stringify(join(process.cwd(), 'src/output/sink.ts'))};
-          const sink = await openOutput(process.argv[2]);
+          import { runExitHooks } from ${JSON.stringify(join(process.cwd(), 'src/cli/exit-hooks.ts'))};
+          process.once('exit', runExitHooks);
+          const sink = await openOutput(process.stdout, process.argv[2]);
           sink.stream.write('partial', () => process.exit(130));`,
         resolveDir: process.cwd(),
         loader: 'ts',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { colorEnabled } from '../../src/cli/io.js';
 import {
-  colorEnabled,
   createItemWriter,
   defaultFormat,
   humanCount,
@@ -9,6 +9,7 @@ import {
   writeOne,
 } from '../../src/output/index.js';
 import { fitWidths } from '../../src/output/table.js';
+import { padToWidth, visibleWidth } from '../../src/output/text.js';
 import { ANSI, collector } from './helpers.js';
 
 const view = viewFor('actionItem');
@@ -107,8 +108,8 @@ describe('table', () => {
 });
 
 describe('colorEnabled', () => {
-  const tty = { isTTY: true };
-  const pipe = { isTTY: false };
+  const tty = true;
+  const pipe = false;
   it.each([
     ['tty', tty, false, {}, true],
     ['pipe', pipe, false, {}, false],
@@ -120,12 +121,18 @@ describe('colorEnabled', () => {
     ['NO_COLOR beats FORCE_COLOR', pipe, false, { NO_COLOR: '1', FORCE_COLOR: '1' }, false],
     ['--no-color beats FORCE_COLOR', pipe, true, { FORCE_COLOR: '3' }, false],
     ['TERM=dumb', tty, false, { TERM: 'dumb' }, false],
-  ])('%s', (_n, stream, noColorFlag, env, expected) => {
-    expect(colorEnabled({ stream, noColorFlag, env })).toBe(expected);
+  ])('%s', (_n, isTTY, noColorFlag, env, expected) => {
+    expect(colorEnabled(isTTY, noColorFlag, env)).toBe(expected);
   });
 });
 
 describe('text helpers', () => {
+  it('padToWidth pads to terminal columns (CJK are 2), styling codes count 0', () => {
+    expect(padToWidth('待办', 7)).toBe('待办   ');
+    expect(visibleWidth(padToWidth('待办', 7))).toBe(7);
+    expect(padToWidth('\u001b[1mab\u001b[22m', 4)).toBe('\u001b[1mab\u001b[22m  ');
+    expect(padToWidth('toolong', 3)).toBe('toolong');
+  });
   it('truncate counts terminal columns (emoji are 2)', () => {
     expect(truncate('hello', 5)).toBe('hello');
     expect(truncate('hello world', 6)).toBe('hello…');

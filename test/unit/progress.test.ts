@@ -33,7 +33,7 @@ describe('Progress outside a terminal', () => {
   function capture(quiet: boolean, verbose = false) {
     const lines: string[] = [];
     const stream = { isTTY: false, write: (s: string) => lines.push(s) } as unknown as NodeJS.WritableStream;
-    return { progress: new Progress({ stream, quiet, verbose }), lines };
+    return { progress: new Progress({ stream, tty: false, color: false, quiet, verbose }), lines };
   }
 
   it('logs long waits as a line, not short ones', () => {

@@ -1,0 +1,32 @@
+// The process entry, bundled as dist/main.js (scripts/build.mjs; dist/mtg.cjs answers --version and
+// help before loading it). The only module that touches `process`: it builds the IO from the real
+// streams, turns SIGINT/SIGTERM into the interrupt run() listens to, treats a closed stdout pipe as
+// the end, and exits once stdout has drained.
+import { ExitCode } from '../api/errors.js';
+import { runExitHooks } from './exit-hooks.js';
+import { systemIO } from './io.js';
+import { run } from './main.js';
+
+// `mtg ... | head` closes our stdout early: that is not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(ExitCode.ok);
+});
+process.once('exit', runExitHooks);
+
+const interrupt = new AbortController();
+const onSignal = (signal: NodeJS.Signals) => {
+  if (interrupt.signal.aborted) process.exit(ExitCode.interrupted); // second Ctrl-C: now
+  interrupt.abort(signal);
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+const code = await run(process.argv.slice(2), systemIO(process), process.env, {
+  interrupt: interrupt.signal,
+});
+process.off('SIGINT', onSignal);
+process.off('SIGTERM', onSignal);
+// Let stdout drain before exiting (a pipe may still hold data).
+process.exitCode = code;
+if (process.stdout.writableLength === 0) process.exit(code);
+else process.stdout.once('drain', () => process.exit(code));

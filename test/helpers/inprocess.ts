@@ -1,0 +1,33 @@
+// Runs mtg in this process through run(argv, io, env) (src/cli/main.ts) with in-memory streams:
+// no build, no child process. The end-to-end suite (test/helpers/cli.ts) still runs the built binary.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testIO } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+
+export interface InProcessOptions {
+  env?: Record<string, string | undefined>;
+  /** What stdin holds; none: empty (or, with `tty`, a terminal nobody types into). */
+  stdin?: string;
+  /** stdout, stderr and stdin are terminals (default: pipes). */
+  tty?: boolean;
+  /** Terminal width with `tty` (default 100). */
+  columns?: number;
+  /** The clock relative dates count from. */
+  now?: Date;
+}
+
+export interface InProcessResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runInProcess(argv: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
+  const io = testIO({ stdin: options.stdin, tty: options.tty, columns: options.columns, now: options.now });
+  // Like runCli: a fresh config folder, and no color setting of the developer's shell.
+  const env = { MTG_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mtg-test-config-')), ...options.env };
+  const code = await run(argv, io, env);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
+}
