@@ -231,3 +231,24 @@ export async function writeResult(ctx: Context, resource: ResourceName, item: un
   const { out, view, options } = await writerSetup(ctx, resource, format);
   await out.withOutput(ctx.globals.output, (stream) => out.writeOne(stream, item, view, options));
 }
+
+/** A list of items in the chosen format (json array, ndjson lines, csv/tsv rows, table), to stdout or -o. */
+export async function writeItems(
+  ctx: Context,
+  resource: ResourceName,
+  format: ListFormat,
+  items: readonly unknown[],
+): Promise<void> {
+  const { out, view, options } = await writerSetup(ctx, resource, format);
+  const sink = await out.openOutput(ctx.globals.output);
+  const writer = out.createItemWriter(sink.stream, view, options);
+  try {
+    await writer.writeMany(items);
+    await writer.end();
+    await sink.commit();
+  } catch (err) {
+    await writer.abort().catch(() => undefined);
+    await sink.abort().catch(() => undefined);
+    throw err;
+  }
+}

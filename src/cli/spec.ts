@@ -1,5 +1,7 @@
-// Commands are declared as data (after wrangler): metadata, typed args and options, examples and a
-// run function. program.ts turns the tree into commander commands; completion.ts into shell scripts.
+// Commands are declared as data (after wrangler): metadata, args, options and examples in each
+// folder's spec.ts, and the module that runs the command, loaded only when it runs (the registry,
+// src/commands/index.ts, is that one lazy boundary). program.ts turns the tree into commander
+// commands; completion.ts into shell scripts; help-build.ts into dist/help.json.
 
 import type { Context } from './context.js';
 
@@ -26,7 +28,8 @@ export interface OptionSpec {
 export type Opts = Record<string, unknown>;
 export type Args = Record<string, string | string[] | undefined>;
 
-export interface CommandSpec {
+/** What a command's spec.ts declares: everything but the code that runs it. */
+export interface CommandDecl {
   name: string;
   aliases?: string[];
   summary: string;
@@ -37,24 +40,50 @@ export interface CommandSpec {
   examples: string[];
   /** A list export (runList): the only kind of command that takes --checkpoint. */
   list?: boolean;
-  /** Returns the exit code (0 when omitted). */
-  run(ctx: Context, args: Args, opts: Opts): Promise<number | undefined>;
 }
 
-export interface GroupSpec {
+/** Runs the command; returns the exit code (0 when omitted). */
+export type RunFunction = (ctx: Context, args: Args, opts: Opts) => Promise<number | undefined>;
+
+/** A command's module (src/commands/<folder>/<command>.ts). */
+export interface CommandModule {
+  run: RunFunction;
+}
+
+export interface CommandSpec extends CommandDecl {
+  /** Loads the command's module (a dynamic import: the one lazy boundary of the command tree). */
+  load(): Promise<CommandModule>;
+  /** Loads the module and runs the command. */
+  run: RunFunction;
+}
+
+/** A declaration, kept as written (literal names) for the registry and for typing. */
+export function defineCommand<const D extends CommandDecl>(decl: D): D {
+  return decl;
+}
+
+/** A declared command and the loader of its module: a node of the command tree. */
+export function command(decl: CommandDecl, load: () => Promise<CommandModule>): CommandSpec {
+  return { ...decl, load, run: async (ctx, args, opts) => (await load()).run(ctx, args, opts) };
+}
+
+/** What a group's spec.ts declares: its name, aliases and summary (its commands are in the registry). */
+export interface GroupDecl {
   name: string;
   aliases?: string[];
   summary: string;
+}
+
+export interface GroupSpec extends GroupDecl {
   commands: CommandSpec[];
+}
+
+export function group(decl: GroupDecl, commands: CommandSpec[]): GroupSpec {
+  return { ...decl, commands };
 }
 
 export type TreeNode = GroupSpec | CommandSpec;
 
 export function isGroup(node: TreeNode): node is GroupSpec {
   return 'commands' in node;
-}
-
-/** The long option name ("--tag <id>" -> "tag"). */
-export function longName(flags: string): string {
-  return /--([\w-]+)/.exec(flags)?.[1] ?? flags;
 }

@@ -1,0 +1,130 @@
+// mtg api: any request to the API with the same auth, retries, pacing and pagination as the other
+// commands (after `gh api`). For endpoints the CLI has no command for, and for debugging.
+
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { UsageError } from '../../api/errors.js';
+import { stringifyExact } from '../../api/exact.js';
+import { paginatePages } from '../../api/paginate.js';
+import type { Context } from '../../cli/context.js';
+import { isDryRun, printDryRun } from '../../cli/dry-run.js';
+import { writerSetup } from '../../cli/list.js';
+import type { Args, Opts } from '../../cli/spec.js';
+import { type ApiRequestPlan, parseField, planRequest } from './request.js';
+
+const API_FORMATS = ['json', 'ndjson'] as const;
+
+async function readInput(ctx: Context, file: string): Promise<{ value: unknown }> {
+  let text: string;
+  if (file === '-') {
+    text = '';
+    ctx.io.stdin.setEncoding('utf8');
+    for await (const chunk of ctx.io.stdin) text += chunk;
+  } else {
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read --input "${file}": ${(err as Error).message}`);
+    }
+  }
+  try {
+    return { value: JSON.parse(text) };
+  } catch (err) {
+    const where = file === '-' ? 'stdin' : `"${file}"`;
+    throw new UsageError(`--input ${where} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+
+export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
+  const fields = [
+    ...strings(opts.field).map((f) => parseField(f, true)),
+    ...strings(opts.rawField).map((f) => parseField(f, false)),
+  ];
+  const format = ctx.globals.format ?? 'json';
+  if (!(API_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`Invalid --format "${format}" for mtg api. Valid values: ${API_FORMATS.join(', ')}`);
+  }
+  const inputFile = typeof opts.input === 'string' ? opts.input : undefined;
+  // Checked before --input is read, so a usage mistake never waits on stdin.
+  const plan = planRequest({
+    path: String(args.PATH ?? ''),
+    method: typeof opts.method === 'string' ? opts.method : undefined,
+    fields,
+    inputBody: inputFile === undefined ? undefined : { value: undefined },
+    paginate: !!opts.paginate,
+  });
+  if (inputFile !== undefined) plan.body = (await readInput(ctx, inputFile)).value;
+  if (isDryRun(opts)) {
+    // Pages after the first depend on the server's answers: there is no honest list of them.
+    if (opts.paginate) throw new UsageError('--dry-run cannot list the pages of --paginate');
+    return printDryRun(ctx, [plan]);
+  }
+  const setup = await writerSetup(ctx, 'raw', format as 'json' | 'ndjson');
+  const client = await ctx.client();
+  try {
+    await setup.out.withOutput(ctx.globals.output, async (stream) => {
+      if (opts.paginate) return writePages(ctx, client, plan, stream, setup);
+      const res = await client.request({
+        method: plan.method,
+        path: plan.path,
+        query: plan.query,
+        body: plan.body,
+      });
+      await writeBody(stream, res.data, setup, !!ctx.io.stdout.isTTY && !ctx.globals.output);
+    });
+  } finally {
+    ctx.progress.stop();
+  }
+  return 0;
+}
+
+type Setup = Awaited<ReturnType<typeof writerSetup>>;
+type Client = Awaited<ReturnType<Context['client']>>;
+
+async function writePages(
+  ctx: Context,
+  client: Client,
+  plan: ApiRequestPlan,
+  stream: NodeJS.WritableStream,
+  { out, view, options }: Setup,
+): Promise<void> {
+  const writer = out.createItemWriter(stream, view, options);
+  try {
+    const pages = paginatePages(client, {
+      path: plan.path,
+      query: plan.query,
+      item: z.unknown(),
+      limit: ctx.globals.limit,
+    });
+    for await (const page of pages) {
+      await writer.writeMany(page.items);
+      ctx.progress.update(`Fetched ${out.counted(writer.count, 'item')}, page ${page.number}`);
+    }
+    await writer.end();
+  } catch (err) {
+    await writer.abort().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** One response body: json (indented on a terminal), or ndjson (an array one element per line). */
+async function writeBody(
+  stream: NodeJS.WritableStream,
+  data: unknown,
+  { out, view, options }: Setup,
+  pretty: boolean,
+): Promise<void> {
+  if (data === undefined) return; // an empty body (204)
+  if (options.format === 'ndjson' && Array.isArray(data)) {
+    const writer = out.createItemWriter(stream, view, options);
+    await writer.writeMany(data);
+    await writer.end();
+    return;
+  }
+  const project = (v: unknown) => (options.fields ? out.project(v, options.fields) : v);
+  const value = Array.isArray(data) ? data.map(project) : project(data);
+  const text = stringifyExact(value, pretty && options.format === 'json' ? 2 : undefined);
+  stream.write(`${text}\n`);
+}

@@ -1,0 +1,41 @@
+// mtg auth status: the profile, base URL, key source, masked key and rate-limit state.
+
+import type { Context } from '../../cli/context.js';
+import { writeResult } from '../../cli/list.js';
+import { maskKey } from '../../config/settings.js';
+import { probe } from './probe.js';
+
+export async function run(ctx: Context): Promise<number> {
+  const settings = await ctx.settings();
+  const status: Record<string, unknown> = {
+    profile: settings.profile,
+    baseUrl: settings.baseUrl ?? null,
+    baseUrlSource: settings.baseUrlSource,
+    keySource: settings.apiKeySource === 'env' ? 'MTG_API_KEY' : settings.apiKeySource,
+    key: settings.apiKey ? maskKey(settings.apiKey) : null,
+  };
+  let code = 0;
+  if (settings.apiKey && settings.baseUrl) {
+    try {
+      const res = await probe(ctx);
+      const h = (n: string) => {
+        const v = res.headers[n];
+        return v === undefined ? null : Number(Array.isArray(v) ? v[0] : v);
+      };
+      status.verified = true;
+      status.rateLimit = {
+        limit: h('ratelimit-limit'),
+        remaining: h('ratelimit-remaining'),
+        reset: h('ratelimit-reset'),
+      };
+    } catch (err) {
+      status.verified = false;
+      status.error = err instanceof Error ? err.message : String(err);
+      code = (err as { exitCode?: number }).exitCode ?? 1;
+    }
+  } else {
+    code = settings.apiKey ? 2 : 3;
+  }
+  await writeResult(ctx, 'raw', status);
+  return code;
+}

@@ -1,0 +1,66 @@
+// mtg meetings view: one meeting as a readable page, as data, or as its web-app link.
+
+import { ExitCode, MtgError, UsageError } from '../../api/errors.js';
+import type { Meeting } from '../../api/schemas.js';
+import type { Context } from '../../cli/context.js';
+import type { ListFormat } from '../../cli/globals.js';
+import { stringId } from '../../cli/input.js';
+import { chooseFormat, screenOptions, writeResult, writerSetup } from '../../cli/list.js';
+import { readSource } from '../../cli/source.js';
+import type { Args, Opts } from '../../cli/spec.js';
+import { writeDocument } from '../../output/document.js';
+import { colorEnabled } from '../../output/index.js';
+import { renderMeetingPage } from '../../output/meeting-view.js';
+
+async function appUrl(ctx: Context): Promise<string | undefined> {
+  const url = (await ctx.settings()).appUrl;
+  return url ? url.replace(/\/+$/, '') : undefined;
+}
+
+function webLink(base: string, meetingId: string): string {
+  return `${base}/meetings/${encodeURIComponent(meetingId)}`;
+}
+
+/** One meeting from the API (a search restricted to its ID) or the mirror. */
+async function fetchMeeting(ctx: Context, meetingId: string): Promise<Meeting> {
+  const source = await readSource(ctx);
+  if (!source.offline) ctx.progress.update(`Fetching meeting ${meetingId}`);
+  const meeting = await source.viewMeeting(meetingId);
+  ctx.progress.stop();
+  if (!meeting) {
+    throw new MtgError(
+      `Meeting ${meetingId} not found${source.offline ? ' in the mirror' : ''}`,
+      ExitCode.notFound,
+    );
+  }
+  return meeting;
+}
+
+export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
+  const meetingId = stringId(args.MEETING_ID as string, 'Meeting ID');
+  if (opts.web) {
+    const base = await appUrl(ctx);
+    if (!base) {
+      throw new UsageError(
+        'No web app URL is set. Set MTG_APP_URL or run `mtg config set app-url https://app.example.com`.',
+      );
+    }
+    await writeDocument(ctx.globals.output, webLink(base, meetingId) + '\n');
+    return 0;
+  }
+  const format = chooseFormat(ctx) as ListFormat;
+  // A readable page unless the user chose fields (then the key/value table shows just those).
+  if (format !== 'table' || ctx.globals.fields !== undefined) {
+    await writerSetup(ctx, 'meeting', format); // --fields checked before anything is sent
+    await writeResult(ctx, 'meeting', await fetchMeeting(ctx, meetingId));
+    return 0;
+  }
+  const meeting = await fetchMeeting(ctx, meetingId);
+  const base = await appUrl(ctx);
+  const page = renderMeetingPage(meeting, {
+    ...screenOptions(ctx, colorEnabled),
+    webUrl: base ? webLink(base, meeting.id) : undefined,
+  });
+  await writeDocument(ctx.globals.output, page);
+  return 0;
+}

@@ -1,0 +1,96 @@
+// mtg sql: read-only SQL on the local mirror, rows in every output format; --schema prints the tables.
+
+import { UsageError } from '../../api/errors.js';
+import type { Context } from '../../cli/context.js';
+import type { ListFormat } from '../../cli/globals.js';
+import { chooseFormat, writerSetup } from '../../cli/list.js';
+import type { Args, Opts } from '../../cli/spec.js';
+import type { Statement } from '../../mirror/driver.js';
+import { openMirrorForReading } from '../../mirror/queries.js';
+import { writeDocument } from '../../output/document.js';
+
+/** SQLite's message on one line, for a usage error. */
+function oneLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+}
+
+export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
+  const query = typeof args.QUERY === 'string' ? args.QUERY : undefined;
+  if (opts.schema && query !== undefined) throw new UsageError('give either a QUERY or --schema, not both');
+  if (!opts.schema && (query === undefined || query.trim() === '')) {
+    throw new UsageError('no SQL given: mtg sql "SELECT …" (or --schema for the tables)');
+  }
+  if (ctx.globals.checkpoint) throw new UsageError('mtg sql does not take --checkpoint');
+  if (opts.schema) {
+    // The schema is SQL text: row options would do nothing.
+    for (const [given, flag] of [
+      [ctx.globals.fields, '--fields'],
+      [ctx.globals.limit, '--limit'],
+      [ctx.globals.format, '--format/--json'],
+    ] as const) {
+      if (given !== undefined)
+        throw new UsageError(`mtg sql --schema prints SQL text: it does not take ${flag}`);
+    }
+    const mirror = openMirrorForReading(ctx);
+    try {
+      const rows = mirror.db
+        .prepare<{ sql: string }>(
+          "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'" +
+            " AND NOT (type = 'table' AND name LIKE 'passages_%') ORDER BY type = 'index', rowid",
+        )
+        .all();
+      await writeDocument(ctx.globals.output, rows.map((r) => `${r.sql};\n`).join(''));
+    } finally {
+      mirror.close();
+    }
+    return 0;
+  }
+  const format = chooseFormat(ctx) as ListFormat;
+  const { out, view, options } = await writerSetup(ctx, 'raw', format);
+  const mirror = openMirrorForReading(ctx);
+  try {
+    let stmt: Statement;
+    try {
+      stmt = mirror.db.prepare(query!);
+    } catch (err) {
+      throw new UsageError(`SQL error: ${oneLine(err)}`);
+    }
+    // Checked before running; the connection is read-only (and query_only) as well.
+    if (!stmt.readonly) throw new UsageError('mtg sql only reads: this statement would write to the mirror');
+    const columns = stmt.columns();
+    if (columns.length === 0)
+      throw new UsageError('mtg sql runs statements that return rows (SELECT, read-only PRAGMA)');
+    const rowsView = { ...view, fields: columns, tableColumns: columns, flatColumns: columns, open: true };
+    const sink = await out.openOutput(ctx.globals.output);
+    const writer = out.createItemWriter(sink.stream, rowsView, options);
+    try {
+      const batch: unknown[] = [];
+      const limit = ctx.globals.limit ?? Number.POSITIVE_INFINITY;
+      let n = 0;
+      let rows: Iterable<Record<string, unknown>>;
+      try {
+        rows = stmt.iterate();
+      } catch (err) {
+        throw new UsageError(`SQL error: ${oneLine(err)}`);
+      }
+      for (const row of rows) {
+        if (n++ >= limit) break;
+        batch.push(row);
+        if (batch.length === 500) await writer.writeMany(batch.splice(0));
+      }
+      await writer.writeMany(batch);
+      await writer.end();
+      await sink.commit();
+    } catch (err) {
+      await writer.abort().catch(() => undefined);
+      await sink.abort().catch(() => undefined);
+      if (err instanceof Error && (err as { code?: string }).code?.startsWith('SQLITE_')) {
+        throw new UsageError(`SQL error: ${oneLine(err)}`);
+      }
+      throw err;
+    }
+  } finally {
+    mirror.close();
+  }
+  return 0;
+}

@@ -1,0 +1,179 @@
+// mtg watch: sync every interval and hand each new change event over exactly once (src/mirror/watch.ts).
+
+import { InterruptedError, UsageError } from '../../api/errors.js';
+import type { Context } from '../../cli/context.js';
+import { listValues, oneOf } from '../../cli/input.js';
+import type { Args, Opts } from '../../cli/spec.js';
+import { dataDir } from '../../config/data-dir.js';
+import type { ChangeEvent } from '../../mirror/changes.js';
+import { mirrorWriteError } from '../../mirror/errors.js';
+import { openMirror } from '../../mirror/open.js';
+import { runSync } from '../../mirror/sync.js';
+import * as watchMod from '../../mirror/watch.js';
+import { eventEnv, runHook } from '../../mirror/watch-hook.js';
+import { sanitizeOneLine } from '../../output/sanitize.js';
+import { DEFAULT_EXEC_TIMEOUT, DEFAULT_INTERVAL, RESOURCES } from './spec.js';
+
+const FORMATS = ['ndjson', 'table'] as const;
+
+export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number> {
+  const intervalMs = watchMod.parseInterval(String(opts.interval ?? DEFAULT_INTERVAL));
+  const execTimeoutMs = watchMod.parseInterval(
+    String(opts.execTimeout ?? DEFAULT_EXEC_TIMEOUT),
+    '--exec-timeout',
+  );
+  const resources = listValues(opts.resource).map((v) => oneOf(v, RESOURCES, '--resource value'));
+  const consumer = watchMod.checkConsumer(String(opts.consumer ?? 'default'));
+  const exec = opts.exec === undefined ? undefined : String(opts.exec);
+  if (exec !== undefined && exec.trim() === '') throw new UsageError('--exec needs a command');
+  const given = ctx.globals.format;
+  if (given !== undefined && !(FORMATS as readonly string[]).includes(given)) {
+    throw new UsageError(`mtg watch prints ndjson or table, not --format ${given}`);
+  }
+  if (ctx.globals.output) throw new UsageError('mtg watch writes to stdout: redirect it instead of -o');
+  if (ctx.globals.checkpoint)
+    throw new UsageError(
+      'mtg watch does not take --checkpoint: it keeps its place in the mirror (--consumer)',
+    );
+  const table = (given ?? (ctx.io.stdout.isTTY ? 'table' : 'ndjson')) === 'table';
+  // Only the lists of the watched resources are walked: a watch of action items spends no request on meetings.
+  const only = resources.length
+    ? [...new Set(resources.map((r) => (r === 'transcripts' ? 'meetings' : r)))]
+    : undefined;
+  const transcripts =
+    opts.transcripts !== false && (resources.length === 0 || resources.includes('transcripts'));
+
+  const settings = await ctx.settings(false);
+  const baseUrl = ctx.baseUrl(settings);
+  const client = await ctx.client();
+  const rates = new watchMod.RateObserver();
+  rates.attach(client.limiter);
+  const mirror = openMirror({
+    profile: settings.profile,
+    dataDir: dataDir(ctx.env),
+    baseUrl: baseUrl.href,
+  });
+
+  // The status line is ours (a spinner would fight with event lines on the same terminal).
+  ctx.progress.stop();
+  const stderr = ctx.io.stderr;
+  const statusOn = !!stderr.isTTY && !ctx.globals.quiet;
+  let statusShown = false;
+  const status = (text: string) => {
+    if (!statusOn) return;
+    stderr.write(`\r\x1b[2K${text}`);
+    statusShown = true;
+  };
+  const clearStatus = () => {
+    if (statusShown) stderr.write('\r\x1b[2K');
+    statusShown = false;
+  };
+  const line = (text: string) => {
+    clearStatus();
+    stderr.write(`${text}\n`);
+  };
+
+  // stdout.write is synchronous for files, pipes and terminals on Linux and macOS: once it
+  // returns, the line is out of the process, and the seq is recorded right after, in the same tick.
+  let full = false;
+  const write = (text: string) => {
+    if (!ctx.io.stdout.write(text)) full = true;
+  };
+
+  const runExec = async (event: ChangeEvent, json: string) => {
+    if (exec === undefined) return;
+    const extra: Record<string, string> =
+      event.resource === 'action-items'
+        ? { MTG_EVENT_MINE: watchMod.isMine(mirror.db, event.id) ? '1' : '0' }
+        : {};
+    const result = await runHook(exec, `${json}\n`, {
+      env: { ...ctx.env, ...eventEnv(event, extra) },
+      timeoutMs: execTimeoutMs,
+      signal: ctx.signal,
+    });
+    // Interrupted while CMD ran: the event is not recorded as handled (a restart hands it over again).
+    if (ctx.signal.aborted) throw new InterruptedError();
+    if (result.code === 0) return;
+    const how = result.timedOut
+      ? `was stopped after ${watchMod.shortDuration(execTimeoutMs)} (--exec-timeout)`
+      : result.code === null
+        ? `was killed by ${result.signal}`
+        : `exited with ${result.code}`;
+    line(`mtg: --exec for event ${event.seq} (${event.resource} ${event.id} ${event.change}) ${how}`);
+    const tail = result.stderrTail.trimEnd().split('\n').slice(-5);
+    for (const t of tail) if (t.trim()) line(`  ${sanitizeOneLine(t)}`);
+  };
+
+  try {
+    await watchMod.watch(
+      mirror,
+      { intervalMs, consumer, resources, fromStart: opts.fromStart === true },
+      {
+        signal: ctx.signal,
+        maxSyncs: opts.once === true ? 1 : undefined,
+        rateLimit: () => rates.sustainableRate(),
+        sync: async (committed) => {
+          client.limiter.resetWaited();
+          status('Syncing…');
+          try {
+            return await runSync(client, mirror, { only, transcripts }, (e) => {
+              status(`Syncing ${e.phase}: ${e.requests} requests so far`);
+              // An action item's MTG_EVENT_MINE is known only when the default-assignee walk has
+              // ended: the action items' events are handed over after it, not page by page.
+              if (e.phase === 'action-items' || (e.phase === 'my-action-items' && !e.done)) return;
+              committed();
+            });
+          } catch (err) {
+            throw mirrorWriteError(mirror.path, err);
+          } finally {
+            clearStatus();
+          }
+        },
+        handled: () => {
+          if (!full) return undefined;
+          full = false;
+          return new Promise<void>((resolve) => ctx.io.stdout.once('drain', () => resolve()));
+        },
+        print: (event) => {
+          clearStatus();
+          write(table ? `${eventLine(event, sanitizeOneLine)}\n` : `${JSON.stringify(event)}\n`);
+        },
+        exec: exec === undefined ? undefined : (event) => runExec(event, JSON.stringify(event)),
+        report: (text) => line(`mtg: ${sanitizeOneLine(text)}`),
+        warn: (text) => line(`mtg: warning: ${text}`),
+        waiting: (msLeft) => {
+          const used = watchMod.requestsInLastHour(mirror.db);
+          status(`Next sync in ${watchMod.shortDuration(msLeft)} · ${used} requests in the last hour`);
+        },
+      },
+    );
+  } finally {
+    clearStatus();
+    mirror.close();
+  }
+  return 0;
+}
+
+/** A readable line per event: time, change, resource, id and the item's name or title. */
+function eventLine(
+  event: { seq: number; at: string; resource: string; id: string; change: string; item: unknown },
+  clean: (s: string) => string,
+): string {
+  const item = (event.item ?? {}) as Record<string, unknown>;
+  const label = Array.isArray(event.item)
+    ? `${event.item.length} transcript entries`
+    : (event.resource === 'action-items' ? [item.title] : [item.name, item.email, item.domain]).find(
+        (v) => typeof v === 'string' && v !== '',
+      );
+  const time = event.at.slice(11, 19);
+  return [
+    time,
+    `#${event.seq}`,
+    event.change.padEnd(9),
+    event.resource.padEnd(12),
+    event.id,
+    clean(String(label ?? '')),
+  ]
+    .join('  ')
+    .trimEnd();
+}
