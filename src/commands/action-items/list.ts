@@ -2,12 +2,10 @@
 
 import { ACTION_ITEM_STATUS_FILTERS, ASSIGNEE_WORDS, type AssigneeType } from '../../api/assumptions.js';
 import { UsageError } from '../../api/errors.js';
-import type { Context } from '../../cli/context.js';
 import { listValues, oneOf, positiveId, positiveIds } from '../../cli/input.js';
 import { runList } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+import { defineRun, type OptsFor } from '../../cli/spec.js';
+import * as spec from './spec.js';
 
 /** --assignee: a word (case-insensitive) or a profile ID. Omitted: nothing sent (the server's default is Me). */
 export function assigneeFilter(value: string | undefined): {
@@ -25,15 +23,15 @@ export function assigneeFilter(value: string | undefined): {
   );
 }
 
-function listQuery(opts: Opts) {
-  const assignee = assigneeFilter(str(opts.assignee));
-  const team = str(opts.assigneeTeam);
-  const status = str(opts.status);
+function listQuery(opts: OptsFor<typeof spec.list>) {
+  const assignee = assigneeFilter(opts.assignee);
+  const team = opts.assigneeTeam;
+  const status = opts.status;
   const attendees = positiveIds(listValues(opts.attendee), '--attendee');
   const tags = positiveIds(listValues(opts.tag), '--tag');
   return {
     // A team filter alone means "items assigned to that team's members", not "my items in that team".
-    ...(team !== undefined && str(opts.assignee) === undefined ? { assigneeType: 'Anyone' as const } : {}),
+    ...(team !== undefined && opts.assignee === undefined ? { assigneeType: 'Anyone' as const } : {}),
     ...assignee,
     assigneeTeamId: team === undefined ? undefined : positiveId(team, '--assignee-team'),
     status: status === undefined ? undefined : oneOf(status, ACTION_ITEM_STATUS_FILTERS, '--status'),
@@ -42,7 +40,7 @@ function listQuery(opts: Opts) {
   };
 }
 
-export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number> {
+export const run = defineRun(spec.list, async (ctx, _args, opts) => {
   const query = listQuery(opts);
   return runList(ctx, {
     listing: (source) => source.listActionItems(query),
@@ -50,4 +48,4 @@ export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number
     noun: ['action item', 'action items'],
     command: 'action-items list',
   });
-}
+});

@@ -3,6 +3,7 @@
 import { ACTION_ITEM_STATUS_FILTERS, ACTION_ITEM_STATUSES, ASSIGNEE_WORDS } from '../../api/assumptions.js';
 import { DEFAULT_BULK_CONCURRENCY } from '../../cli/bulk.js';
 import { DRY_RUN_OPTION } from '../../cli/dry-run.js';
+import { LIST_OPTIONS, NETWORK_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 const ASSIGNEE_CHOICES = [...Object.keys(ASSIGNEE_WORDS), 'PROFILE_ID'];
@@ -15,7 +16,6 @@ export const group: GroupDecl = {
 
 export const list = defineCommand({
   name: 'list',
-  list: true,
   summary: 'List action items across your meetings (every page)',
   description:
     'List action items across your meetings, following every page. Without --assignee the server ' +
@@ -43,6 +43,9 @@ export const list = defineCommand({
       description: 'only items of meetings with this tag (repeatable, comma lists)',
       repeatable: true,
     },
+    ...OUTPUT_OPTIONS,
+    ...LIST_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
   examples: [
     'mtg action-items list',
@@ -62,6 +65,8 @@ export const create = defineCommand({
       description: 'assign it to this profile (default: you, the server decides)',
     },
     DRY_RUN_OPTION,
+    ...OUTPUT_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
   examples: [
     'mtg action-items create "Send the roadmap"',
@@ -86,6 +91,8 @@ export const update = defineCommand({
     { flags: '--status <status>', description: 'PENDING|DONE', choices: ACTION_ITEM_STATUSES },
     { flags: '--assignee <profile-id>', description: 'assign to this profile, or "none" to unassign' },
     DRY_RUN_OPTION,
+    ...OUTPUT_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
   examples: [
     'mtg action-items update 42 --status done',

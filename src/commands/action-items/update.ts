@@ -7,23 +7,22 @@ import { NO_BODY, runBulkCommand } from '../../cli/bulk.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { oneOf, positiveId, positiveIds, readStdinIds } from '../../cli/input.js';
-import type { Args, Opts } from '../../cli/spec.js';
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+import { defineRun, type OptsFor } from '../../cli/spec.js';
+import * as spec from './spec.js';
 
 /** The update body from the flags; nothing to change is a usage error. */
-export function updateBody(opts: Opts): ActionItemUpdateBody {
+export function updateBody(opts: OptsFor<typeof spec.update>): ActionItemUpdateBody {
   const body: ActionItemUpdateBody = {};
-  const title = str(opts.title);
+  const title = opts.title;
   if (title !== undefined) {
     if (title.trim() === '') throw new UsageError('--title must not be empty');
     body.title = title;
   }
-  const description = str(opts.description);
+  const description = opts.description;
   if (description !== undefined) body.description = description;
-  const status = str(opts.status);
+  const status = opts.status;
   if (status !== undefined) body.status = oneOf<ActionItemStatus>(status, ACTION_ITEM_STATUSES, '--status');
-  const assignee = str(opts.assignee);
+  const assignee = opts.assignee;
   if (assignee !== undefined) {
     body.assigneeProfileId =
       assignee.trim().toLowerCase() === 'none' ? null : positiveId(assignee, '--assignee');
@@ -46,9 +45,9 @@ async function actionItemIds(ctx: Context, args: string[], fromStdin: boolean): 
 
 const noun = (n: number) => (n === 1 ? 'action item' : 'action items');
 
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
+export const run = defineRun(spec.update, async (ctx, args, opts) => {
   const body = updateBody(opts);
-  const ids = await actionItemIds(ctx, (args.ID as string[] | undefined) ?? [], !!opts.stdin);
+  const ids = await actionItemIds(ctx, args.ID, opts.stdin);
   if (isDryRun(opts))
     return printDryRun(
       ctx,
@@ -73,4 +72,4 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
         : line;
     },
   });
-}
+});

@@ -3,14 +3,15 @@
 
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { UsageError } from '../../api/errors.js';
+import { ExitCode, UsageError } from '../../api/errors.js';
 import { stringifyExact } from '../../api/exact.js';
 import { paginatePages } from '../../api/paginate.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { writerSetup } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import { type ApiRequestPlan, parseField, planRequest } from './request.js';
+import * as spec from './spec.js';
 
 const API_FORMATS = ['json', 'ndjson'] as const;
 
@@ -35,25 +36,23 @@ async function readInput(ctx: Context, file: string): Promise<{ value: unknown }
   }
 }
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
-
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
+export const run = defineRun(spec.api, async (ctx, args, opts) => {
   const fields = [
-    ...strings(opts.field).map((f) => parseField(f, true)),
-    ...strings(opts.rawField).map((f) => parseField(f, false)),
+    ...opts.field.map((f) => parseField(f, true)),
+    ...opts.rawField.map((f) => parseField(f, false)),
   ];
   const format = ctx.globals.format ?? 'json';
   if (!(API_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`Invalid --format "${format}" for mtg api. Valid values: ${API_FORMATS.join(', ')}`);
   }
-  const inputFile = typeof opts.input === 'string' ? opts.input : undefined;
+  const inputFile = opts.input;
   // Checked before --input is read, so a usage mistake never waits on stdin.
   const plan = planRequest({
-    path: String(args.PATH ?? ''),
-    method: typeof opts.method === 'string' ? opts.method : undefined,
+    path: args.PATH,
+    method: opts.method,
     fields,
     inputBody: inputFile === undefined ? undefined : { value: undefined },
-    paginate: !!opts.paginate,
+    paginate: opts.paginate,
   });
   if (inputFile !== undefined) plan.body = (await readInput(ctx, inputFile)).value;
   if (isDryRun(opts)) {
@@ -77,8 +76,8 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
   } finally {
     ctx.progress.stop();
   }
-  return 0;
-}
+  return ExitCode.ok;
+});
 
 type Setup = Awaited<ReturnType<typeof writerSetup>>;
 type Client = Awaited<ReturnType<Context['client']>>;

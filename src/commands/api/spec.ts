@@ -2,6 +2,7 @@
 // the other commands (after `gh api`).
 
 import { DRY_RUN_OPTION } from '../../cli/dry-run.js';
+import { DOCUMENT_OUTPUT_OPTIONS, LIMIT_OPTIONS, NETWORK_OPTIONS } from '../../cli/globals.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -45,6 +46,9 @@ export const api = defineCommand({
     { flags: '--input <file>', description: 'the JSON request body from FILE, or - for stdin' },
     { flags: '--paginate', description: 'GET: follow every next page and print all items as one array' },
     { ...DRY_RUN_OPTION, description: 'print the request it would send (method, path, body); send nothing' },
+    ...DOCUMENT_OUTPUT_OPTIONS,
+    ...LIMIT_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
   examples: [
     'mtg api /people --paginate',

@@ -1,9 +1,11 @@
 // mtg auth login: store an API key for a profile after checking it with one request.
 
-import { UsageError } from '../../api/errors.js';
+import { ExitCode, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/context.js';
+import { defineRun } from '../../cli/spec.js';
 import { maskKey } from '../../config/settings.js';
 import { probe } from './probe.js';
+import * as spec from './spec.js';
 
 async function readKey(ctx: Context): Promise<string> {
   const { stdin, stderr } = ctx.io;
@@ -41,7 +43,7 @@ async function readKey(ctx: Context): Promise<string> {
   });
 }
 
-export async function run(ctx: Context): Promise<number> {
+export const run = defineRun(spec.login, async (ctx) => {
   const store = await ctx.store();
   store.checkWritable();
   const settings = await ctx.settings();
@@ -57,5 +59,5 @@ export async function run(ctx: Context): Promise<number> {
   });
   ctx.progress.note(`Logged in to ${baseUrl.origin} as profile "${settings.profile}" (key ${maskKey(key)}).`);
   ctx.progress.note(`Stored in ${store.path}`);
-  return 0;
-}
+  return ExitCode.ok;
+});

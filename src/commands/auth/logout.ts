@@ -1,8 +1,10 @@
 // mtg auth logout: remove the stored API key of a profile.
 
-import type { Context } from '../../cli/context.js';
+import { ExitCode } from '../../api/errors.js';
+import { defineRun } from '../../cli/spec.js';
+import * as spec from './spec.js';
 
-export async function run(ctx: Context): Promise<number> {
+export const run = defineRun(spec.logout, async (ctx) => {
   const settings = await ctx.settings();
   const store = await ctx.store();
   const had = (await store.profile(settings.profile))['api-key'] !== undefined;
@@ -14,5 +16,5 @@ export async function run(ctx: Context): Promise<number> {
   );
   if (settings.apiKeySource === 'env')
     ctx.progress.note('Note: MTG_API_KEY is still set in this environment.');
-  return 0;
-}
+  return ExitCode.ok;
+});

@@ -1,6 +1,7 @@
 // mtg auth login|logout|status, as data: store a verified key per profile, remove it, show where it
 // comes from.
 
+import { NETWORK_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 export const group: GroupDecl = {
@@ -14,6 +15,7 @@ export const login = defineCommand({
   description:
     'Store an API key for a profile. The key is read from stdin when it is not a terminal, else from a hidden prompt, ' +
     'checked with one cheap request, and stored in the config file (mode 0600).',
+  options: [...NETWORK_OPTIONS],
   examples: [
     'mtg auth login --base-url https://api.example.com',
     'echo "$KEY" | mtg auth login --profile work',
@@ -29,5 +31,6 @@ export const logout = defineCommand({
 export const status = defineCommand({
   name: 'status',
   summary: 'Show the profile, base URL, key source, masked key and rate-limit state',
+  options: [...OUTPUT_OPTIONS, ...NETWORK_OPTIONS],
   examples: ['mtg auth status', 'mtg auth status --json'],
 });

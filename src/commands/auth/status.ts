@@ -1,11 +1,13 @@
 // mtg auth status: the profile, base URL, key source, masked key and rate-limit state.
 
-import type { Context } from '../../cli/context.js';
+import { ExitCode, exitCodeOf } from '../../api/errors.js';
 import { writeResult } from '../../cli/list.js';
+import { defineRun } from '../../cli/spec.js';
 import { maskKey } from '../../config/settings.js';
 import { probe } from './probe.js';
+import * as spec from './spec.js';
 
-export async function run(ctx: Context): Promise<number> {
+export const run = defineRun(spec.status, async (ctx) => {
   const settings = await ctx.settings();
   const status: Record<string, unknown> = {
     profile: settings.profile,
@@ -14,7 +16,7 @@ export async function run(ctx: Context): Promise<number> {
     keySource: settings.apiKeySource === 'env' ? 'MTG_API_KEY' : settings.apiKeySource,
     key: settings.apiKey ? maskKey(settings.apiKey) : null,
   };
-  let code = 0;
+  let code: number = ExitCode.ok;
   if (settings.apiKey && settings.baseUrl) {
     try {
       const res = await probe(ctx);
@@ -31,11 +33,11 @@ export async function run(ctx: Context): Promise<number> {
     } catch (err) {
       status.verified = false;
       status.error = err instanceof Error ? err.message : String(err);
-      code = (err as { exitCode?: number }).exitCode ?? 1;
+      code = exitCodeOf(err);
     }
   } else {
-    code = settings.apiKey ? 2 : 3;
+    code = settings.apiKey ? ExitCode.usage : ExitCode.auth;
   }
   await writeResult(ctx, 'raw', status);
   return code;
-}
+});

@@ -6,15 +6,14 @@ import {
   setCalendarMeeting,
   setCalendarMeetingRequest,
 } from '../../api/endpoints.js';
-import { UsageError } from '../../api/errors.js';
+import { ExitCode, UsageError } from '../../api/errors.js';
 import { checkOutputOptions, NO_BODY } from '../../cli/bulk.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { listValues, positiveIds, stringId } from '../../cli/input.js';
 import { writeResult } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+import { defineRun, type OptsFor } from '../../cli/spec.js';
+import * as spec from './spec.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   let text = '';
@@ -35,11 +34,11 @@ async function readNotesFile(ctx: Context, path: string): Promise<string> {
 }
 
 /** The body from the flags: conflicts and "nothing to set" are usage errors, found before reading. */
-async function calendarBody(ctx: Context, opts: Opts): Promise<CalendarMeetingBody> {
-  const notes = str(opts.notes);
-  const notesFile = str(opts.notesFile);
+async function calendarBody(ctx: Context, opts: OptsFor<typeof spec.setNotes>): Promise<CalendarMeetingBody> {
+  const notes = opts.notes;
+  const notesFile = opts.notesFile;
   const tags = positiveIds(listValues(opts.tag), '--tag');
-  const clearTags = !!opts.clearTags;
+  const clearTags = opts.clearTags;
   if (notes !== undefined && notesFile !== undefined) {
     throw new UsageError('--notes and --notes-file cannot be used together: give one of them');
   }
@@ -57,13 +56,13 @@ async function calendarBody(ctx: Context, opts: Opts): Promise<CalendarMeetingBo
   return body;
 }
 
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
-  const id = stringId(str(args.CALENDAR_MEETING_ID), 'CALENDAR_MEETING_ID');
+export const run = defineRun(spec.setNotes, async (ctx, args, opts) => {
+  const id = stringId(args.CALENDAR_MEETING_ID, 'CALENDAR_MEETING_ID');
   const body = await calendarBody(ctx, opts);
   if (isDryRun(opts)) return printDryRun(ctx, [setCalendarMeetingRequest(id, body)]);
   await checkOutputOptions(ctx, 'meeting');
   const meeting = await setCalendarMeeting(await ctx.client(), id, body);
   if (meeting === undefined) ctx.progress.note(`Saved the notes of calendar meeting ${id}; ${NO_BODY}`);
   else await writeResult(ctx, 'meeting', meeting);
-  return 0;
-}
+  return ExitCode.ok;
+});

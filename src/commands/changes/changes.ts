@@ -1,21 +1,19 @@
 // mtg changes: the mirror's change log, oldest first, in every output format.
 
-import { UsageError } from '../../api/errors.js';
-import type { Context } from '../../cli/context.js';
-import { listValues, oneOf, wholeNumber } from '../../cli/input.js';
+import { ExitCode } from '../../api/errors.js';
+import { listValues, oneOf } from '../../cli/input.js';
 import { chooseFormat, writerSetup } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import { dataDir } from '../../config/data-dir.js';
 import { profileName } from '../../config/settings.js';
 import * as changes from '../../mirror/changes.js';
 import { openMirror } from '../../mirror/open.js';
-import { RESOURCES } from './spec.js';
+import * as spec from './spec.js';
 
-export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number> {
-  const resources = listValues(opts.resource).map((v) => oneOf(v, RESOURCES, '--resource value'));
-  const after = opts.after === undefined ? undefined : wholeNumber(String(opts.after), '--after');
-  const since = opts.since === undefined ? undefined : changes.parseSince(String(opts.since));
-  if (ctx.globals.checkpoint) throw new UsageError('mtg changes does not take --checkpoint: use --after SEQ');
+export const run = defineRun(spec.changes, async (ctx, _args, opts) => {
+  const resources = listValues(opts.resource).map((v) => oneOf(v, spec.RESOURCES, '--resource value'));
+  const after = opts.after;
+  const since = opts.since === undefined ? undefined : changes.parseSince(opts.since);
   const format = chooseFormat(ctx) as Parameters<typeof writerSetup>[2];
   const { out, view, options } = await writerSetup(ctx, 'change', format);
   const profile = profileName({ flags: { profile: ctx.globals.profile }, env: ctx.env });
@@ -47,5 +45,5 @@ export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number
   } finally {
     mirror.close();
   }
-  return 0;
-}
+  return ExitCode.ok;
+});

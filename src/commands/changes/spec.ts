@@ -1,5 +1,7 @@
 // mtg changes, as data: the mirror's change log, oldest first, in every output format.
 
+import { LIMIT_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { wholeNumber } from '../../cli/input.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const RESOURCES = ['meetings', 'action-items', 'people', 'companies', 'transcripts'] as const;
@@ -17,14 +19,21 @@ export const changes = defineCommand({
       flags: '--since <when>',
       description: 'last (the latest sync, the default), a sync run number, an ISO date/time, or 24h, 7d…',
     },
-    { flags: '--after <seq>', description: 'only events after this seq (alone: every later event)' },
+    {
+      flags: '--after <seq>',
+      description: 'only events after this seq (alone: every later event)',
+      parse: (v: string) => wholeNumber(v, '--after'),
+    },
     {
       flags: '--resource <names>',
       description: 'only these resources (repeatable, comma lists)',
       repeatable: true,
       choices: RESOURCES,
     },
+    ...OUTPUT_OPTIONS,
+    ...LIMIT_OPTIONS,
   ],
+  instead: { '--checkpoint': 'use --after SEQ' },
   examples: [
     'mtg changes',
     'mtg changes --after 1200 --resource action-items --format ndjson',

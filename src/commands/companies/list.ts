@@ -1,11 +1,11 @@
 // mtg companies list: the companies whose people attend your meetings, every page.
 
-import type { Context } from '../../cli/context.js';
 import { listValues, positiveIds } from '../../cli/input.js';
 import { runList } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
+import * as spec from './spec.js';
 
-export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number> {
+export const run = defineRun(spec.list, async (ctx, _args, opts) => {
   const tags = positiveIds(listValues(opts.tag), '--tag');
   const query = { tagIds: tags.length ? tags.map(String) : undefined };
   return runList(ctx, {
@@ -14,4 +14,4 @@ export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number
     noun: ['company', 'companies'],
     command: 'companies list',
   });
-}
+});

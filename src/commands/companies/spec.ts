@@ -1,5 +1,6 @@
 // mtg companies list|view, as data: the companies whose people attend your meetings.
 
+import { LIST_OPTIONS, NETWORK_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 export const group: GroupDecl = {
@@ -9,7 +10,6 @@ export const group: GroupDecl = {
 
 export const list = defineCommand({
   name: 'list',
-  list: true,
   summary: 'List the companies whose people attend your meetings (every page)',
   options: [
     {
@@ -17,6 +17,9 @@ export const list = defineCommand({
       description: 'only companies of meetings with this tag (repeatable, comma lists)',
       repeatable: true,
     },
+    ...OUTPUT_OPTIONS,
+    ...LIST_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
   examples: ['mtg companies list', 'mtg companies list --tag 3 --json'],
 });
@@ -25,5 +28,6 @@ export const view = defineCommand({
   name: 'view',
   summary: 'Show a company: its external links and its people',
   args: [{ name: 'DOMAIN', description: 'the company domain, e.g. acme.com', required: true }],
+  options: [...OUTPUT_OPTIONS, ...NETWORK_OPTIONS],
   examples: ['mtg companies view acme.com', 'mtg companies view acme.com --json'],
 });

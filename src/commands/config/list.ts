@@ -1,11 +1,15 @@
 // mtg config list: list every stored profile and its settings (keys masked).
 
-import type { Context } from '../../cli/context.js';
-import { chooseFormat, loadOutput } from '../../cli/list.js';
+import { ExitCode } from '../../api/errors.js';
+import type { ListFormat } from '../../cli/globals.js';
+import { chooseFormat, writerSetup } from '../../cli/list.js';
+import { defineRun } from '../../cli/spec.js';
 import { maskKey } from '../../config/settings.js';
-import type { Format } from '../../output/index.js';
+import * as spec from './spec.js';
 
-export async function run(ctx: Context): Promise<number> {
+export const run = defineRun(spec.list, async (ctx) => {
+  const format = chooseFormat(ctx) as ListFormat;
+  const { out, view, options } = await writerSetup(ctx, 'raw', format);
   const store = await ctx.store();
   const rows = Object.entries(await store.profiles()).flatMap(([profile, values]) =>
     Object.entries(values).map(([key, value]) => ({
@@ -14,12 +18,21 @@ export async function run(ctx: Context): Promise<number> {
       value: key === 'api-key' ? maskKey(String(value)) : value,
     })),
   );
-  const out = await loadOutput();
-  const format = chooseFormat(ctx) as Format;
-  const view = { ...out.viewFor('raw'), tableColumns: ['profile', 'key', 'value'] };
-  const writer = out.createItemWriter(ctx.io.stdout, view, { format, color: false });
-  await writer.writeMany(rows);
-  await writer.end();
+  const sink = await out.openOutput(ctx.globals.output);
+  const writer = out.createItemWriter(
+    sink.stream,
+    { ...view, tableColumns: ['profile', 'key', 'value'] },
+    { ...options, color: false },
+  );
+  try {
+    await writer.writeMany(rows);
+    await writer.end();
+    await sink.commit();
+  } catch (err) {
+    await writer.abort().catch(() => undefined);
+    await sink.abort().catch(() => undefined);
+    throw err;
+  }
   if (rows.length === 0) ctx.progress.note(`No stored settings (${store.describe()}).`);
-  return 0;
-}
+  return ExitCode.ok;
+});

@@ -1,9 +1,10 @@
 // mtg config get|set|unset|list, as data: the stored settings of each profile.
 
+import { OUTPUT_OPTIONS } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 import { CONFIG_KEYS } from '../../config/store.js';
 
-const keyArg = { name: 'KEY', description: `one of ${CONFIG_KEYS.join(', ')}`, required: true };
+const keyArg = { name: 'KEY', description: `one of ${CONFIG_KEYS.join(', ')}`, required: true } as const;
 
 export const group: GroupDecl = {
   name: 'config',
@@ -37,5 +38,6 @@ export const unset = defineCommand({
 export const list = defineCommand({
   name: 'list',
   summary: 'List every stored profile and its settings (keys masked)',
+  options: [...OUTPUT_OPTIONS],
   examples: ['mtg config list', 'mtg config list --json'],
 });

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { ExitCode, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/context.js';
 import { inWindow, parseTimeWindow } from '../../cli/dates.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import { dataDir } from '../../config/data-dir.js';
 import { profileName } from '../../config/settings.js';
 import * as naming from '../../export/naming.js';
@@ -19,13 +19,14 @@ import { runSync } from '../../mirror/sync.js';
 import { writeDocument } from '../../output/document.js';
 import { sanitizeOneLine } from '../../output/sanitize.js';
 import { humanCount } from '../../output/text.js';
+import * as spec from './spec.js';
 
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
-  if (opts.printTemplate === true) {
+export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
+  if (opts.printTemplate) {
     ctx.io.stdout.write(render.defaultTemplate);
-    return 0;
+    return ExitCode.ok;
   }
-  const dirArg = typeof args.dir === 'string' ? args.dir : undefined;
+  const dirArg = args.dir;
   if (!dirArg) throw new UsageError('mtg export markdown needs a folder: mtg export markdown DIR');
   const format = ctx.globals.format;
   if (format !== undefined && format !== 'json') {
@@ -33,12 +34,9 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
       `mtg export markdown prints its summary as json only (--json), not --format ${format}`,
     );
   }
-  const window = parseTimeWindow(
-    opts.since === undefined ? undefined : String(opts.since),
-    opts.until === undefined ? undefined : String(opts.until),
-  );
+  const window = parseTimeWindow(opts.since, opts.until);
   let template: string | undefined;
-  if (typeof opts.template === 'string') {
+  if (opts.template !== undefined) {
     try {
       template = readFileSync(opts.template, 'utf8');
     } catch (err) {
@@ -54,11 +52,11 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
       // mustache stays a dynamic import (optional and heavy): loadTemplateEngine() above has it loaded.
       (await import('mustache')).default.parse(template);
     } catch (err) {
-      throw new UsageError(`--template ${String(opts.template)}: ${(err as Error).message.split('\n')[0]}`);
+      throw new UsageError(`--template ${opts.template}: ${(err as Error).message.split('\n')[0]}`);
     }
   }
   const profile = profileName({ flags: { profile: ctx.globals.profile }, env: ctx.env });
-  if (opts.sync === true) await syncFirst(ctx);
+  if (opts.sync) await syncFirst(ctx);
   const appUrl = (await ctx.settings()).appUrl?.replace(/\/+$/, '') || undefined;
   const mirror = queries.openExportMirror(profile, dataDir(ctx.env));
   let summary: write.ExportSummary;
@@ -86,9 +84,9 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
       { paths, meetings: meetings(), total, deleted: queries.deletedMeetingIds(mirror.db) },
       {
         dir: root,
-        prune: opts.prune === true,
-        transcripts: opts.transcripts === true,
-        privateNotes: opts.privateNotes === true,
+        prune: opts.prune,
+        transcripts: opts.transcripts,
+        privateNotes: opts.privateNotes,
         ...(appUrl ? { appUrl } : {}),
         ...(template !== undefined ? { template } : {}),
         onProgress: (done, n) => {
@@ -123,7 +121,7 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
     await writeDocument(ctx.globals.output, `${JSON.stringify(s, null, 2)}\n`);
   }
   return s.failed > 0 ? ExitCode.partial : 0;
-}
+});
 
 async function syncFirst(ctx: Context): Promise<void> {
   const settings = await ctx.settings(false);

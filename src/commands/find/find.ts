@@ -1,27 +1,22 @@
 // mtg find: full-text search of the local mirror, one result per matching passage, best first.
 
-import { UsageError } from '../../api/errors.js';
-import type { Context } from '../../cli/context.js';
+import { ExitCode } from '../../api/errors.js';
 import { parseTimeWindow } from '../../cli/dates.js';
 import type { ListFormat } from '../../cli/globals.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { chooseFormat, writerSetup } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import { openMirrorForReading } from '../../mirror/queries.js';
 import type { PassageHit } from '../../mirror/search.js';
 import * as search from '../../mirror/search.js';
 import { createChalk, sanitizeOneLine } from '../../output/index.js';
 import { formatClock } from '../../output/transcript.js';
-import { KINDS } from './spec.js';
+import * as spec from './spec.js';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
-  const kinds = listValues(opts.in).map((v) => oneOf(v, KINDS, '--in value'));
-  const window = parseTimeWindow(str(opts.since), str(opts.until));
-  const words = Array.isArray(args.QUERY) ? args.QUERY : [String(args.QUERY ?? '')];
-  const match = search.toMatchExpression(words.join(' '));
-  if (ctx.globals.checkpoint) throw new UsageError('mtg find does not take --checkpoint');
+export const run = defineRun(spec.find, async (ctx, args, opts) => {
+  const kinds = listValues(opts.in).map((v) => oneOf(v, spec.KINDS, '--in value'));
+  const window = parseTimeWindow(opts.since, opts.until);
+  const match = search.toMatchExpression(args.QUERY.join(' '));
   const format = chooseFormat(ctx) as ListFormat;
   const { out, view, options } = await writerSetup(ctx, 'hit', format);
   const mirror = openMirrorForReading(ctx);
@@ -64,8 +59,8 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
   } finally {
     mirror.close();
   }
-  return 0;
-}
+  return ExitCode.ok;
+});
 
 /** Matches between ** in data formats (the private-use marks of the snippet never leave mtg). */
 function plainSnippet(snippet: string, start: string, end: string): string {

@@ -1,5 +1,6 @@
 // mtg find, as data: full-text search of the local mirror, one result per matching passage.
 
+import { LIMIT_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const KINDS = ['name', 'notes', 'transcript', 'action-items', 'attendees'] as const;
@@ -33,6 +34,8 @@ export const find = defineCommand({
       description: 'meetings created at or after: ISO date/time or 30m, 24h, 7d, 2w',
     },
     { flags: '--until <time>', description: 'meetings created before: ISO date/time or 30m, 24h, 7d, 2w' },
+    ...OUTPUT_OPTIONS,
+    ...LIMIT_OPTIONS,
   ],
   examples: [
     'mtg find "pricing page" --in transcript',

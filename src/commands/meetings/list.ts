@@ -2,13 +2,13 @@
 
 import { MEETINGS_NEWEST_FIRST } from '../../api/assumptions.js';
 import type { Meeting } from '../../api/schemas.js';
-import type { Context } from '../../cli/context.js';
 import { timeWindowOption } from '../../cli/dates.js';
 import { runList } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
+import * as spec from './spec.js';
 import { tagIds } from './tags.js';
 
-export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number> {
+export const run = defineRun(spec.list, async (ctx, _args, opts) => {
   const query = { tagIds: tagIds(opts) };
   const window = timeWindowOption(opts);
   return runList(ctx, {
@@ -22,4 +22,4 @@ export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number
       newestFirst: MEETINGS_NEWEST_FIRST,
     },
   });
-}
+});

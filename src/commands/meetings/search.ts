@@ -1,16 +1,16 @@
 // mtg meetings search: meetings by name, notes and transcript, narrowed by every filter given.
 
 import type { Meeting } from '../../api/schemas.js';
-import type { Context } from '../../cli/context.js';
 import { timeWindowOption } from '../../cli/dates.js';
 import { listValues, positiveIds, stringId } from '../../cli/input.js';
 import { runList } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
+import * as spec from './spec.js';
 import { tagIds } from './tags.js';
 
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
+export const run = defineRun(spec.search, async (ctx, args, opts) => {
   const window = timeWindowOption(opts);
-  const term = typeof args.TERM === 'string' && args.TERM.trim() !== '' ? args.TERM : undefined;
+  const term = args.TERM?.trim() ? args.TERM : undefined;
   const attendees = positiveIds(listValues(opts.attendee), 'Attendee profile ID').map(String);
   const meetings = listValues(opts.meeting).map((id) => stringId(id, 'Meeting ID'));
   const query = {
@@ -27,4 +27,4 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
     // Search results come in no stated order: filtered as they arrive, every page fetched.
     window: window && { bounds: window, time: (m: Meeting) => m.createdAt },
   });
-}
+});

@@ -1,18 +1,19 @@
 // mtg meetings share: share a meeting with people and teams, in batches; each failed target
 // reported by its index.
 
-import { SHARE_ACCESS_VALUES, SHARE_MAX_TARGETS, type ShareAccess } from '../../api/assumptions.js';
+import { SHARE_MAX_TARGETS, type ShareAccess } from '../../api/assumptions.js';
 import { type ShareTarget, shareMeeting, shareMeetingRequest } from '../../api/endpoints.js';
 import { ExitCode, InterruptedError, MtgError, UsageError } from '../../api/errors.js';
 import type { Meeting } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import type { ListFormat } from '../../cli/globals.js';
-import { listValues, oneOf, stringId } from '../../cli/input.js';
+import { listValues, stringId } from '../../cli/input.js';
 import { chooseFormat, writeItems, writerSetup } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun, type OptsFor } from '../../cli/spec.js';
 import { counted, sanitizeOneLine } from '../../output/index.js';
 import { emailTarget, parseShareTargetLines, type Target, teamTarget } from './share-targets.js';
+import * as spec from './spec.js';
 
 async function readStdinText(stdin: Context['io']['stdin']): Promise<string> {
   if (stdin.isTTY) {
@@ -24,7 +25,7 @@ async function readStdinText(stdin: Context['io']['stdin']): Promise<string> {
   return text;
 }
 
-async function shareTargets(ctx: Context, opts: Opts): Promise<Target[]> {
+async function shareTargets(ctx: Context, opts: OptsFor<typeof spec.share>): Promise<Target[]> {
   const targets = [...listValues(opts.email).map(emailTarget), ...listValues(opts.team).map(teamTarget)];
   if (opts.stdin) targets.push(...parseShareTargetLines(await readStdinText(ctx.io.stdin)));
   if (targets.length === 0) throw new UsageError('Nothing to share with: give --email, --team or --stdin');
@@ -92,9 +93,9 @@ async function shareInBatches(
   return { meeting, failures };
 }
 
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
-  const meetingId = stringId(args.MEETING_ID as string, 'Meeting ID');
-  const access = oneOf(String(opts.access ?? 'Viewer'), SHARE_ACCESS_VALUES, 'access');
+export const run = defineRun(spec.share, async (ctx, args, opts) => {
+  const meetingId = stringId(args.MEETING_ID, 'Meeting ID');
+  const access = opts.access;
   const targets = await shareTargets(ctx, opts);
   if (isDryRun(opts)) {
     return printDryRun(
@@ -122,9 +123,9 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
     const errors = failures.map((f) => ({ index: f.index, target: targets[f.index]?.who, error: f.error }));
     await writeShareDocument(ctx, format, meeting?.sharedWith ?? [], errors);
   } else if (meeting) await writeItems(ctx, 'sharedWith', format, meeting.sharedWith ?? []);
-  if (failed === 0) return 0;
+  if (failed === 0) return ExitCode.ok;
   return applied > 0 ? ExitCode.partial : ExitCode.api;
-}
+});
 
 /**
  * json: one object {"sharedWith": [...], "errors": [...]} (one valid document); ndjson: one line

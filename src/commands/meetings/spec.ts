@@ -4,6 +4,14 @@
 import { SHARE_ACCESS_VALUES, SHARE_MAX_TARGETS } from '../../api/assumptions.js';
 import { TIME_WINDOW_OPTIONS } from '../../cli/dates.js';
 import { DRY_RUN_OPTION } from '../../cli/dry-run.js';
+import {
+  DOCUMENT_OUTPUT_OPTIONS,
+  LIMIT_OPTIONS,
+  LIST_OPTIONS,
+  NETWORK_OPTIONS,
+  OUTPUT_OPTIONS,
+} from '../../cli/globals.js';
+import { oneOf } from '../../cli/input.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 export const group: GroupDecl = {
@@ -16,17 +24,16 @@ const tagOption = {
   flags: '--tag <id>',
   description: 'only meetings with this tag (repeatable, or a comma list)',
   repeatable: true,
-};
+} as const;
 
 export const list = defineCommand({
   name: 'list',
-  list: true,
   aliases: ['ls'],
   summary: 'List meetings, newest first',
   description:
     'List meetings, newest first. --since/--until keep the meetings created in that window; the ' +
     'fetching stops at the first page whose meetings are all older than --since.',
-  options: [tagOption, ...TIME_WINDOW_OPTIONS],
+  options: [tagOption, ...TIME_WINDOW_OPTIONS, ...OUTPUT_OPTIONS, ...LIST_OPTIONS, ...NETWORK_OPTIONS],
   examples: [
     'mtg meetings list --limit 10',
     'mtg meetings list --since 7d --json',
@@ -36,7 +43,6 @@ export const list = defineCommand({
 
 export const search = defineCommand({
   name: 'search',
-  list: true,
   summary: 'Search meetings by name and content',
   description:
     'Search meetings by name, notes and transcript. Filters combine: every --tag, --attendee and --meeting ' +
@@ -51,6 +57,9 @@ export const search = defineCommand({
     },
     { flags: '--meeting <id>', description: 'only these meetings (repeatable)', repeatable: true },
     ...TIME_WINDOW_OPTIONS,
+    ...OUTPUT_OPTIONS,
+    ...LIST_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
   examples: [
     'mtg meetings search roadmap --limit 5',
@@ -71,6 +80,8 @@ export const view = defineCommand({
   args: [{ name: 'MEETING_ID', description: 'the meeting ID', required: true }],
   options: [
     { flags: '--web', description: 'print the web-app link instead (no request)', defaultValue: false },
+    ...OUTPUT_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
   examples: [
     'mtg meetings view mtg_3f2a9c',
@@ -87,6 +98,7 @@ export const transcript = defineCommand({
     'srt and vtt (subtitles; each cue lasts until the next entry), md (a Markdown document), json and ndjson ' +
     '(entries exactly as the API sent them). -o FILE writes any of them atomically.',
   args: [{ name: 'MEETING_ID', description: 'the meeting ID', required: true }],
+  options: [...DOCUMENT_OUTPUT_OPTIONS, ...LIMIT_OPTIONS, ...NETWORK_OPTIONS],
   examples: [
     'mtg meetings transcript mtg_3f2a9c',
     'mtg meetings transcript mtg_3f2a9c --format srt -o meeting.srt',
@@ -123,9 +135,12 @@ export const share = defineCommand({
       description: 'access to grant: Viewer or Editor (case-insensitive)',
       choices: SHARE_ACCESS_VALUES,
       defaultValue: 'Viewer',
+      parse: (v: string) => oneOf(v, SHARE_ACCESS_VALUES, 'access'),
     },
     { flags: '--stdin', description: 'also read targets from stdin, one per line', defaultValue: false },
     DRY_RUN_OPTION,
+    ...OUTPUT_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
   examples: [
     'mtg meetings share mtg_3f2a9c --email ann@example.com --access Editor',

@@ -1,11 +1,11 @@
 // mtg meetings transcript: a meeting's transcript as text, subtitles, Markdown or JSON.
 
-import { UsageError } from '../../api/errors.js';
+import { ExitCode, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/context.js';
 import { stringId } from '../../cli/input.js';
 import { chooseFormat, screenOptions, writeItems, writerSetup } from '../../cli/list.js';
 import { readSource } from '../../cli/source.js';
-import type { Args } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import { writeDocument } from '../../output/document.js';
 import { colorEnabled } from '../../output/index.js';
 import {
@@ -14,6 +14,7 @@ import {
   renderTranscriptText,
   renderVtt,
 } from '../../output/transcript.js';
+import * as spec from './spec.js';
 
 const TRANSCRIPT_FORMATS = ['text', 'json', 'ndjson', 'srt', 'vtt', 'md'] as const;
 type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
@@ -28,8 +29,8 @@ function transcriptFormat(ctx: Context): TranscriptFormat {
   return format;
 }
 
-export async function run(ctx: Context, args: Args): Promise<number> {
-  const meetingId = stringId(args.MEETING_ID as string, 'Meeting ID');
+export const run = defineRun(spec.transcript, async (ctx, args) => {
+  const meetingId = stringId(args.MEETING_ID, 'Meeting ID');
   const format = transcriptFormat(ctx);
   // --fields checked before anything is sent
   if (format === 'json' || format === 'ndjson') await writerSetup(ctx, 'transcript', format);
@@ -46,7 +47,7 @@ export async function run(ctx: Context, args: Args): Promise<number> {
 
   if (format === 'json' || format === 'ndjson') {
     await writeItems(ctx, 'transcript', format, entries);
-    return 0;
+    return ExitCode.ok;
   }
   let text: string;
   if (format === 'srt') text = renderSrt(entries);
@@ -54,5 +55,5 @@ export async function run(ctx: Context, args: Args): Promise<number> {
   else if (format === 'md') text = renderTranscriptMarkdown(entries, `Transcript of meeting ${meetingId}`);
   else text = renderTranscriptText(entries, { color: screenOptions(ctx, colorEnabled).color });
   await writeDocument(ctx.globals.output, text);
-  return 0;
-}
+  return ExitCode.ok;
+});

@@ -7,10 +7,11 @@ import type { ListFormat } from '../../cli/globals.js';
 import { stringId } from '../../cli/input.js';
 import { chooseFormat, screenOptions, writeResult, writerSetup } from '../../cli/list.js';
 import { readSource } from '../../cli/source.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import { writeDocument } from '../../output/document.js';
 import { colorEnabled } from '../../output/index.js';
 import { renderMeetingPage } from '../../output/meeting-view.js';
+import * as spec from './spec.js';
 
 async function appUrl(ctx: Context): Promise<string | undefined> {
   const url = (await ctx.settings()).appUrl;
@@ -36,8 +37,8 @@ async function fetchMeeting(ctx: Context, meetingId: string): Promise<Meeting> {
   return meeting;
 }
 
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
-  const meetingId = stringId(args.MEETING_ID as string, 'Meeting ID');
+export const run = defineRun(spec.view, async (ctx, args, opts) => {
+  const meetingId = stringId(args.MEETING_ID, 'Meeting ID');
   if (opts.web) {
     const base = await appUrl(ctx);
     if (!base) {
@@ -46,14 +47,14 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
       );
     }
     await writeDocument(ctx.globals.output, webLink(base, meetingId) + '\n');
-    return 0;
+    return ExitCode.ok;
   }
   const format = chooseFormat(ctx) as ListFormat;
   // A readable page unless the user chose fields (then the key/value table shows just those).
   if (format !== 'table' || ctx.globals.fields !== undefined) {
     await writerSetup(ctx, 'meeting', format); // --fields checked before anything is sent
     await writeResult(ctx, 'meeting', await fetchMeeting(ctx, meetingId));
-    return 0;
+    return ExitCode.ok;
   }
   const meeting = await fetchMeeting(ctx, meetingId);
   const base = await appUrl(ctx);
@@ -62,5 +63,5 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
     webUrl: base ? webLink(base, meeting.id) : undefined,
   });
   await writeDocument(ctx.globals.output, page);
-  return 0;
-}
+  return ExitCode.ok;
+});

@@ -2,22 +2,22 @@
 
 import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { ExitCode, MtgError, UsageError } from '../../api/errors.js';
-import type { Context } from '../../cli/context.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import { dataDir } from '../../config/data-dir.js';
 import { openDb } from '../../mirror/driver.js';
 import { lockHolder } from '../../mirror/lock.js';
 import { checkDataDir, mirrorFiles, mirrorPathIn, notAMirror } from '../../mirror/open.js';
 import { profileOf } from './profile.js';
+import * as spec from './spec.js';
 
-export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number> {
+export const run = defineRun(spec.reset, async (ctx, _args, opts) => {
   const profile = profileOf(ctx);
   const dir = dataDir(ctx.env);
   checkDataDir(dir);
   const path = mirrorPathIn(dir, profile);
   if (!existsSync(path)) {
     ctx.progress.note(`No mirror for profile ${profile} (${path}): nothing to delete.`);
-    return 0;
+    return ExitCode.ok;
   }
   if (!statSync(path).isFile()) {
     throw new UsageError(`${path} is not a file, so not an mtg mirror: left as it is`);
@@ -57,5 +57,5 @@ export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number
     }
   }
   ctx.progress.note(`Deleted the mirror of profile ${profile} (${path}).`);
-  return 0;
-}
+  return ExitCode.ok;
+});

@@ -1,5 +1,6 @@
 // mtg mirror status|reset, as data: what the profile's local mirror holds, and starting it over.
 
+import { SUMMARY_OUTPUT_OPTIONS } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 export const group: GroupDecl = {
@@ -10,6 +11,7 @@ export const group: GroupDecl = {
 export const status = defineCommand({
   name: 'status',
   summary: 'Where the mirror is, what it holds, when it was last synced',
+  options: [...SUMMARY_OUTPUT_OPTIONS],
   examples: ['mtg mirror status', 'mtg mirror status --json', 'mtg mirror status --profile work'],
 });
 

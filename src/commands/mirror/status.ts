@@ -1,8 +1,8 @@
 // mtg mirror status: where the mirror is, what it holds, when it was last synced.
 
 import { existsSync, statSync } from 'node:fs';
-import { UsageError } from '../../api/errors.js';
-import type { Context } from '../../cli/context.js';
+import { ExitCode, UsageError } from '../../api/errors.js';
+import { defineRun } from '../../cli/spec.js';
 import { dataDir } from '../../config/data-dir.js';
 import { lastSeq } from '../../mirror/changes.js';
 import { lockHolder } from '../../mirror/lock.js';
@@ -13,6 +13,7 @@ import { writeDocument } from '../../output/document.js';
 import { sanitizeOneLine } from '../../output/sanitize.js';
 import { humanCount, humanDate } from '../../output/text.js';
 import { profileOf } from './profile.js';
+import * as spec from './spec.js';
 
 export interface MirrorStatus {
   profile: string;
@@ -37,14 +38,8 @@ export interface MirrorStatus {
   lastSeq: number;
 }
 
-export async function run(ctx: Context): Promise<number> {
+export const run = defineRun(spec.status, async (ctx) => {
   const format = ctx.globals.format;
-  for (const [given, flag] of [
-    [ctx.globals.fields, '--fields'],
-    [ctx.globals.limit, '--limit'],
-  ] as const) {
-    if (given !== undefined) throw new UsageError(`mtg mirror status does not take ${flag}`);
-  }
   if (format !== undefined && !['json', 'ndjson', 'table'].includes(format)) {
     throw new UsageError(`mtg mirror status prints text, --json or --format ndjson, not --format ${format}`);
   }
@@ -115,7 +110,7 @@ export async function run(ctx: Context): Promise<number> {
       ctx.globals.output,
       `${format === 'json' ? JSON.stringify(status, null, 2) : JSON.stringify(status)}\n`,
     );
-    return 0;
+    return ExitCode.ok;
   }
   const s = status;
   const how = (l: NonNullable<MirrorStatus['lastSync']>) =>
@@ -151,5 +146,5 @@ export async function run(ctx: Context): Promise<number> {
       ) +
       row('changes', `last seq ${s.lastSeq}`),
   );
-  return 0;
-}
+  return ExitCode.ok;
+});

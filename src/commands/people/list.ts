@@ -1,12 +1,12 @@
 // mtg people list: the people attending your meetings, every page.
 
-import type { Context } from '../../cli/context.js';
 import { listValues, positiveIds } from '../../cli/input.js';
 import { runList } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import { domainName } from './domain.js';
+import * as spec from './spec.js';
 
-export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number> {
+export const run = defineRun(spec.list, async (ctx, _args, opts) => {
   const domains = listValues(opts.domain).map((d) => domainName(d, '--domain'));
   const tags = positiveIds(listValues(opts.tag), '--tag');
   const query = {
@@ -19,4 +19,4 @@ export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number
     noun: ['person', 'people'],
     command: 'people list',
   });
-}
+});

@@ -1,5 +1,6 @@
 // mtg people list, as data: the people attending your meetings.
 
+import { LIST_OPTIONS, NETWORK_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 export const group: GroupDecl = {
@@ -9,7 +10,6 @@ export const group: GroupDecl = {
 
 export const list = defineCommand({
   name: 'list',
-  list: true,
   summary: 'List people, most recent meeting first (every page)',
   options: [
     {
@@ -22,6 +22,9 @@ export const list = defineCommand({
       description: 'only attendees of meetings with this tag (repeatable, comma lists)',
       repeatable: true,
     },
+    ...OUTPUT_OPTIONS,
+    ...LIST_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
   examples: [
     'mtg people list',

@@ -1,26 +1,25 @@
 // mtg sql: read-only SQL on the local mirror, rows in every output format; --schema prints the tables.
 
-import { UsageError } from '../../api/errors.js';
-import type { Context } from '../../cli/context.js';
+import { ExitCode, UsageError } from '../../api/errors.js';
 import type { ListFormat } from '../../cli/globals.js';
 import { chooseFormat, writerSetup } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import type { Statement } from '../../mirror/driver.js';
 import { openMirrorForReading } from '../../mirror/queries.js';
 import { writeDocument } from '../../output/document.js';
+import * as spec from './spec.js';
 
 /** SQLite's message on one line, for a usage error. */
 function oneLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
 }
 
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
-  const query = typeof args.QUERY === 'string' ? args.QUERY : undefined;
+export const run = defineRun(spec.sql, async (ctx, args, opts) => {
+  const query = args.QUERY;
   if (opts.schema && query !== undefined) throw new UsageError('give either a QUERY or --schema, not both');
   if (!opts.schema && (query === undefined || query.trim() === '')) {
     throw new UsageError('no SQL given: mtg sql "SELECT …" (or --schema for the tables)');
   }
-  if (ctx.globals.checkpoint) throw new UsageError('mtg sql does not take --checkpoint');
   if (opts.schema) {
     // The schema is SQL text: row options would do nothing.
     for (const [given, flag] of [
@@ -43,7 +42,7 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
     } finally {
       mirror.close();
     }
-    return 0;
+    return ExitCode.ok;
   }
   const format = chooseFormat(ctx) as ListFormat;
   const { out, view, options } = await writerSetup(ctx, 'raw', format);
@@ -92,5 +91,5 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
   } finally {
     mirror.close();
   }
-  return 0;
-}
+  return ExitCode.ok;
+});

@@ -1,5 +1,7 @@
 // mtg sync, as data: copy what the key can see into the profile's local mirror.
 
+import { NETWORK_OPTIONS, SUMMARY_OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { positiveId } from '../../cli/input.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const SYNC_LISTS = ['meetings', 'action-items', 'people', 'companies'] as const;
@@ -23,9 +25,16 @@ export const sync = defineCommand({
     {
       flags: '--budget <n>',
       description: 'send at most N requests, then stop cleanly (sync again to go on)',
+      parse: (v: string) => positiveId(v, '--budget'),
     },
     { flags: '--full', description: 'fetch every transcript again and start every list from its first page' },
+    ...SUMMARY_OUTPUT_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
+  instead: {
+    '--fields': 'use --only, --budget or --no-transcripts',
+    '--limit': 'use --only, --budget or --no-transcripts',
+  },
   examples: [
     'mtg sync',
     'mtg sync --only action-items,people --no-transcripts --json',

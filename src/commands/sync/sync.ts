@@ -1,9 +1,8 @@
 // mtg sync: copy what the key can see into the profile's local mirror (src/mirror/sync.ts).
 
-import { UsageError } from '../../api/errors.js';
-import type { Context } from '../../cli/context.js';
-import { listValues, oneOf, positiveId } from '../../cli/input.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { ExitCode, UsageError } from '../../api/errors.js';
+import { listValues, oneOf } from '../../cli/input.js';
+import { defineRun } from '../../cli/spec.js';
 import { dataDir } from '../../config/data-dir.js';
 import { mirrorWriteError } from '../../mirror/errors.js';
 import { openMirror } from '../../mirror/open.js';
@@ -11,7 +10,7 @@ import { runSync, syncStopped } from '../../mirror/sync.js';
 import { writeDocument } from '../../output/document.js';
 import { formatDuration } from '../../output/meeting-view.js';
 import { humanCount } from '../../output/text.js';
-import { SYNC_LISTS } from './spec.js';
+import * as spec from './spec.js';
 
 const PHASE_NOUN: Record<string, string> = {
   meetings: 'meetings',
@@ -21,22 +20,15 @@ const PHASE_NOUN: Record<string, string> = {
   companies: 'companies',
 };
 
-export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number> {
+export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
   const onlyRaw = opts.only === undefined ? [] : [opts.only].flat().map(String);
   if (onlyRaw.some((v) => v.split(',').some((part) => part.trim() === ''))) {
-    throw new UsageError(`--only needs list names (${SYNC_LISTS.join(', ')}), e.g. --only meetings,people`);
+    throw new UsageError(
+      `--only needs list names (${spec.SYNC_LISTS.join(', ')}), e.g. --only meetings,people`,
+    );
   }
-  const only = listValues(opts.only).map((v) => oneOf(v, SYNC_LISTS, '--only value'));
-  // Options that would do nothing here: refused rather than silently ignored.
-  for (const [given, flag] of [
-    [ctx.globals.fields, '--fields'],
-    [ctx.globals.limit, '--limit'],
-  ] as const) {
-    if (given !== undefined) {
-      throw new UsageError(`mtg sync does not take ${flag} (use --only, --budget or --no-transcripts)`);
-    }
-  }
-  const budget = opts.budget === undefined ? undefined : positiveId(String(opts.budget), '--budget');
+  const only = listValues(opts.only).map((v) => oneOf(v, spec.SYNC_LISTS, '--only value'));
+  const budget = opts.budget;
   const format = ctx.globals.format;
   if (format !== undefined && format !== 'json') {
     throw new UsageError(`mtg sync prints its summary as json only (--json), not --format ${format}`);
@@ -55,7 +47,7 @@ export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number
     summary = await runSync(
       client,
       mirror,
-      { only, budget, full: opts.full === true, transcripts: opts.transcripts !== false },
+      { only, budget, full: opts.full, transcripts: opts.transcripts },
       (e) => {
         const noun = PHASE_NOUN[e.phase] ?? e.phase;
         if (e.phase === 'transcripts') {
@@ -108,5 +100,5 @@ export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number
   if (format === 'json') {
     await writeDocument(ctx.globals.output, `${JSON.stringify(summary, null, 2)}\n`);
   }
-  return 0;
-}
+  return ExitCode.ok;
+});

@@ -6,8 +6,8 @@ import { NO_BODY, runBulkCommand } from '../../cli/bulk.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { positiveId, readStdinIds, stringId } from '../../cli/input.js';
-import type { Args, Opts } from '../../cli/spec.js';
-import { TAG_APPLY_BATCH_SIZE } from './spec.js';
+import { defineRun } from '../../cli/spec.js';
+import * as spec from './spec.js';
 
 /** Meeting IDs from the arguments and --stdin, validated, duplicates dropped (first occurrence kept). */
 async function meetingIds(ctx: Context, args: string[], fromStdin: boolean): Promise<string[]> {
@@ -27,10 +27,10 @@ export function batches<T>(items: readonly T[], size: number): T[][] {
 
 const meetingsNoun = (n: number) => (n === 1 ? 'meeting' : 'meetings');
 
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
-  const tagId = positiveId(String(args.TAG_ID ?? ''), 'TAG_ID');
-  const ids = await meetingIds(ctx, (args.MEETING_ID as string[] | undefined) ?? [], !!opts.stdin);
-  const groups = batches(ids, TAG_APPLY_BATCH_SIZE);
+export const run = defineRun(spec.apply, async (ctx, args, opts) => {
+  const tagId = positiveId(args.TAG_ID, 'TAG_ID');
+  const ids = await meetingIds(ctx, args.MEETING_ID, opts.stdin);
+  const groups = batches(ids, spec.TAG_APPLY_BATCH_SIZE);
   if (isDryRun(opts))
     return printDryRun(
       ctx,
@@ -61,4 +61,4 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
       (s.failed ? `; ${s.failed} of ${s.total} ${batchWord(s.total)} failed` : '') +
       (s.skipped ? `; interrupted, ${s.skipped} ${batchWord(s.skipped)} not done` : ''),
   });
-}
+});

@@ -1,18 +1,17 @@
 // mtg tags create: a new tag (an existing name is a conflict error).
 
 import { createTag, createTagRequest } from '../../api/endpoints.js';
+import { ExitCode } from '../../api/errors.js';
 import { checkOutputOptions, NO_BODY } from '../../cli/bulk.js';
-import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { writeResult } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import { nameConflict, tagName } from './names.js';
+import * as spec from './spec.js';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
-  const name = tagName(String(args.NAME ?? ''), 'the tag name');
-  const description = str(opts.description);
+export const run = defineRun(spec.create, async (ctx, args, opts) => {
+  const name = tagName(args.NAME, 'the tag name');
+  const description = opts.description;
   const body = { name, ...(description !== undefined ? { description } : {}) };
   if (isDryRun(opts)) return printDryRun(ctx, [createTagRequest(body)]);
   await checkOutputOptions(ctx, 'tag');
@@ -23,5 +22,5 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
   // A 2xx with no body: created, but the new tag's ID is not known.
   if (tag === undefined) ctx.progress.note(`Created tag "${name}"; ${NO_BODY}`);
   else await writeResult(ctx, 'tag', tag);
-  return 0;
-}
+  return ExitCode.ok;
+});

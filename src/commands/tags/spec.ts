@@ -2,6 +2,7 @@
 
 import { DEFAULT_BULK_CONCURRENCY } from '../../cli/bulk.js';
 import { DRY_RUN_OPTION } from '../../cli/dry-run.js';
+import { NETWORK_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 /**
@@ -20,7 +21,12 @@ export const create = defineCommand({
   name: 'create',
   summary: 'Create a tag (an existing name is a conflict error)',
   args: [{ name: 'NAME', description: 'the tag name (unique)', required: true }],
-  options: [{ flags: '--description <text>', description: 'what the tag is for' }, DRY_RUN_OPTION],
+  options: [
+    { flags: '--description <text>', description: 'what the tag is for' },
+    DRY_RUN_OPTION,
+    ...OUTPUT_OPTIONS,
+    ...NETWORK_OPTIONS,
+  ],
   examples: [
     'mtg tags create "Customer calls"',
     'mtg tags create Hiring --description "Interviews" --json',
@@ -36,6 +42,8 @@ export const update = defineCommand({
     { flags: '--name <name>', description: 'new name' },
     { flags: '--description <text>', description: 'new description' },
     DRY_RUN_OPTION,
+    ...OUTPUT_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
   examples: [
     'mtg tags update 7 --name "Customer calls"',
@@ -59,6 +67,8 @@ export const apply = defineCommand({
   options: [
     { flags: '--stdin', description: 'also read meeting IDs from stdin, one per line' },
     DRY_RUN_OPTION,
+    ...OUTPUT_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
   examples: [
     'mtg tags apply 7 mtg_abc123 mtg_def456',

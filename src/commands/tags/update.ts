@@ -1,21 +1,19 @@
 // mtg tags update: rename a tag or change its description.
 
 import { updateTag, updateTagRequest } from '../../api/endpoints.js';
-import { UsageError } from '../../api/errors.js';
+import { ExitCode, UsageError } from '../../api/errors.js';
 import { checkOutputOptions, NO_BODY } from '../../cli/bulk.js';
-import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { positiveId } from '../../cli/input.js';
 import { writeResult } from '../../cli/list.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import { nameConflict, tagName } from './names.js';
+import * as spec from './spec.js';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-export async function run(ctx: Context, args: Args, opts: Opts): Promise<number> {
-  const tagId = positiveId(String(args.TAG_ID ?? ''), 'TAG_ID');
-  const name = str(opts.name);
-  const description = str(opts.description);
+export const run = defineRun(spec.update, async (ctx, args, opts) => {
+  const tagId = positiveId(args.TAG_ID, 'TAG_ID');
+  const name = opts.name;
+  const description = opts.description;
   if (name === undefined && description === undefined) {
     throw new UsageError('nothing to update: give --name or --description');
   }
@@ -31,5 +29,5 @@ export async function run(ctx: Context, args: Args, opts: Opts): Promise<number>
   if (tag === undefined) ctx.progress.note(`Updated tag ${tagId}; ${NO_BODY}`);
   // With no body, what is known: the ID and what was sent.
   await writeResult(ctx, 'tag', tag ?? { id: tagId, ...body });
-  return 0;
-}
+  return ExitCode.ok;
+});

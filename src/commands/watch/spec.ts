@@ -1,5 +1,6 @@
 // mtg watch, as data: sync every interval and hand each new change event over exactly once.
 
+import { FORMAT_ONLY_OPTIONS, NETWORK_OPTIONS } from '../../cli/globals.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const RESOURCES = ['meetings', 'action-items', 'people', 'companies', 'transcripts'] as const;
@@ -43,7 +44,13 @@ export const watch = defineCommand({
       flags: '--consumer <name>',
       description: 'the name the last handled seq is kept under (default: default)',
     },
+    ...FORMAT_ONLY_OPTIONS,
+    ...NETWORK_OPTIONS,
   ],
+  instead: {
+    '--output': 'it writes to stdout: redirect it instead of -o',
+    '--checkpoint': 'it keeps its place in the mirror (--consumer)',
+  },
   examples: [
     'mtg watch --interval 10m',
     'mtg watch --resource action-items --exec ./notify.sh   # event JSON on stdin, MTG_EVENT_* set',

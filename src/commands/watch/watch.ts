@@ -1,9 +1,8 @@
 // mtg watch: sync every interval and hand each new change event over exactly once (src/mirror/watch.ts).
 
-import { InterruptedError, UsageError } from '../../api/errors.js';
-import type { Context } from '../../cli/context.js';
+import { ExitCode, InterruptedError, UsageError } from '../../api/errors.js';
 import { listValues, oneOf } from '../../cli/input.js';
-import type { Args, Opts } from '../../cli/spec.js';
+import { defineRun } from '../../cli/spec.js';
 import { dataDir } from '../../config/data-dir.js';
 import type { ChangeEvent } from '../../mirror/changes.js';
 import { mirrorWriteError } from '../../mirror/errors.js';
@@ -12,36 +11,30 @@ import { runSync } from '../../mirror/sync.js';
 import * as watchMod from '../../mirror/watch.js';
 import { eventEnv, runHook } from '../../mirror/watch-hook.js';
 import { sanitizeOneLine } from '../../output/sanitize.js';
-import { DEFAULT_EXEC_TIMEOUT, DEFAULT_INTERVAL, RESOURCES } from './spec.js';
+import * as spec from './spec.js';
 
 const FORMATS = ['ndjson', 'table'] as const;
 
-export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number> {
-  const intervalMs = watchMod.parseInterval(String(opts.interval ?? DEFAULT_INTERVAL));
+export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
+  const intervalMs = watchMod.parseInterval(opts.interval ?? spec.DEFAULT_INTERVAL);
   const execTimeoutMs = watchMod.parseInterval(
-    String(opts.execTimeout ?? DEFAULT_EXEC_TIMEOUT),
+    opts.execTimeout ?? spec.DEFAULT_EXEC_TIMEOUT,
     '--exec-timeout',
   );
-  const resources = listValues(opts.resource).map((v) => oneOf(v, RESOURCES, '--resource value'));
-  const consumer = watchMod.checkConsumer(String(opts.consumer ?? 'default'));
-  const exec = opts.exec === undefined ? undefined : String(opts.exec);
+  const resources = listValues(opts.resource).map((v) => oneOf(v, spec.RESOURCES, '--resource value'));
+  const consumer = watchMod.checkConsumer(opts.consumer ?? 'default');
+  const exec = opts.exec;
   if (exec !== undefined && exec.trim() === '') throw new UsageError('--exec needs a command');
   const given = ctx.globals.format;
   if (given !== undefined && !(FORMATS as readonly string[]).includes(given)) {
     throw new UsageError(`mtg watch prints ndjson or table, not --format ${given}`);
   }
-  if (ctx.globals.output) throw new UsageError('mtg watch writes to stdout: redirect it instead of -o');
-  if (ctx.globals.checkpoint)
-    throw new UsageError(
-      'mtg watch does not take --checkpoint: it keeps its place in the mirror (--consumer)',
-    );
   const table = (given ?? (ctx.io.stdout.isTTY ? 'table' : 'ndjson')) === 'table';
   // Only the lists of the watched resources are walked: a watch of action items spends no request on meetings.
   const only = resources.length
     ? [...new Set(resources.map((r) => (r === 'transcripts' ? 'meetings' : r)))]
     : undefined;
-  const transcripts =
-    opts.transcripts !== false && (resources.length === 0 || resources.includes('transcripts'));
+  const transcripts = opts.transcripts && (resources.length === 0 || resources.includes('transcripts'));
 
   const settings = await ctx.settings(false);
   const baseUrl = ctx.baseUrl(settings);
@@ -107,10 +100,10 @@ export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number
   try {
     await watchMod.watch(
       mirror,
-      { intervalMs, consumer, resources, fromStart: opts.fromStart === true },
+      { intervalMs, consumer, resources, fromStart: opts.fromStart },
       {
         signal: ctx.signal,
-        maxSyncs: opts.once === true ? 1 : undefined,
+        maxSyncs: opts.once ? 1 : undefined,
         rateLimit: () => rates.sustainableRate(),
         sync: async (committed) => {
           client.limiter.resetWaited();
@@ -151,8 +144,8 @@ export async function run(ctx: Context, _args: Args, opts: Opts): Promise<number
     clearStatus();
     mirror.close();
   }
-  return 0;
-}
+  return ExitCode.ok;
+});
 
 /** A readable line per event: time, change, resource, id and the item's name or title. */
 function eventLine(
