@@ -37,6 +37,11 @@ function longFlag(spec: OptionSpec): string {
   return /--[\w-]+/.exec(spec.flags)?.[0] ?? spec.flags;
 }
 
+/** Why, for the options whose refusal needs a word more than its name (a command may say better). */
+const INSTEAD: Record<string, string> = {
+  '--checkpoint': '--checkpoint applies to list commands only (a list export to -o FILE)',
+};
+
 /** A set option given (before or after the command words) to a command that does not honour it. */
 function refuseUnhonoured(spec: CommandSpec, command: Command, path: string): void {
   let root = command;
@@ -45,7 +50,7 @@ function refuseUnhonoured(spec: CommandSpec, command: Command, path: string): vo
   for (const option of SET_OPTIONS) {
     const key = optionKey(option);
     if (!honoured.has(key) && root.getOptionValueSource(key) === 'cli') {
-      const instead = spec.instead?.[longFlag(option)];
+      const instead = spec.instead?.[longFlag(option)] ?? INSTEAD[longFlag(option)];
       throw new UsageError(`mtg ${path} does not take ${longFlag(option)}${instead ? `: ${instead}` : ''}`);
     }
   }
