@@ -2,11 +2,11 @@
 
 import { createActionItem, createActionItemRequest } from '../../api/endpoints.js';
 import { ExitCode, UsageError } from '../../api/errors.js';
-import { checkOutputOptions, NO_BODY } from '../../cli/bulk.js';
+import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { positiveId } from '../../cli/input.js';
-import { writeResult } from '../../cli/list.js';
 import { defineRun } from '../../cli/spec.js';
+import { planOutput } from '../../output/plan.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.create, async (ctx, args, opts) => {
@@ -20,10 +20,10 @@ export const run = defineRun(spec.create, async (ctx, args, opts) => {
     ...(assignee !== undefined ? { assigneeProfileId: positiveId(assignee, '--assignee') } : {}),
   };
   if (isDryRun(opts)) return printDryRun(ctx, [createActionItemRequest(body)]);
-  await checkOutputOptions(ctx, 'actionItem');
+  const plan = await planOutput(ctx, 'actionItem');
   const created = await createActionItem(await ctx.client(), body);
   // A 2xx with no body: created, but there is nothing (not even an ID) to print.
   if (created === undefined) ctx.progress.note(`Created the action item; ${NO_BODY}`);
-  else await writeResult(ctx, 'actionItem', created);
+  else await plan.one(created);
   return ExitCode.ok;
 });

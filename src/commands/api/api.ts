@@ -8,8 +8,9 @@ import { stringifyExact } from '../../api/exact.js';
 import { paginatePages } from '../../api/paginate.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { writerSetup } from '../../cli/list.js';
 import { defineRun } from '../../cli/spec.js';
+import { counted, createItemWriter, project } from '../../output/index.js';
+import { type OutputPlan, planOutput } from '../../output/plan.js';
 import { type ApiRequestPlan, parseField, planRequest } from './request.js';
 import * as spec from './spec.js';
 
@@ -41,10 +42,11 @@ export const run = defineRun(spec.api, async (ctx, args, opts) => {
     ...opts.field.map((f) => parseField(f, true)),
     ...opts.rawField.map((f) => parseField(f, false)),
   ];
-  const format = ctx.globals.format ?? 'json';
-  if (!(API_FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`Invalid --format "${format}" for mtg api. Valid values: ${API_FORMATS.join(', ')}`);
-  }
+  const output = await planOutput(ctx, 'raw', {
+    formats: API_FORMATS,
+    defaults: { terminal: 'json', pipe: 'json' },
+    what: 'mtg api',
+  });
   const inputFile = opts.input;
   // Checked before --input is read, so a usage mistake never waits on stdin.
   const plan = planRequest({
@@ -60,18 +62,17 @@ export const run = defineRun(spec.api, async (ctx, args, opts) => {
     if (opts.paginate) throw new UsageError('--dry-run cannot list the pages of --paginate');
     return printDryRun(ctx, [plan]);
   }
-  const setup = await writerSetup(ctx, 'raw', format as 'json' | 'ndjson');
   const client = await ctx.client();
   try {
-    await setup.out.withOutput(ctx.globals.output, async (stream) => {
-      if (opts.paginate) return writePages(ctx, client, plan, stream, setup);
+    await output.document(async (stream) => {
+      if (opts.paginate) return writePages(ctx, client, plan, stream, output);
       const res = await client.request({
         method: plan.method,
         path: plan.path,
         query: plan.query,
         body: plan.body,
       });
-      await writeBody(stream, res.data, setup, !!ctx.io.stdout.isTTY && !ctx.globals.output);
+      await writeBody(stream, res.data, output);
     });
   } finally {
     ctx.progress.stop();
@@ -79,27 +80,27 @@ export const run = defineRun(spec.api, async (ctx, args, opts) => {
   return ExitCode.ok;
 });
 
-type Setup = Awaited<ReturnType<typeof writerSetup>>;
 type Client = Awaited<ReturnType<Context['client']>>;
+type Output = OutputPlan<(typeof API_FORMATS)[number]>;
 
 async function writePages(
   ctx: Context,
   client: Client,
   plan: ApiRequestPlan,
   stream: NodeJS.WritableStream,
-  { out, view, options }: Setup,
+  output: Output,
 ): Promise<void> {
-  const writer = out.createItemWriter(stream, view, options);
+  const writer = createItemWriter(stream, output.view, output.options);
   try {
     const pages = paginatePages(client, {
       path: plan.path,
       query: plan.query,
       item: z.unknown(),
-      limit: ctx.globals.limit,
+      limit: output.limit,
     });
     for await (const page of pages) {
       await writer.writeMany(page.items);
-      ctx.progress.update(`Fetched ${out.counted(writer.count, 'item')}, page ${page.number}`);
+      ctx.progress.update(`Fetched ${counted(writer.count, 'item')}, page ${page.number}`);
     }
     await writer.end();
   } catch (err) {
@@ -109,21 +110,17 @@ async function writePages(
 }
 
 /** One response body: json (indented on a terminal), or ndjson (an array one element per line). */
-async function writeBody(
-  stream: NodeJS.WritableStream,
-  data: unknown,
-  { out, view, options }: Setup,
-  pretty: boolean,
-): Promise<void> {
+async function writeBody(stream: NodeJS.WritableStream, data: unknown, output: Output): Promise<void> {
   if (data === undefined) return; // an empty body (204)
-  if (options.format === 'ndjson' && Array.isArray(data)) {
-    const writer = out.createItemWriter(stream, view, options);
+  if (output.format === 'ndjson' && Array.isArray(data)) {
+    const writer = createItemWriter(stream, output.view, output.options);
     await writer.writeMany(data);
     await writer.end();
     return;
   }
-  const project = (v: unknown) => (options.fields ? out.project(v, options.fields) : v);
-  const value = Array.isArray(data) ? data.map(project) : project(data);
-  const text = stringifyExact(value, pretty && options.format === 'json' ? 2 : undefined);
+  const fields = output.fields;
+  const shown = (v: unknown) => (fields ? project(v, fields) : v);
+  const value = Array.isArray(data) ? data.map(shown) : shown(data);
+  const text = stringifyExact(value, output.screen && output.format === 'json' ? 2 : undefined);
   stream.write(`${text}\n`);
 }

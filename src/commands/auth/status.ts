@@ -1,13 +1,14 @@
 // mtg auth status: the profile, base URL, key source, masked key and rate-limit state.
 
 import { ExitCode, exitCodeOf } from '../../api/errors.js';
-import { writeResult } from '../../cli/list.js';
 import { defineRun } from '../../cli/spec.js';
 import { maskKey } from '../../config/settings.js';
+import { planOutput } from '../../output/plan.js';
 import { probe } from './probe.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.status, async (ctx) => {
+  const plan = await planOutput(ctx, 'raw');
   const settings = await ctx.settings();
   const status: Record<string, unknown> = {
     profile: settings.profile,
@@ -38,6 +39,6 @@ export const run = defineRun(spec.status, async (ctx) => {
   } else {
     code = settings.apiKey ? ExitCode.usage : ExitCode.auth;
   }
-  await writeResult(ctx, 'raw', status);
+  await plan.one(status);
   return code;
 });

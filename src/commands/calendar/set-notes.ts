@@ -7,12 +7,12 @@ import {
   setCalendarMeetingRequest,
 } from '../../api/endpoints.js';
 import { ExitCode, UsageError } from '../../api/errors.js';
-import { checkOutputOptions, NO_BODY } from '../../cli/bulk.js';
+import { NO_BODY } from '../../cli/bulk.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { listValues, positiveIds, stringId } from '../../cli/input.js';
-import { writeResult } from '../../cli/list.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
+import { planOutput } from '../../output/plan.js';
 import * as spec from './spec.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -60,9 +60,9 @@ export const run = defineRun(spec.setNotes, async (ctx, args, opts) => {
   const id = stringId(args.CALENDAR_MEETING_ID, 'CALENDAR_MEETING_ID');
   const body = await calendarBody(ctx, opts);
   if (isDryRun(opts)) return printDryRun(ctx, [setCalendarMeetingRequest(id, body)]);
-  await checkOutputOptions(ctx, 'meeting');
+  const plan = await planOutput(ctx, 'meeting');
   const meeting = await setCalendarMeeting(await ctx.client(), id, body);
   if (meeting === undefined) ctx.progress.note(`Saved the notes of calendar meeting ${id}; ${NO_BODY}`);
-  else await writeResult(ctx, 'meeting', meeting);
+  else await plan.one(meeting);
   return ExitCode.ok;
 });

@@ -2,14 +2,13 @@
 
 import { ExitCode } from '../../api/errors.js';
 import { parseTimeWindow } from '../../cli/dates.js';
-import type { ListFormat } from '../../cli/globals.js';
 import { listValues, oneOf } from '../../cli/input.js';
-import { chooseFormat, writerSetup } from '../../cli/list.js';
 import { defineRun } from '../../cli/spec.js';
 import { openMirrorForReading } from '../../mirror/queries.js';
 import type { PassageHit } from '../../mirror/search.js';
 import * as search from '../../mirror/search.js';
 import { createChalk, sanitizeOneLine } from '../../output/index.js';
+import { planOutput } from '../../output/plan.js';
 import { formatClock } from '../../output/transcript.js';
 import * as spec from './spec.js';
 
@@ -17,43 +16,30 @@ export const run = defineRun(spec.find, async (ctx, args, opts) => {
   const kinds = listValues(opts.in).map((v) => oneOf(v, spec.KINDS, '--in value'));
   const window = parseTimeWindow(opts.since, opts.until);
   const match = search.toMatchExpression(args.QUERY.join(' '));
-  const format = chooseFormat(ctx) as ListFormat;
-  const { out, view, options } = await writerSetup(ctx, 'hit', format);
+  const plan = await planOutput(ctx, 'hit');
   const mirror = openMirrorForReading(ctx);
   try {
     const hits = search.findPassages(mirror.db, match, {
       kinds: kinds.length ? [...new Set(kinds)] : undefined,
       since: window.since?.toISOString(),
       until: window.until?.toISOString(),
-      limit: ctx.globals.limit,
+      limit: plan.limit,
     });
-    const readable = format === 'table' && ctx.globals.fields === undefined;
     let count = 0;
-    if (readable) {
+    if (plan.readable) {
       const lines: string[] = [];
       for (const hit of hits) {
-        lines.push(...renderHit(hit, options.color));
+        lines.push(...renderHit(hit, plan.color));
         count++;
       }
-      await out.writeDocument(ctx.globals.output, lines.length ? `${lines.join('\n')}\n` : '');
+      await plan.document(lines.length ? `${lines.join('\n')}\n` : '');
     } else {
-      const sink = await out.openOutput(ctx.globals.output);
-      const writer = out.createItemWriter(sink.stream, view, options);
-      try {
-        const batch: unknown[] = [];
+      const rows = function* () {
         for (const hit of hits) {
-          batch.push({ ...hit, snippet: plainSnippet(hit.snippet, search.MATCH_START, search.MATCH_END) });
-          if (batch.length === 500) await writer.writeMany(batch.splice(0));
+          yield { ...hit, snippet: plainSnippet(hit.snippet, search.MATCH_START, search.MATCH_END) };
         }
-        await writer.writeMany(batch);
-        await writer.end();
-        await sink.commit();
-        count = writer.count;
-      } catch (err) {
-        await writer.abort().catch(() => undefined);
-        await sink.abort().catch(() => undefined);
-        throw err;
-      }
+      };
+      ({ count } = await plan.list(rows()));
     }
     if (count === 0) ctx.progress.note('No matches.');
   } finally {

@@ -7,11 +7,10 @@ import { ExitCode, InterruptedError, MtgError, UsageError } from '../../api/erro
 import type { Meeting } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import type { ListFormat } from '../../cli/globals.js';
 import { listValues, stringId } from '../../cli/input.js';
-import { chooseFormat, writeItems, writerSetup } from '../../cli/list.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
-import { counted, sanitizeOneLine } from '../../output/index.js';
+import { counted, project, sanitizeOneLine, toJson } from '../../output/index.js';
+import { planOutput } from '../../output/plan.js';
 import { emailTarget, parseShareTargetLines, type Target, teamTarget } from './share-targets.js';
 import * as spec from './spec.js';
 
@@ -103,8 +102,7 @@ export const run = defineRun(spec.share, async (ctx, args, opts) => {
       shareBatches(targets).map((batch) => shareMeetingRequest(meetingId, shareBody(batch, access))),
     );
   }
-  const format = chooseFormat(ctx) as ListFormat;
-  await writerSetup(ctx, 'sharedWith', format); // --fields checked before anything is sent
+  const plan = await planOutput(ctx, 'sharedWith'); // --format and --fields checked before anything is sent
 
   const { meeting, failures } = await shareInBatches(ctx, meetingId, targets, access);
   for (const f of failures) {
@@ -118,11 +116,11 @@ export const run = defineRun(spec.share, async (ctx, args, opts) => {
   if (failed > 0) ctx.progress.line(`${summary}; ${failed} failed.`);
   else ctx.progress.note(`${summary}.`);
 
-  if (format === 'json' || format === 'ndjson') {
+  if (plan.format === 'json' || plan.format === 'ndjson') {
     // Scripts see the failures too: each by its zero-based index in the whole list, as sent.
     const errors = failures.map((f) => ({ index: f.index, target: targets[f.index]?.who, error: f.error }));
-    await writeShareDocument(ctx, format, meeting?.sharedWith ?? [], errors);
-  } else if (meeting) await writeItems(ctx, 'sharedWith', format, meeting.sharedWith ?? []);
+    await plan.document(shareDocument(plan.format, plan.fields, meeting?.sharedWith ?? [], errors));
+  } else if (meeting) await plan.list(meeting.sharedWith ?? []);
   if (failed === 0) return ExitCode.ok;
   return applied > 0 ? ExitCode.partial : ExitCode.api;
 });
@@ -131,23 +129,19 @@ export const run = defineRun(spec.share, async (ctx, args, opts) => {
  * json: one object {"sharedWith": [...], "errors": [...]} (one valid document); ndjson: one line
  * per entry, each with a "type" ("sharedWith" with the entry as "value", or "error").
  */
-async function writeShareDocument(
-  ctx: Context,
+function shareDocument(
   format: 'json' | 'ndjson',
+  fields: string[] | undefined,
   sharedWith: readonly unknown[],
   errors: readonly { index: number; target: unknown; error: string }[],
-): Promise<void> {
-  const { out, options } = await writerSetup(ctx, 'sharedWith', format);
-  const fields = options.fields;
-  const entries = fields && fields.length > 0 ? sharedWith.map((e) => out.project(e, fields)) : sharedWith;
-  const text =
-    format === 'json'
-      ? out.toJson({ sharedWith: entries, errors }, undefined, 2) + '\n'
-      : [
-          ...entries.map((value) => ({ type: 'sharedWith', value })),
-          ...errors.map((e) => ({ type: 'error', ...e })),
-        ]
-          .map((line) => out.toJson(line, undefined) + '\n')
-          .join('');
-  await out.writeDocument(ctx.globals.output, text);
+): string {
+  const entries = fields && fields.length > 0 ? sharedWith.map((e) => project(e, fields)) : sharedWith;
+  return format === 'json'
+    ? toJson({ sharedWith: entries, errors }, undefined, 2) + '\n'
+    : [
+        ...entries.map((value) => ({ type: 'sharedWith', value })),
+        ...errors.map((e) => ({ type: 'error', ...e })),
+      ]
+        .map((line) => toJson(line, undefined) + '\n')
+        .join('');
 }

@@ -3,14 +3,12 @@
 import { ExitCode, MtgError, UsageError } from '../../api/errors.js';
 import type { Meeting } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
-import type { ListFormat } from '../../cli/globals.js';
 import { stringId } from '../../cli/input.js';
-import { chooseFormat, screenOptions, writeResult, writerSetup } from '../../cli/list.js';
 import { readSource } from '../../cli/source.js';
 import { defineRun } from '../../cli/spec.js';
 import { writeDocument } from '../../output/document.js';
-import { colorEnabled } from '../../output/index.js';
 import { renderMeetingPage } from '../../output/meeting-view.js';
+import { planOutput } from '../../output/plan.js';
 import * as spec from './spec.js';
 
 async function appUrl(ctx: Context): Promise<string | undefined> {
@@ -49,19 +47,19 @@ export const run = defineRun(spec.view, async (ctx, args, opts) => {
     await writeDocument(ctx.globals.output, webLink(base, meetingId) + '\n');
     return ExitCode.ok;
   }
-  const format = chooseFormat(ctx) as ListFormat;
+  const plan = await planOutput(ctx, 'meeting');
   // A readable page unless the user chose fields (then the key/value table shows just those).
-  if (format !== 'table' || ctx.globals.fields !== undefined) {
-    await writerSetup(ctx, 'meeting', format); // --fields checked before anything is sent
-    await writeResult(ctx, 'meeting', await fetchMeeting(ctx, meetingId));
+  if (!plan.readable) {
+    await plan.one(await fetchMeeting(ctx, meetingId));
     return ExitCode.ok;
   }
   const meeting = await fetchMeeting(ctx, meetingId);
   const base = await appUrl(ctx);
   const page = renderMeetingPage(meeting, {
-    ...screenOptions(ctx, colorEnabled),
+    color: plan.color,
+    width: plan.width,
     webUrl: base ? webLink(base, meeting.id) : undefined,
   });
-  await writeDocument(ctx.globals.output, page);
+  await plan.document(page);
   return ExitCode.ok;
 });

@@ -1,12 +1,10 @@
 // mtg sql: read-only SQL on the local mirror, rows in every output format; --schema prints the tables.
 
 import { ExitCode, UsageError } from '../../api/errors.js';
-import type { ListFormat } from '../../cli/globals.js';
-import { chooseFormat, writerSetup } from '../../cli/list.js';
 import { defineRun } from '../../cli/spec.js';
 import type { Statement } from '../../mirror/driver.js';
 import { openMirrorForReading } from '../../mirror/queries.js';
-import { writeDocument } from '../../output/document.js';
+import { planOutput } from '../../output/plan.js';
 import * as spec from './spec.js';
 
 /** SQLite's message on one line, for a usage error. */
@@ -38,14 +36,13 @@ export const run = defineRun(spec.sql, async (ctx, args, opts) => {
             " AND NOT (type = 'table' AND name LIKE 'passages_%') ORDER BY type = 'index', rowid",
         )
         .all();
-      await writeDocument(ctx.globals.output, rows.map((r) => `${r.sql};\n`).join(''));
+      await (await planOutput(ctx, 'raw')).document(rows.map((r) => `${r.sql};\n`).join(''));
     } finally {
       mirror.close();
     }
     return ExitCode.ok;
   }
-  const format = chooseFormat(ctx) as ListFormat;
-  const { out, view, options } = await writerSetup(ctx, 'raw', format);
+  const plan = await planOutput(ctx, 'raw');
   const mirror = openMirrorForReading(ctx);
   try {
     let stmt: Statement;
@@ -59,30 +56,16 @@ export const run = defineRun(spec.sql, async (ctx, args, opts) => {
     const columns = stmt.columns();
     if (columns.length === 0)
       throw new UsageError('mtg sql runs statements that return rows (SELECT, read-only PRAGMA)');
-    const rowsView = { ...view, fields: columns, tableColumns: columns, flatColumns: columns, open: true };
-    const sink = await out.openOutput(ctx.globals.output);
-    const writer = out.createItemWriter(sink.stream, rowsView, options);
+    let rows: Iterable<Record<string, unknown>>;
     try {
-      const batch: unknown[] = [];
-      const limit = ctx.globals.limit ?? Number.POSITIVE_INFINITY;
-      let n = 0;
-      let rows: Iterable<Record<string, unknown>>;
-      try {
-        rows = stmt.iterate();
-      } catch (err) {
-        throw new UsageError(`SQL error: ${oneLine(err)}`);
-      }
-      for (const row of rows) {
-        if (n++ >= limit) break;
-        batch.push(row);
-        if (batch.length === 500) await writer.writeMany(batch.splice(0));
-      }
-      await writer.writeMany(batch);
-      await writer.end();
-      await sink.commit();
+      rows = stmt.iterate();
     } catch (err) {
-      await writer.abort().catch(() => undefined);
-      await sink.abort().catch(() => undefined);
+      throw new UsageError(`SQL error: ${oneLine(err)}`);
+    }
+    try {
+      // Columns as the query names them; --limit stops the reading (plan.list).
+      await plan.list(rows, { fields: columns, tableColumns: columns, flatColumns: columns, open: true });
+    } catch (err) {
       if (err instanceof Error && (err as { code?: string }).code?.startsWith('SQLITE_')) {
         throw new UsageError(`SQL error: ${oneLine(err)}`);
       }

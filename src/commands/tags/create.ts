@@ -2,10 +2,10 @@
 
 import { createTag, createTagRequest } from '../../api/endpoints.js';
 import { ExitCode } from '../../api/errors.js';
-import { checkOutputOptions, NO_BODY } from '../../cli/bulk.js';
+import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { writeResult } from '../../cli/list.js';
 import { defineRun } from '../../cli/spec.js';
+import { planOutput } from '../../output/plan.js';
 import { nameConflict, tagName } from './names.js';
 import * as spec from './spec.js';
 
@@ -14,13 +14,13 @@ export const run = defineRun(spec.create, async (ctx, args, opts) => {
   const description = opts.description;
   const body = { name, ...(description !== undefined ? { description } : {}) };
   if (isDryRun(opts)) return printDryRun(ctx, [createTagRequest(body)]);
-  await checkOutputOptions(ctx, 'tag');
+  const plan = await planOutput(ctx, 'tag');
   const client = await ctx.client();
   const tag = await createTag(client, body).catch((err: unknown) => {
     throw nameConflict(err, name);
   });
   // A 2xx with no body: created, but the new tag's ID is not known.
   if (tag === undefined) ctx.progress.note(`Created tag "${name}"; ${NO_BODY}`);
-  else await writeResult(ctx, 'tag', tag);
+  else await plan.one(tag);
   return ExitCode.ok;
 });

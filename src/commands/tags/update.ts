@@ -2,11 +2,11 @@
 
 import { updateTag, updateTagRequest } from '../../api/endpoints.js';
 import { ExitCode, UsageError } from '../../api/errors.js';
-import { checkOutputOptions, NO_BODY } from '../../cli/bulk.js';
+import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { positiveId } from '../../cli/input.js';
-import { writeResult } from '../../cli/list.js';
 import { defineRun } from '../../cli/spec.js';
+import { planOutput } from '../../output/plan.js';
 import { nameConflict, tagName } from './names.js';
 import * as spec from './spec.js';
 
@@ -22,12 +22,12 @@ export const run = defineRun(spec.update, async (ctx, args, opts) => {
     ...(description !== undefined ? { description } : {}),
   };
   if (isDryRun(opts)) return printDryRun(ctx, [updateTagRequest(tagId, body)]);
-  await checkOutputOptions(ctx, 'tag');
+  const plan = await planOutput(ctx, 'tag');
   const tag = await updateTag(await ctx.client(), tagId, body).catch((err: unknown) => {
     throw nameConflict(err, name ?? '');
   });
   if (tag === undefined) ctx.progress.note(`Updated tag ${tagId}; ${NO_BODY}`);
   // With no body, what is known: the ID and what was sent.
-  await writeResult(ctx, 'tag', tag ?? { id: tagId, ...body });
+  await plan.one(tag ?? { id: tagId, ...body });
   return ExitCode.ok;
 });
