@@ -6,7 +6,6 @@ import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../api/errors.
 import { sanitizeOneLine } from '../output/sanitize.js';
 import type { ResourceName } from '../output/views.js';
 import type { Context } from './context.js';
-import type { ListFormat } from './globals.js';
 
 /**
  * Requests in flight at once. Eight keeps a batch well inside the Pro plan's 20 requests per
@@ -137,8 +136,7 @@ export interface ItemOutput {
  * output mistake must not surface after the change was made.
  */
 export async function checkOutputOptions(ctx: Context, resource: ResourceName): Promise<void> {
-  const { chooseFormat, writerSetup } = await import('./list.js');
-  await writerSetup(ctx, resource, chooseFormat(ctx) as ListFormat);
+  await (await import('../output/plan.js')).planOutput(ctx, resource);
 }
 
 /**
@@ -146,22 +144,11 @@ export async function checkOutputOptions(ctx: Context, resource: ResourceName): 
  * with nothing sent).
  */
 export async function openItemOutput(ctx: Context, resource: ResourceName): Promise<ItemOutput> {
-  const { chooseFormat, writerSetup } = await import('./list.js');
-  const format = chooseFormat(ctx) as ListFormat;
-  const { out, view, options } = await writerSetup(ctx, resource, format);
-  const sink = await out.openOutput(ctx.io.out, ctx.globals.output);
-  const writer = out.createItemWriter(sink.stream, view, options);
+  const output = await (await (await import('../output/plan.js')).planOutput(ctx, resource)).open();
   return {
-    write: (items) => writer.writeMany(items),
-    async finish(keep) {
-      await writer.end();
-      if (keep) await sink.commit();
-      else await sink.abort();
-    },
-    async abort() {
-      await writer.abort().catch(() => undefined);
-      await sink.abort().catch(() => undefined);
-    },
+    write: (items) => output.write(items),
+    finish: (keep) => (keep ? output.commit() : output.discard()),
+    abort: () => output.abort(),
   };
 }
 

@@ -79,8 +79,21 @@ export function completionOption(spec: OptionSpec): CompletionOption {
   };
 }
 
-export function completionModel(tree: TreeNode[], globalOptions: readonly OptionSpec[]): CompletionModel {
-  const root: CompletionNode = { path: '', children: [], options: [completionOption(VERSION)], args: [] };
+/**
+ * `globalOptions` are offered at every level; `topOptions` before the command words only (the
+ * option sets, which each command that honours them also declares among its own options).
+ */
+export function completionModel(
+  tree: TreeNode[],
+  globalOptions: readonly OptionSpec[],
+  topOptions: readonly OptionSpec[] = [],
+): CompletionModel {
+  const root: CompletionNode = {
+    path: '',
+    children: [],
+    options: [VERSION, ...topOptions].map(completionOption),
+    args: [],
+  };
   const nodes: CompletionNode[] = [root];
   const leaf = (path: string, spec: Extract<TreeNode, { run: unknown }>): CompletionNode => ({
     path,
@@ -115,8 +128,9 @@ export function completionScript(
   shell: Shell,
   tree: TreeNode[],
   globalOptions: readonly OptionSpec[],
+  topOptions: readonly OptionSpec[] = [],
 ): string {
-  const model = completionModel(tree, globalOptions);
+  const model = completionModel(tree, globalOptions, topOptions);
   switch (shell) {
     case 'bash':
       return bashScript(model);

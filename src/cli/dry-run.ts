@@ -8,10 +8,10 @@ import { buildQuery } from '../api/url.js';
 import type { Context } from './context.js';
 import type { OptionSpec } from './spec.js';
 
-export const DRY_RUN_OPTION: OptionSpec = {
+export const DRY_RUN_OPTION = {
   flags: '--dry-run',
   description: 'print the requests it would send (method, path, JSON body) and send nothing',
-};
+} as const satisfies OptionSpec;
 
 export function isDryRun(opts: Record<string, unknown>): boolean {
   return opts.dryRun === true;

@@ -8,47 +8,120 @@ import type { OptionSpec } from './spec.js';
 export const LIST_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
 
-export const GLOBAL_OPTIONS: OptionSpec[] = [
+// Each global option is marked `global: true`: its value goes to ctx.globals (parseGlobals), not
+// to the command's own options. The contract lists all of them as global options: given before or
+// after the command words, they mean the same.
+
+/** Options of every command: how mtg talks (colors, progress), to which API and with which key. */
+export const COMMON_OPTIONS = [
+  { flags: '--no-color', description: 'disable colors (also NO_COLOR)', global: true },
+  { flags: '-q, --quiet', description: 'no progress or notes on stderr', global: true },
   {
-    flags: '--format <format>',
-    description: 'output format (default: table on a terminal, tsv when piped)',
-    choices: LIST_FORMATS,
+    flags: '-v, --verbose',
+    description: 'log each request, status, timing and rate-limit state to stderr',
+    global: true,
   },
-  { flags: '--json', description: 'same as --format json' },
-  { flags: '--fields <list>', description: 'choose and order fields, e.g. id,title,assignee.name' },
-  { flags: '--limit <n>', description: 'stop after N items (and stop fetching pages)' },
-  { flags: '--no-color', description: 'disable colors (also NO_COLOR)' },
-  { flags: '-o, --output <file>', description: 'write data to FILE atomically instead of stdout' },
-  { flags: '-q, --quiet', description: 'no progress or notes on stderr' },
-  { flags: '-v, --verbose', description: 'log each request, status, timing and rate-limit state to stderr' },
-  { flags: '--max-retries <n>', description: 'retries of a failed request', defaultValue: '5' },
-  { flags: '--timeout <seconds>', description: 'per-request timeout', defaultValue: '30' },
-  {
-    flags: '--max-wait <seconds>',
-    description: 'the most to wait on rate limits in all, then exit 5',
-    defaultValue: '900',
-  },
-  { flags: '--checkpoint <file>', description: 'list commands: record progress in FILE and resume from it' },
-  { flags: '--bom', description: 'start csv output with a UTF-8 byte-order mark' },
-  { flags: '--raw-cells', description: "csv/tsv: do not prefix formula-like cells with '" },
-  { flags: '--insecure', description: 'allow http:// to a host other than loopback' },
+  { flags: '--insecure', description: 'allow http:// to a host other than loopback', global: true },
   {
     flags: '--api-key <key>',
     description: 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)',
+    global: true,
   },
-  { flags: '--base-url <url>', description: 'API base URL (also MTG_BASE_URL)' },
-  { flags: '--profile <name>', description: 'config profile (also MTG_PROFILE)', defaultValue: undefined },
+  { flags: '--base-url <url>', description: 'API base URL (also MTG_BASE_URL)', global: true },
+  { flags: '--profile <name>', description: 'config profile (also MTG_PROFILE)', global: true },
   {
     flags: '--offline',
     description:
       'read commands answer from the local mirror (`mtg sync`) and send nothing (also MTG_OFFLINE=1)',
+    global: true,
   },
-  // Scripting (src/cli/jq.ts; --since/--until and --dry-run are options of the commands they apply to).
+] as const satisfies readonly OptionSpec[];
+
+const FORMAT = {
+  flags: '--format <format>',
+  description: 'output format (default: table on a terminal, tsv when piped)',
+  choices: LIST_FORMATS,
+  global: true,
+} as const satisfies OptionSpec;
+const JSON_FLAG = { flags: '--json', description: 'same as --format json', global: true } as const;
+const FIELDS = {
+  flags: '--fields <list>',
+  description: 'choose and order fields, e.g. id,title,assignee.name',
+  global: true,
+} as const;
+const OUTPUT_FILE = {
+  flags: '-o, --output <file>',
+  description: 'write data to FILE atomically instead of stdout',
+  global: true,
+} as const;
+const BOM = {
+  flags: '--bom',
+  description: 'start csv output with a UTF-8 byte-order mark',
+  global: true,
+} as const;
+const RAW_CELLS = {
+  flags: '--raw-cells',
+  description: "csv/tsv: do not prefix formula-like cells with '",
+  global: true,
+} as const;
+// Scripting (src/cli/jq.ts; --since/--until and --dry-run are options of the commands they apply to).
+const JQ = {
+  flags: '--jq <expr>',
+  description: 'filter the whole JSON output with a jq expression, in-process (implies --json)',
+  global: true,
+} as const;
+const LIMIT = {
+  flags: '--limit <n>',
+  description: 'stop after N items (and stop fetching pages)',
+  global: true,
+} as const;
+const CHECKPOINT = {
+  flags: '--checkpoint <file>',
+  description: 'list commands: record progress in FILE and resume from it',
+  global: true,
+} as const;
+
+// Option sets: each command spreads into its options the sets it honours (so its --help shows
+// them), and refuses the others (exit 2, see program.ts).
+
+/** Data output (items or one object): every format, fields, a file, csv details, jq. */
+export const OUTPUT_OPTIONS = [FORMAT, JSON_FLAG, FIELDS, OUTPUT_FILE, BOM, RAW_CELLS, JQ] as const;
+/** Output of commands whose formats are their own (transcript, api): no csv cells. */
+export const DOCUMENT_OUTPUT_OPTIONS = [FORMAT, JSON_FLAG, FIELDS, OUTPUT_FILE, JQ] as const;
+/** A summary printed as one JSON object with --json (sync, export markdown, mirror status). */
+export const SUMMARY_OUTPUT_OPTIONS = [FORMAT, JSON_FLAG, OUTPUT_FILE, JQ] as const;
+/** The format and --json (sandbox: --json prints its address as an object). */
+export const FORMAT_OPTIONS = [FORMAT, JSON_FLAG] as const;
+/** Only the format (watch prints ndjson or table lines to stdout, never json). */
+export const FORMAT_ONLY_OPTIONS = [FORMAT] as const;
+/** List exports (runList): --limit, and --checkpoint to resume. */
+export const LIST_OPTIONS = [LIMIT, CHECKPOINT] as const;
+/** Commands that stop after N items but cannot resume. */
+export const LIMIT_OPTIONS = [LIMIT] as const;
+/** Commands that send requests. */
+export const NETWORK_OPTIONS = [
+  { flags: '--max-retries <n>', description: 'retries of a failed request', defaultValue: '5', global: true },
+  { flags: '--timeout <seconds>', description: 'per-request timeout', defaultValue: '30', global: true },
   {
-    flags: '--jq <expr>',
-    description: 'filter the whole JSON output with a jq expression, in-process (implies --json)',
+    flags: '--max-wait <seconds>',
+    description: 'the most to wait on rate limits in all, then exit 5',
+    defaultValue: '900',
+    global: true,
   },
+] as const;
+
+/** Every global option: the common ones, then each option of every set once. */
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+  ...COMMON_OPTIONS,
+  ...OUTPUT_OPTIONS,
+  ...LIST_OPTIONS,
+  ...NETWORK_OPTIONS,
 ];
+
+/** The global options that only some commands honour (the sets). */
+export const SET_OPTIONS: readonly OptionSpec[] = GLOBAL_OPTIONS.filter(
+  (o) => !(COMMON_OPTIONS as readonly OptionSpec[]).includes(o),
+);
 
 export interface Globals {
   format?: string;

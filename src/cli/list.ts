@@ -2,65 +2,14 @@
 // through the endpoint, stream items to the writer, show progress, honor --limit and --checkpoint,
 // and leave the output well-formed whatever happens.
 
-import { UsageError } from '../api/errors.js';
-import { defaultFormat } from '../output/types.js';
+import { ExitCode, UsageError } from '../api/errors.js';
+import { planOutput } from '../output/plan.js';
+import { counted } from '../output/text.js';
 import type { ResourceName } from '../output/views.js';
 import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
 import type { Context } from './context.js';
 import { beforeSince, hasWindow, inWindow, type TimeWindow } from './dates.js';
-import { LIST_FORMATS, type ListFormat } from './globals.js';
 import { type Listing, type ReadSource, readSource } from './source.js';
-
-type Output = typeof import('../output/index.js');
-
-export async function loadOutput(): Promise<Output> {
-  return import('../output/index.js');
-}
-
-/** --format/--json (or the TTY default), checked against the formats a command supports. */
-export function chooseFormat(ctx: Context, allowed: readonly string[] = LIST_FORMATS): string {
-  // A file is data, not a screen: -o gets tsv by default even from a terminal.
-  const format = ctx.globals.format ?? defaultFormat(ctx.io.outIsTTY && !ctx.globals.output);
-  if (!allowed.includes(format)) {
-    throw new UsageError(
-      `Invalid --format "${format}" for this command. Valid values: ${allowed.join(', ')}`,
-    );
-  }
-  return format;
-}
-
-/** Writer options for a resource, with --fields validated against it (exit 2 on an unknown field). */
-export async function writerSetup(ctx: Context, resource: ResourceName, format: ListFormat) {
-  const out = await loadOutput();
-  const view = out.viewFor(resource);
-  let fields: string[] | undefined;
-  if (ctx.globals.fields !== undefined) {
-    try {
-      fields = out.parseFields(ctx.globals.fields, view);
-    } catch (err) {
-      // One line on stderr ("unknown field ...; valid fields: ..."), like every other usage error.
-      if (err instanceof out.OutputUsageError) throw new UsageError(err.message.replace(/\s*\n\s*/g, '; '));
-      throw err;
-    }
-  }
-  const options = {
-    format,
-    fields,
-    rawCells: ctx.globals.rawCells,
-    bom: ctx.globals.bom,
-    ...screenOptions(ctx),
-  };
-  return { out, view, options };
-}
-
-/**
- * Colors and width for text meant for people on stdout: never colors into an -o file, and an
- * unsized pseudo-terminal (it reports 0 columns) gets the default width.
- */
-export function screenOptions(ctx: Context): { color: boolean; width: number; now: number } {
-  const color = !ctx.globals.output && ctx.io.color.out;
-  return { color, width: ctx.io.columns || 100, now: ctx.io.now().getTime() };
-}
 
 export interface ListSpec<T> {
   /** The listing, from the source --offline chose (the API or the mirror). */
@@ -105,7 +54,6 @@ function windowPage<T>(
 }
 
 export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<number> {
-  const format = chooseFormat(ctx) as ListFormat;
   const { globals } = ctx;
   if (globals.checkpoint && !globals.output) {
     throw new UsageError('--checkpoint needs -o/--output FILE: a resumed export appends to that file');
@@ -119,44 +67,45 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
   // load at once rather than one after the other, so their file reads overlap and the first request
   // leaves sooner. Nothing is sent before both are here, and they are awaited in the old order, so
   // a bad --fields is still reported before a missing key or a missing mirror.
-  const setup = writerSetup(ctx, spec.resource, format);
+  const planned = planOutput(ctx, spec.resource);
   const listingReady = readSource(ctx).then(async (source) => {
     const listing = spec.listing(source);
     await listing.ready();
     return listing;
   });
   listingReady.catch(() => undefined); // reported below, unless an earlier error wins
-  const { out, view, options } = await setup;
+  const plan = await planned;
   const listing = await listingReady;
 
   const signature = JSON.stringify([
     spec.command,
     ...(listing.describe as unknown[]),
-    format,
-    options.fields,
-    globals.output,
-    globals.limit,
+    plan.format,
+    plan.fields,
+    plan.destination,
+    plan.limit,
     ...(spec.window ? [spec.window.bounds.given] : []),
   ]);
   const resume = globals.checkpoint ? await readCheckpoint(globals.checkpoint, signature) : undefined;
   if (resume && resume.next === null) {
     ctx.progress.note(
-      `Checkpoint ${globals.checkpoint} says this export already finished (${out.counted(resume.items, 'item')}).`,
+      `Checkpoint ${globals.checkpoint} says this export already finished (${counted(resume.items, 'item')}).`,
     );
-    return 0;
+    return ExitCode.ok;
   }
-  const sink = globals.checkpoint
-    ? await out.openAppendOutput(globals.output!, resume?.bytes ?? 0)
-    : await out.openOutput(ctx.io.out, globals.output);
-  const writer = out.createItemWriter(sink.stream, view, { ...options, continueAfter: resume?.items ?? 0 });
+  const output = await plan.open(
+    globals.checkpoint ? { bytes: resume?.bytes ?? 0, items: resume?.items ?? 0 } : undefined,
+  );
+  const { writer, sink } = output;
   const already = resume?.items ?? 0;
   if (resume)
-    ctx.progress.note(`Resuming from checkpoint: ${out.counted(already, ...spec.noun)} already written.`);
+    ctx.progress.note(`Resuming from checkpoint: ${counted(already, ...spec.noun)} already written.`);
 
   let more = false;
   // Set once every page is in: a failure after that (the output, --jq) did not stop the fetching.
   let fetched = false;
-  const limit = globals.limit === undefined ? undefined : Math.max(0, globals.limit - already);
+  // --limit counts the whole export: what a resumed run already wrote counts too.
+  const limit = plan.limit === undefined ? undefined : Math.max(0, plan.limit - already);
   const window = spec.window && hasWindow(spec.window.bounds) ? spec.window : undefined;
   try {
     const pages = listing.pages({
@@ -172,10 +121,10 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
         page.items = kept.items;
         stop = kept.stop !== undefined;
       }
-      await writer.writeMany(page.items);
+      await output.write(page.items);
       more = page.more;
       const total = already + writer.count;
-      ctx.progress.update(`Fetched ${out.counted(total, ...spec.noun)}, page ${page.number}`);
+      ctx.progress.update(`Fetched ${counted(total, ...spec.noun)}, page ${page.number}`);
       if (globals.checkpoint) {
         await sink.flush();
         await writeCheckpoint(globals.checkpoint, {
@@ -189,18 +138,16 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
       if (stop) break;
     }
     fetched = true;
-    await writer.end();
-    await sink.commit();
+    await output.commit();
   } catch (err) {
     ctx.progress.stop();
-    await writer.abort().catch(() => undefined);
-    await sink.abort().catch(() => undefined);
+    await output.abort();
     const total = already + writer.count;
     if (total > 0 && !ctx.globals.quiet) {
       ctx.progress.line(
         fetched
-          ? `Fetched ${more ? 'the first ' : 'all '}${out.counted(total, ...spec.noun)}; writing the output failed.`
-          : `Stopped after ${out.counted(total, ...spec.noun)}` +
+          ? `Fetched ${more ? 'the first ' : 'all '}${counted(total, ...spec.noun)}; writing the output failed.`
+          : `Stopped after ${counted(total, ...spec.noun)}` +
               (globals.checkpoint
                 ? `; run the same command again to resume from ${globals.checkpoint}.`
                 : '.'),
@@ -212,17 +159,10 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
   if (globals.checkpoint) await removeCheckpoint(globals.checkpoint);
   const total = already + writer.count;
   if (total === 0) ctx.progress.note(`No ${spec.noun[1]} found.`);
-  else if (more && globals.limit !== undefined) {
+  else if (more && plan.limit !== undefined) {
     ctx.progress.note(
-      `Showing the first ${out.counted(total, ...spec.noun)}; more exist (raise --limit to see them).`,
+      `Showing the first ${counted(total, ...spec.noun)}; more exist (raise --limit to see them).`,
     );
   }
-  return 0;
-}
-
-/** A single object result (create/update/view-as-data). */
-export async function writeResult(ctx: Context, resource: ResourceName, item: unknown): Promise<void> {
-  const format = chooseFormat(ctx) as ListFormat;
-  const { out, view, options } = await writerSetup(ctx, resource, format);
-  await out.withOutput(ctx.io.out, ctx.globals.output, (stream) => out.writeOne(stream, item, view, options));
+  return ExitCode.ok;
 }

@@ -1,11 +1,17 @@
 // Builds the commander program from the declared command tree (spec.ts). Commander parses; the run
 // functions receive validated globals and a Context, never commander objects.
+//
+// Global options (globals.ts) are program options, so commander reads them before and after the
+// command words alike. The option sets (output, list, network) are hidden at the top: each command
+// declares the sets it honours among its options (for its --help only: the program reads the
+// values), and a set option given to a command that does not honour it is exit 2 (refuseUnhonoured).
 
 import { Command, Option } from 'commander';
+import { UsageError } from '../api/errors.js';
 import type { Context } from './context.js';
-import { GLOBAL_OPTIONS } from './globals.js';
+import { COMMON_OPTIONS, SET_OPTIONS } from './globals.js';
 import { collect } from './input.js';
-import { type Args, type CommandSpec, isGroup, type OptionSpec, type TreeNode } from './spec.js';
+import { type Args, type CommandSpec, isGroup, type OptionSpec, type Opts, type TreeNode } from './spec.js';
 
 export type Runner = (
   spec: CommandSpec,
@@ -21,9 +27,63 @@ export function toOption(spec: OptionSpec): Option {
   return option;
 }
 
-function describe(spec: CommandSpec): string {
-  const lines = [spec.description ?? spec.summary];
-  return lines.join('\n');
+/** commander's key of an option ("--max-wait <s>" -> "maxWait", "--no-color" -> "color"). */
+function optionKey(spec: OptionSpec): string {
+  return new Option(spec.flags).attributeName();
+}
+
+/** The long flag, as messages name it ("-o, --output <file>" -> "--output"). */
+function longFlag(spec: OptionSpec): string {
+  return /--[\w-]+/.exec(spec.flags)?.[0] ?? spec.flags;
+}
+
+/** Why, for the options whose refusal needs a word more than its name (a command may say better). */
+const INSTEAD: Record<string, string> = {
+  '--checkpoint': '--checkpoint applies to list commands only (a list export to -o FILE)',
+};
+
+/** A set option given (before or after the command words) to a command that does not honour it. */
+function refuseUnhonoured(spec: CommandSpec, command: Command, path: string): void {
+  let root = command;
+  while (root.parent) root = root.parent;
+  const honoured = new Set((spec.options ?? []).filter((o) => o.global).map(optionKey));
+  for (const option of SET_OPTIONS) {
+    const key = optionKey(option);
+    if (!honoured.has(key) && root.getOptionValueSource(key) === 'cli') {
+      const instead = spec.instead?.[longFlag(option)] ?? INSTEAD[longFlag(option)];
+      throw new UsageError(`mtg ${path} does not take ${longFlag(option)}${instead ? `: ${instead}` : ''}`);
+    }
+  }
+}
+
+/**
+ * The values run() receives (typed by spec.ts's ArgsOf/OptsOf): variadic arguments and repeatable
+ * options as lists ([] when none), flags as booleans, and each `parse` applied (exit 2 on a bad value).
+ */
+function commandValues(spec: CommandSpec, command: Command): { args: Args; opts: Opts } {
+  const args: Args = {};
+  (spec.args ?? []).forEach((arg, i) => {
+    const value = command.processedArgs[i] as string | string[] | undefined;
+    args[arg.name] = arg.variadic ? (value ?? []) : value;
+  });
+  const given = command.opts();
+  const opts: Opts = {};
+  for (const option of spec.options ?? []) {
+    if (option.global) continue;
+    const key = optionKey(option);
+    const value = given[key];
+    if (option.repeatable) opts[key] = value ?? [];
+    else if (!/[<[]/.test(option.flags)) opts[key] = value === undefined ? false : value;
+    else opts[key] = value !== undefined && option.parse ? option.parse(String(value)) : value;
+  }
+  return { args, opts };
+}
+
+/** "meetings list" from commander's command chain (names, not aliases). */
+function pathOf(command: Command): string {
+  const words: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) words.unshift(c.name());
+  return words.join(' ');
 }
 
 function examplesText(examples: string[]): string {
@@ -31,7 +91,10 @@ function examplesText(examples: string[]): string {
 }
 
 function addCommand(parent: Command, spec: CommandSpec, run: Runner): void {
-  const cmd = parent.command(spec.name).summary(spec.summary).description(describe(spec));
+  const cmd = parent
+    .command(spec.name)
+    .summary(spec.summary)
+    .description(spec.description ?? spec.summary);
   for (const alias of spec.aliases ?? []) cmd.alias(alias);
   for (const arg of spec.args ?? []) {
     const name = `${arg.name}${arg.variadic ? '...' : ''}`;
@@ -41,11 +104,9 @@ function addCommand(parent: Command, spec: CommandSpec, run: Runner): void {
   cmd.addHelpText('after', examplesText(spec.examples));
   cmd.action(async (...received: unknown[]) => {
     const command = received[received.length - 1] as Command;
-    const args: Args = {};
-    (spec.args ?? []).forEach((arg, i) => {
-      args[arg.name] = command.processedArgs[i] as string | string[] | undefined;
-    });
-    await run(spec, args, command.opts(), command);
+    refuseUnhonoured(spec, command, pathOf(command));
+    const { args, opts } = commandValues(spec, command);
+    await run(spec, args, opts, command);
   });
 }
 
@@ -71,16 +132,26 @@ export function buildProgram(tree: TreeNode[], version: string, run: Runner, io:
     // A fixed width, not the terminal's: help is then the same bytes everywhere, which lets
     // entry.ts answer --help from texts rendered at build time (help-texts.ts).
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false, helpWidth: HELP_WIDTH });
-  for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
+  for (const option of COMMON_OPTIONS) program.addOption(toOption(option));
+  // Read here wherever they are typed; shown (with their defaults) in the help of the commands
+  // that honour them. No default here: it would hide the command's own (optsWithGlobals).
+  for (const option of SET_OPTIONS) {
+    program.addOption(toOption({ ...option, defaultValue: undefined }).hideHelp());
+  }
   program.addHelpText(
     'after',
-    examplesText([
-      'mtg sandbox                                  # a local API to try everything',
-      'mtg action-items list --assignee anyone --json',
-      "mtg meetings list --since 7d --jq '.[].name'",
-      'mtg sync && mtg find "budget"                # a local mirror, searched offline',
-      'mtg meetings list --offline --limit 20',
-    ]),
+    '\nOptions of the commands that honour them (see their --help), before or after the\n' +
+      'command words:\n' +
+      '  output   --format, --json, --fields, -o/--output, --bom, --raw-cells, --jq\n' +
+      '  list     --limit, --checkpoint\n' +
+      '  network  --max-retries, --timeout, --max-wait\n' +
+      examplesText([
+        'mtg sandbox                                  # a local API to try everything',
+        'mtg action-items list --assignee anyone --json',
+        "mtg meetings list --since 7d --jq '.[].name'",
+        'mtg sync && mtg find "budget"                # a local mirror, searched offline',
+        'mtg meetings list --offline --limit 20',
+      ]),
   );
   for (const node of tree) {
     if (isGroup(node)) {

@@ -73,8 +73,8 @@ export interface ExportOptions extends RenderOptions {
   template?: string;
   onProgress?: (done: number, total: number) => void;
   onProblem?: (p: Problem) => void;
-  /** A warning for people (stderr); by default written to process.stderr. */
-  onWarning?: (text: string) => void;
+  /** A warning for people (the command prints it on stderr). */
+  onWarning: (text: string) => void;
 }
 
 export interface Problem {
@@ -348,9 +348,8 @@ export function exportMarkdown(
     options.onProblem?.(p);
   };
 
-  // Said before the first file, while no progress line is shown. Without onWarning (the command
-  // does not pass one yet) straight to stderr, like every warning, also under --quiet.
-  const warn = options.onWarning ?? ((text: string) => process.stderr.write(`mtg: warning: ${text}\n`));
+  // Said before the first file, while no progress line is shown.
+  const warn = options.onWarning;
   for (const [id, entry] of files) {
     if (input.paths.has(id) || input.deleted.ids.has(id)) continue;
     summary.notInMirror += 1;

@@ -1,27 +1,19 @@
-// Commands whose output is one document (a meeting page, a transcript, a link, one object) write it
-// here: to stdout, or atomically to -o FILE (nothing left behind when writing fails).
+// One document (a summary, a link, a dry run) to stdout, or atomically to -o FILE (nothing left
+// behind when writing fails). Commands with an output plan (plan.ts) use plan.document().
 import { openOutput } from './sink.js';
 import { writeChunk } from './stream.js';
 
-export async function withOutput(
+export async function writeDocument(
   stdout: NodeJS.WritableStream,
   path: string | undefined,
-  write: (stream: NodeJS.WritableStream) => Promise<void>,
+  text: string,
 ): Promise<void> {
   const sink = await openOutput(stdout, path);
   try {
-    await write(sink.stream);
+    await writeChunk(sink.stream, text);
     await sink.commit();
   } catch (err) {
     await sink.abort().catch(() => undefined);
     throw err;
   }
-}
-
-export function writeDocument(
-  stdout: NodeJS.WritableStream,
-  path: string | undefined,
-  text: string,
-): Promise<void> {
-  return withOutput(stdout, path, (stream) => writeChunk(stream, text));
 }

@@ -32,7 +32,7 @@ import type { ItemWriter, ResourceView, WriterOptions } from './types.js';
 export { cellText, guardFormula } from './cells.js';
 export { createChalk } from './color.js';
 export { csvQuote, tsvEscape } from './csv.js';
-export { withOutput, writeDocument } from './document.js';
+export { writeDocument } from './document.js';
 export { fieldsOfSchema, fieldsOfValue, getPath, OutputUsageError, parseFields, project } from './fields.js';
 export { toJson } from './json.js';
 export { sanitizeForTerminal, sanitizeOneLine } from './sanitize.js';

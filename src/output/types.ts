@@ -2,6 +2,8 @@
 
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv';
 
+export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
+
 /** Contract: `table` when stdout is a terminal, `tsv` when it is not. */
 export function defaultFormat(stdoutIsTTY: boolean): Format {
   return stdoutIsTTY ? 'table' : 'tsv';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completionModel } from '../../src/cli/completion.js';
-import { GLOBAL_OPTIONS } from '../../src/cli/globals.js';
+import { COMMON_OPTIONS, SET_OPTIONS } from '../../src/cli/globals.js';
 import { isGroup } from '../../src/cli/spec.js';
 import { commandTree } from '../../src/commands/index.js';
 import { runCli } from '../helpers/cli.js';
@@ -59,7 +59,7 @@ describe('mtg completion <shell>', () => {
 
   it('every group, alias, command and option of the tree is in every script', () => {
     const scripts = Object.values(FILES).map((f) => readFileSync(join(ROOT, 'completions', f), 'utf8'));
-    const model = completionModel(commandTree, GLOBAL_OPTIONS);
+    const model = completionModel(commandTree, COMMON_OPTIONS, SET_OPTIONS);
     const words = new Set<string>();
     for (const node of model.nodes) {
       for (const c of node.children) for (const w of [c.name, ...c.aliases]) words.add(w);

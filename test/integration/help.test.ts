@@ -2,7 +2,7 @@
 // examples. Checked in-process on the commander program (fast); unknown commands through the CLI.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { GLOBAL_OPTIONS } from '../../src/cli/globals.js';
+import { COMMON_OPTIONS } from '../../src/cli/globals.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { type CommandSpec, isGroup, type OptionSpec } from '../../src/cli/spec.js';
 import { commandTree } from '../../src/commands/index.js';
@@ -84,7 +84,7 @@ describe('mtg <group> <command> --help', () => {
       });
 
       it('lists every option with its default', () => {
-        for (const option of [...(spec.options ?? []), ...GLOBAL_OPTIONS]) {
+        for (const option of [...(spec.options ?? []), ...(COMMON_OPTIONS as readonly OptionSpec[])]) {
           const entry = optionEntry(help, option);
           expect(entry, `${name}: ${option.flags}`).toBeDefined();
           if (option.defaultValue !== undefined && option.defaultValue !== false) {

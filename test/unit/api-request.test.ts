@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseField, planRequest, splitPath, typedValue } from '../../src/commands/api.js';
+import { parseField, planRequest, splitPath, typedValue } from '../../src/commands/api/request.js';
 
 describe('mtg api request planning', () => {
   it('types -F values like gh: numbers, booleans, null; the rest stays text', () => {

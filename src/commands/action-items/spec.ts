@@ -1,0 +1,102 @@
+// mtg action-items list|create|update, as data: the action items across the user's meetings.
+
+import { ACTION_ITEM_STATUS_FILTERS, ACTION_ITEM_STATUSES, ASSIGNEE_WORDS } from '../../api/assumptions.js';
+import { DEFAULT_BULK_CONCURRENCY } from '../../cli/bulk.js';
+import { DRY_RUN_OPTION } from '../../cli/dry-run.js';
+import { LIST_OPTIONS, NETWORK_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { defineCommand, type GroupDecl } from '../../cli/spec.js';
+
+const ASSIGNEE_CHOICES = [...Object.keys(ASSIGNEE_WORDS), 'PROFILE_ID'];
+
+export const group: GroupDecl = {
+  name: 'action-items',
+  aliases: ['action-item'],
+  summary: 'List, create and update action items',
+};
+
+export const list = defineCommand({
+  name: 'list',
+  summary: 'List action items across your meetings (every page)',
+  description:
+    'List action items across your meetings, following every page. Without --assignee the server ' +
+    'shows your own items; without --status only PENDING ones. --assignee-team alone looks at ' +
+    'everyone (assigneeType Anyone) in that team.',
+  options: [
+    {
+      flags: '--assignee <who>',
+      description: `whose items: ${Object.keys(ASSIGNEE_WORDS).join('|')}|PROFILE_ID (default: me, the server's default)`,
+      choices: ASSIGNEE_CHOICES,
+    },
+    { flags: '--assignee-team <id>', description: 'only items assigned to members of this team' },
+    {
+      flags: '--status <status>',
+      description: `${ACTION_ITEM_STATUS_FILTERS.join('|')} (default: PENDING, the server's default)`,
+      choices: ACTION_ITEM_STATUS_FILTERS,
+    },
+    {
+      flags: '--attendee <profile-id>',
+      description: 'only items of meetings this person attended (repeatable, comma lists)',
+      repeatable: true,
+    },
+    {
+      flags: '--tag <id>',
+      description: 'only items of meetings with this tag (repeatable, comma lists)',
+      repeatable: true,
+    },
+    ...OUTPUT_OPTIONS,
+    ...LIST_OPTIONS,
+    ...NETWORK_OPTIONS,
+  ],
+  examples: [
+    'mtg action-items list',
+    'mtg action-items list --assignee anyone --status all --json',
+    'mtg action-items list --assignee 12 --tag 3,7 --format csv -o items.csv',
+  ],
+});
+
+export const create = defineCommand({
+  name: 'create',
+  summary: 'Create an action item (not linked to a meeting)',
+  args: [{ name: 'TITLE', description: 'the title', required: true }],
+  options: [
+    { flags: '--description <text>', description: 'a longer description' },
+    {
+      flags: '--assignee <profile-id>',
+      description: 'assign it to this profile (default: you, the server decides)',
+    },
+    DRY_RUN_OPTION,
+    ...OUTPUT_OPTIONS,
+    ...NETWORK_OPTIONS,
+  ],
+  examples: [
+    'mtg action-items create "Send the roadmap"',
+    'mtg action-items create "Review the contract" --assignee 12 --description "Before Friday" --json',
+    'mtg action-items create "Send the roadmap" --dry-run',
+  ],
+});
+
+export const update = defineCommand({
+  name: 'update',
+  summary: 'Update one or many action items (concurrently, within the rate limit)',
+  description:
+    'Update the title, description, status or assignee of one or many action items. IDs come from ' +
+    'the arguments and/or --stdin (one per line, NDJSON with "id", or tsv from `action-items list`). ' +
+    `Up to ${DEFAULT_BULK_CONCURRENCY} requests are in flight at once, paced by the rate limit. ` +
+    'The updated items go to stdout in input order, each failure to stderr; exit 6 when some failed.',
+  args: [{ name: 'ID', description: 'action item IDs', variadic: true }],
+  options: [
+    { flags: '--stdin', description: 'also read IDs from stdin, one per line' },
+    { flags: '--title <title>', description: 'new title' },
+    { flags: '--description <text>', description: 'new description ("" clears it)' },
+    { flags: '--status <status>', description: 'PENDING|DONE', choices: ACTION_ITEM_STATUSES },
+    { flags: '--assignee <profile-id>', description: 'assign to this profile, or "none" to unassign' },
+    DRY_RUN_OPTION,
+    ...OUTPUT_OPTIONS,
+    ...NETWORK_OPTIONS,
+  ],
+  examples: [
+    'mtg action-items update 42 --status done',
+    'mtg action-items list --assignee me | mtg action-items update --stdin --status DONE',
+    'mtg action-items update 42 43 --assignee none --dry-run',
+  ],
+});

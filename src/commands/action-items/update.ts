@@ -1,0 +1,75 @@
+// mtg action-items update: one or many action items, concurrently within the rate limit.
+
+import { ACTION_ITEM_STATUSES, type ActionItemStatus } from '../../api/assumptions.js';
+import { type ActionItemUpdateBody, updateActionItem, updateActionItemRequest } from '../../api/endpoints.js';
+import { UsageError } from '../../api/errors.js';
+import { NO_BODY, runBulkCommand } from '../../cli/bulk.js';
+import type { Context } from '../../cli/context.js';
+import { isDryRun, printDryRun } from '../../cli/dry-run.js';
+import { oneOf, positiveId, positiveIds, readStdinIds } from '../../cli/input.js';
+import { defineRun, type OptsFor } from '../../cli/spec.js';
+import * as spec from './spec.js';
+
+/** The update body from the flags; nothing to change is a usage error. */
+export function updateBody(opts: OptsFor<typeof spec.update>): ActionItemUpdateBody {
+  const body: ActionItemUpdateBody = {};
+  const title = opts.title;
+  if (title !== undefined) {
+    if (title.trim() === '') throw new UsageError('--title must not be empty');
+    body.title = title;
+  }
+  const description = opts.description;
+  if (description !== undefined) body.description = description;
+  const status = opts.status;
+  if (status !== undefined) body.status = oneOf<ActionItemStatus>(status, ACTION_ITEM_STATUSES, '--status');
+  const assignee = opts.assignee;
+  if (assignee !== undefined) {
+    body.assigneeProfileId =
+      assignee.trim().toLowerCase() === 'none' ? null : positiveId(assignee, '--assignee');
+  }
+  if (Object.keys(body).length === 0) {
+    throw new UsageError('nothing to update: give --title, --description, --status or --assignee');
+  }
+  return body;
+}
+
+/** IDs from the arguments and --stdin, validated, duplicates dropped (first occurrence kept). */
+async function actionItemIds(ctx: Context, args: string[], fromStdin: boolean): Promise<number[]> {
+  const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.in) : [])];
+  const ids = [...new Set(positiveIds(raw, 'action item ID'))];
+  if (ids.length === 0) {
+    throw new UsageError('no action item IDs given: pass them as arguments or pipe them in with --stdin');
+  }
+  return ids;
+}
+
+const noun = (n: number) => (n === 1 ? 'action item' : 'action items');
+
+export const run = defineRun(spec.update, async (ctx, args, opts) => {
+  const body = updateBody(opts);
+  const ids = await actionItemIds(ctx, args.ID, opts.stdin);
+  if (isDryRun(opts))
+    return printDryRun(
+      ctx,
+      ids.map((id) => updateActionItemRequest(id, body)),
+    );
+  const client = await ctx.client();
+  return runBulkCommand(ctx, {
+    items: ids,
+    resource: 'actionItem',
+    worker: async (id) => ({ id, item: await updateActionItem(client, id, body) }),
+    // A 2xx with no body was applied: what is known is the ID.
+    printed: (r) => [r.item ?? { id: r.id }],
+    failureLine: (id, _index, message) => `action item ${id}: ${message}`,
+    progressText: (settled) => `Updated ${settled} of ${ids.length} ${noun(ids.length)}`,
+    summaryLine: (s, applied) => {
+      const bodiless = applied.filter((r) => r.item === undefined).length;
+      const line =
+        `Updated ${s.ok} of ${s.total} ${noun(s.total)}${s.failed ? `; ${s.failed} failed` : ''}` +
+        (bodiless ? ` (${NO_BODY} for ${bodiless})` : '');
+      return s.skipped
+        ? `Interrupted: ${line[0]!.toLowerCase()}${line.slice(1)}; ${s.skipped} not done`
+        : line;
+    },
+  });
+});

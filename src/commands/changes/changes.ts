@@ -1,0 +1,31 @@
+// mtg changes: the mirror's change log, oldest first, in every output format.
+
+import { ExitCode } from '../../api/errors.js';
+import { listValues, oneOf } from '../../cli/input.js';
+import { defineRun } from '../../cli/spec.js';
+import { dataDir } from '../../config/data-dir.js';
+import { profileName } from '../../config/settings.js';
+import * as changes from '../../mirror/changes.js';
+import { openMirror } from '../../mirror/open.js';
+import { planOutput } from '../../output/plan.js';
+import * as spec from './spec.js';
+
+export const run = defineRun(spec.changes, async (ctx, _args, opts) => {
+  const resources = listValues(opts.resource).map((v) => oneOf(v, spec.RESOURCES, '--resource value'));
+  const after = opts.after;
+  const since = opts.since === undefined ? undefined : changes.parseSince(opts.since);
+  const plan = await planOutput(ctx, 'change');
+  const profile = profileName({ flags: { profile: ctx.globals.profile }, env: ctx.env });
+  const mirror = openMirror({ profile, dataDir: dataDir(ctx.env), readonly: true });
+  try {
+    if (since?.kind === 'run') changes.checkRunExists(mirror.db, since.run);
+    if (after !== undefined) changes.checkAfter(mirror.db, after);
+    const { count } = await plan.list(
+      changes.readChanges(mirror.db, { since, after, resources, limit: plan.limit }),
+    );
+    if (count === 0) ctx.progress.note('No changes.');
+  } finally {
+    mirror.close();
+  }
+  return ExitCode.ok;
+});

@@ -1,0 +1,24 @@
+// mtg companies view: one company, its external links and its people.
+
+import { ExitCode } from '../../api/errors.js';
+import { readSource } from '../../cli/source.js';
+import { defineRun } from '../../cli/spec.js';
+import { writeCompanyDetail } from '../../output/company.js';
+import { planOutput } from '../../output/plan.js';
+import { domainName } from '../people/domain.js';
+import * as spec from './spec.js';
+
+export const run = defineRun(spec.view, async (ctx, args) => {
+  const domain = domainName(args.DOMAIN, 'DOMAIN');
+  const plan = await planOutput(ctx, 'companyDetail');
+  const company = await (await readSource(ctx)).viewCompany(domain);
+  // Table format without --fields: the company, its links and its people, readably.
+  if (plan.readable) {
+    await plan.document((stream) =>
+      writeCompanyDetail(stream, company, { width: plan.width, color: plan.color }),
+    );
+  } else {
+    await plan.one(company);
+  }
+  return ExitCode.ok;
+});

@@ -1,0 +1,84 @@
+// mtg find: full-text search of the local mirror, one result per matching passage, best first.
+
+import { ExitCode } from '../../api/errors.js';
+import { parseTimeWindow } from '../../cli/dates.js';
+import { listValues, oneOf } from '../../cli/input.js';
+import { defineRun } from '../../cli/spec.js';
+import { openMirrorForReading } from '../../mirror/queries.js';
+import type { PassageHit } from '../../mirror/search.js';
+import * as search from '../../mirror/search.js';
+import { createChalk, sanitizeOneLine } from '../../output/index.js';
+import { planOutput } from '../../output/plan.js';
+import { formatClock } from '../../output/transcript.js';
+import * as spec from './spec.js';
+
+export const run = defineRun(spec.find, async (ctx, args, opts) => {
+  const kinds = listValues(opts.in).map((v) => oneOf(v, spec.KINDS, '--in value'));
+  const window = parseTimeWindow(opts.since, opts.until);
+  const match = search.toMatchExpression(args.QUERY.join(' '));
+  const plan = await planOutput(ctx, 'hit');
+  const mirror = openMirrorForReading(ctx);
+  try {
+    const hits = search.findPassages(mirror.db, match, {
+      kinds: kinds.length ? [...new Set(kinds)] : undefined,
+      since: window.since?.toISOString(),
+      until: window.until?.toISOString(),
+      limit: plan.limit,
+    });
+    let count = 0;
+    if (plan.readable) {
+      const lines: string[] = [];
+      for (const hit of hits) {
+        lines.push(...renderHit(hit, plan.color));
+        count++;
+      }
+      await plan.document(lines.length ? `${lines.join('\n')}\n` : '');
+    } else {
+      const rows = function* () {
+        for (const hit of hits) {
+          yield { ...hit, snippet: plainSnippet(hit.snippet, search.MATCH_START, search.MATCH_END) };
+        }
+      };
+      ({ count } = await plan.list(rows()));
+    }
+    if (count === 0) ctx.progress.note('No matches.');
+  } finally {
+    mirror.close();
+  }
+  return ExitCode.ok;
+});
+
+/** Matches between ** in data formats (the private-use marks of the snippet never leave mtg). */
+function plainSnippet(snippet: string, start: string, end: string): string {
+  return snippet.split(start).join('**').split(end).join('**');
+}
+
+/** Two lines per hit: where (meeting, date, kind, speaker and mm:ss) and the snippet, matches highlighted. */
+function renderHit(hit: PassageHit, color: boolean): string[] {
+  const { MATCH_START, MATCH_END } = search;
+  const chalk = createChalk(color);
+  const where = [
+    hit.createdAt ? hit.createdAt.slice(0, 10) : undefined,
+    hit.in,
+    hit.speaker ?? undefined,
+    hit.timestamp !== null ? formatClock(hit.timestamp) : undefined,
+  ]
+    .filter((x): x is string => x !== undefined && x !== '')
+    .map(sanitizeOneLine)
+    .join(' · ');
+  const name = sanitizeOneLine(hit.meetingName ?? hit.meetingId);
+  // Split on the marks first, then sanitize each piece: server text can never fake a highlight.
+  const snippet = hit.snippet
+    .split(MATCH_START)
+    .map((part, i) => {
+      if (i === 0) return sanitizeOneLine(part);
+      const [matched = '', rest = ''] = part.split(MATCH_END);
+      const shown = sanitizeOneLine(matched);
+      return (color ? chalk.bold.yellow(shown) : `**${shown}**`) + sanitizeOneLine(rest);
+    })
+    .join('');
+  return [
+    `${chalk.bold(name)}  ${chalk.dim(where)}  ${chalk.dim(sanitizeOneLine(hit.meetingId))}`,
+    `  ${snippet}`,
+  ];
+}

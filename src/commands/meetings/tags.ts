@@ -1,0 +1,10 @@
+// --tag of meetings list and search.
+
+import { listValues, positiveIds } from '../../cli/input.js';
+import type { Opts } from '../../cli/spec.js';
+
+/** Validated tag IDs, as the strings the query carries. */
+export function tagIds(opts: Opts): string[] | undefined {
+  const ids = positiveIds(listValues(opts.tag), 'Tag ID').map(String);
+  return ids.length ? ids : undefined;
+}

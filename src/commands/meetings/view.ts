@@ -1,0 +1,65 @@
+// mtg meetings view: one meeting as a readable page, as data, or as its web-app link.
+
+import { ExitCode, MtgError, UsageError } from '../../api/errors.js';
+import type { Meeting } from '../../api/schemas.js';
+import type { Context } from '../../cli/context.js';
+import { stringId } from '../../cli/input.js';
+import { readSource } from '../../cli/source.js';
+import { defineRun } from '../../cli/spec.js';
+import { writeDocument } from '../../output/document.js';
+import { renderMeetingPage } from '../../output/meeting-view.js';
+import { planOutput } from '../../output/plan.js';
+import * as spec from './spec.js';
+
+async function appUrl(ctx: Context): Promise<string | undefined> {
+  const url = (await ctx.settings()).appUrl;
+  return url ? url.replace(/\/+$/, '') : undefined;
+}
+
+function webLink(base: string, meetingId: string): string {
+  return `${base}/meetings/${encodeURIComponent(meetingId)}`;
+}
+
+/** One meeting from the API (a search restricted to its ID) or the mirror. */
+async function fetchMeeting(ctx: Context, meetingId: string): Promise<Meeting> {
+  const source = await readSource(ctx);
+  if (!source.offline) ctx.progress.update(`Fetching meeting ${meetingId}`);
+  const meeting = await source.viewMeeting(meetingId);
+  ctx.progress.stop();
+  if (!meeting) {
+    throw new MtgError(
+      `Meeting ${meetingId} not found${source.offline ? ' in the mirror' : ''}`,
+      ExitCode.notFound,
+    );
+  }
+  return meeting;
+}
+
+export const run = defineRun(spec.view, async (ctx, args, opts) => {
+  const meetingId = stringId(args.MEETING_ID, 'Meeting ID');
+  if (opts.web) {
+    const base = await appUrl(ctx);
+    if (!base) {
+      throw new UsageError(
+        'No web app URL is set. Set MTG_APP_URL or run `mtg config set app-url https://app.example.com`.',
+      );
+    }
+    await writeDocument(ctx.io.out, ctx.globals.output, webLink(base, meetingId) + '\n');
+    return ExitCode.ok;
+  }
+  const plan = await planOutput(ctx, 'meeting');
+  // A readable page unless the user chose fields (then the key/value table shows just those).
+  if (!plan.readable) {
+    await plan.one(await fetchMeeting(ctx, meetingId));
+    return ExitCode.ok;
+  }
+  const meeting = await fetchMeeting(ctx, meetingId);
+  const base = await appUrl(ctx);
+  const page = renderMeetingPage(meeting, {
+    color: plan.color,
+    width: plan.width,
+    webUrl: base ? webLink(base, meeting.id) : undefined,
+  });
+  await plan.document(page);
+  return ExitCode.ok;
+});

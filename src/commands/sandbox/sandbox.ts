@@ -1,0 +1,46 @@
+// mtg sandbox: serve the whole API locally from seeded data. The sandbox (a server and its seeded
+// data: heavy) is a static import of this module, which the registry loads only for `mtg sandbox`.
+
+import { ExitCode, UsageError } from '../../api/errors.js';
+import { defineRun } from '../../cli/spec.js';
+import { parseChurn, parseFaults, parseLimits, runSandboxCommand } from '../../sandbox/index.js';
+import * as spec from './spec.js';
+
+export const run = defineRun(spec.sandbox, async (ctx, _args, opts) => {
+  const { host, limits, faults, churn } = opts;
+  if (!/^(127(\.\d{1,3}){3}|localhost|::1)$/.test(host)) {
+    throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1 or localhost), got "${host}"`);
+  }
+  const check = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  };
+  if (limits !== undefined) check(() => parseLimits(limits));
+  if (faults !== undefined) check(() => parseFaults(faults));
+  if (churn !== undefined) check(() => parseChurn(churn));
+  const { actionItems, meetings } = opts;
+  await runSandboxCommand(
+    {
+      port: opts.port,
+      host,
+      plan: opts.plan,
+      limits,
+      seed: opts.seed,
+      pageSize: opts.pageSize,
+      latencyMs: opts.latency,
+      faults,
+      churn,
+      basePath: opts.basePath,
+      sizes: {
+        ...(actionItems !== undefined && { actionItems }),
+        ...(meetings !== undefined && { meetings }),
+      },
+      json: ctx.globals.format === 'json',
+    },
+    { stdout: ctx.io.out, stderr: ctx.io.err, signal: ctx.signal },
+  );
+  return ExitCode.ok;
+});

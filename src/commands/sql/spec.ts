@@ -1,0 +1,24 @@
+// mtg sql, as data: read-only SQL on the local mirror.
+
+import { LIMIT_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { defineCommand } from '../../cli/spec.js';
+
+export const sql = defineCommand({
+  name: 'sql',
+  summary: 'Run a read-only SQL query on the local mirror',
+  description:
+    'Run one SQL statement on the local mirror (SQLite, opened read-only; the schema is in the README and ' +
+    'from `mtg sql --schema`). Rows come out in any output format, columns as the query names them. ' +
+    'A statement that would write, or a syntax error, is exit 2. Sends no request.',
+  args: [{ name: 'QUERY', description: 'one SELECT (or other read-only) statement' }],
+  options: [
+    { flags: '--schema', description: 'print the CREATE statements of the tables', defaultValue: false },
+    ...OUTPUT_OPTIONS,
+    ...LIMIT_OPTIONS,
+  ],
+  examples: [
+    'mtg sql "SELECT name, created_at FROM meetings WHERE deleted_at IS NULL ORDER BY created_at DESC LIMIT 5"',
+    'mtg sql "SELECT json ->> \'$.title\' AS title FROM action_items WHERE mine = 1" --format csv',
+    'mtg sql --schema',
+  ],
+});

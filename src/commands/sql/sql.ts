@@ -1,0 +1,78 @@
+// mtg sql: read-only SQL on the local mirror, rows in every output format; --schema prints the tables.
+
+import { ExitCode, UsageError } from '../../api/errors.js';
+import { defineRun } from '../../cli/spec.js';
+import type { Statement } from '../../mirror/driver.js';
+import { openMirrorForReading } from '../../mirror/queries.js';
+import { planOutput } from '../../output/plan.js';
+import * as spec from './spec.js';
+
+/** SQLite's message on one line, for a usage error. */
+function oneLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+}
+
+export const run = defineRun(spec.sql, async (ctx, args, opts) => {
+  const query = args.QUERY;
+  if (opts.schema && query !== undefined) throw new UsageError('give either a QUERY or --schema, not both');
+  if (!opts.schema && (query === undefined || query.trim() === '')) {
+    throw new UsageError('no SQL given: mtg sql "SELECT …" (or --schema for the tables)');
+  }
+  if (opts.schema) {
+    // The schema is SQL text: row options would do nothing.
+    for (const [given, flag] of [
+      [ctx.globals.fields, '--fields'],
+      [ctx.globals.limit, '--limit'],
+      [ctx.globals.format, '--format/--json'],
+    ] as const) {
+      if (given !== undefined)
+        throw new UsageError(`mtg sql --schema prints SQL text: it does not take ${flag}`);
+    }
+    const mirror = openMirrorForReading(ctx);
+    try {
+      const rows = mirror.db
+        .prepare<{ sql: string }>(
+          "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'" +
+            " AND NOT (type = 'table' AND name LIKE 'passages_%') ORDER BY type = 'index', rowid",
+        )
+        .all();
+      await (await planOutput(ctx, 'raw')).document(rows.map((r) => `${r.sql};\n`).join(''));
+    } finally {
+      mirror.close();
+    }
+    return ExitCode.ok;
+  }
+  const plan = await planOutput(ctx, 'raw');
+  const mirror = openMirrorForReading(ctx);
+  try {
+    let stmt: Statement;
+    try {
+      stmt = mirror.db.prepare(query!);
+    } catch (err) {
+      throw new UsageError(`SQL error: ${oneLine(err)}`);
+    }
+    // Checked before running; the connection is read-only (and query_only) as well.
+    if (!stmt.readonly) throw new UsageError('mtg sql only reads: this statement would write to the mirror');
+    const columns = stmt.columns();
+    if (columns.length === 0)
+      throw new UsageError('mtg sql runs statements that return rows (SELECT, read-only PRAGMA)');
+    let rows: Iterable<Record<string, unknown>>;
+    try {
+      rows = stmt.iterate();
+    } catch (err) {
+      throw new UsageError(`SQL error: ${oneLine(err)}`);
+    }
+    try {
+      // Columns as the query names them; --limit stops the reading (plan.list).
+      await plan.list(rows, { fields: columns, tableColumns: columns, flatColumns: columns, open: true });
+    } catch (err) {
+      if (err instanceof Error && (err as { code?: string }).code?.startsWith('SQLITE_')) {
+        throw new UsageError(`SQL error: ${oneLine(err)}`);
+      }
+      throw err;
+    }
+  } finally {
+    mirror.close();
+  }
+  return ExitCode.ok;
+});

@@ -1,0 +1,106 @@
+// mtg sync: copy what the key can see into the profile's local mirror (src/mirror/sync.ts).
+
+import { ExitCode, UsageError } from '../../api/errors.js';
+import { listValues, oneOf } from '../../cli/input.js';
+import { defineRun } from '../../cli/spec.js';
+import { dataDir } from '../../config/data-dir.js';
+import { mirrorWriteError } from '../../mirror/errors.js';
+import { openMirror } from '../../mirror/open.js';
+import { runSync, syncStopped } from '../../mirror/sync.js';
+import { writeDocument } from '../../output/document.js';
+import { formatDuration } from '../../output/meeting-view.js';
+import { humanCount } from '../../output/text.js';
+import * as spec from './spec.js';
+
+const PHASE_NOUN: Record<string, string> = {
+  meetings: 'meetings',
+  'action-items': 'action items',
+  'my-action-items': 'action items assigned to me',
+  people: 'people',
+  companies: 'companies',
+};
+
+export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
+  const onlyRaw = opts.only === undefined ? [] : [opts.only].flat().map(String);
+  if (onlyRaw.some((v) => v.split(',').some((part) => part.trim() === ''))) {
+    throw new UsageError(
+      `--only needs list names (${spec.SYNC_LISTS.join(', ')}), e.g. --only meetings,people`,
+    );
+  }
+  const only = listValues(opts.only).map((v) => oneOf(v, spec.SYNC_LISTS, '--only value'));
+  const budget = opts.budget;
+  const format = ctx.globals.format;
+  if (format !== undefined && format !== 'json') {
+    throw new UsageError(`mtg sync prints its summary as json only (--json), not --format ${format}`);
+  }
+  if (ctx.globals.output !== undefined && format !== 'json') {
+    throw new UsageError('mtg sync writes a file with -o only with --json (its summary object)');
+  }
+  const settings = await ctx.settings(false);
+  const baseUrl = ctx.baseUrl(settings);
+  const dir = dataDir(ctx.env);
+  // The key is checked before the mirror is opened: without one, no file is created.
+  const client = await ctx.client();
+  const mirror = openMirror({ profile: settings.profile, dataDir: dir, baseUrl: baseUrl.href });
+  let summary: Awaited<ReturnType<typeof runSync>>;
+  try {
+    summary = await runSync(
+      client,
+      mirror,
+      { only, budget, full: opts.full, transcripts: opts.transcripts },
+      (e) => {
+        const noun = PHASE_NOUN[e.phase] ?? e.phase;
+        if (e.phase === 'transcripts') {
+          const eta =
+            e.etaMs === undefined || e.left === 0 ? '' : `, about ${formatDuration(e.etaMs / 1000)} to go`;
+          const text = `Transcripts: ${humanCount(e.items)} fetched, ${humanCount(e.left ?? 0)} left${eta}`;
+          if (e.done) ctx.progress.debug(text);
+          else ctx.progress.update(text);
+          return;
+        }
+        // Once the meetings walk has told, the transcripts still to come (and their time) show too.
+        const left =
+          e.left === undefined
+            ? ''
+            : `; ${humanCount(e.left)} transcripts left${e.etaMs === undefined || e.left === 0 ? '' : `, about ${formatDuration(e.etaMs / 1000)}`}`;
+        const text = `Syncing ${noun}: ${humanCount(e.items)} (${e.pages} ${e.pages === 1 ? 'page' : 'pages'}, ${humanCount(e.requests)} requests so far)${left}`;
+        if (e.done) ctx.progress.debug(text);
+        else ctx.progress.update(text);
+      },
+    );
+  } catch (err) {
+    const error = mirrorWriteError(mirror.path, err);
+    const partial = syncStopped(err);
+    if (partial !== undefined) {
+      ctx.progress.stop();
+      if (partial.committed) {
+        ctx.progress.note('The mirror keeps what this sync committed; `mtg sync` goes on from there.');
+      }
+      // --json: one object on stdout whatever the ending; the exit code still says why it stopped.
+      if (format === 'json') {
+        await writeDocument(
+          ctx.io.out,
+          ctx.globals.output,
+          `${JSON.stringify(partial.summary, null, 2)}\n`,
+        ).catch(() => undefined);
+      }
+    }
+    throw error;
+  } finally {
+    mirror.close();
+  }
+  ctx.progress.stop();
+  const c = (r: { created: number; updated: number; deleted: number; total: number }, noun: string) =>
+    `${humanCount(r.total)} ${noun} (+${r.created} ~${r.updated} -${r.deleted})`;
+  const line =
+    `${summary.complete ? 'Synced' : 'Stopped at --budget'}: ${c(summary.meetings, 'meetings')}, ` +
+    `${c(summary.actionItems, 'action items')}, ${c(summary.people, 'people')}, ${c(summary.companies, 'companies')}; ` +
+    `transcripts ${humanCount(summary.transcripts.fetched)} fetched, ${humanCount(summary.transcripts.pending)} pending; ` +
+    `${humanCount(summary.requests)} requests in ${formatDuration(summary.durationMs / 1000)}` +
+    (summary.complete ? '' : ' (run `mtg sync` again to go on)');
+  ctx.progress.note(line);
+  if (format === 'json') {
+    await writeDocument(ctx.io.out, ctx.globals.output, `${JSON.stringify(summary, null, 2)}\n`);
+  }
+  return ExitCode.ok;
+});

@@ -1,0 +1,168 @@
+// mtg watch: sync every interval and hand each new change event over exactly once (src/mirror/watch.ts).
+
+import { ExitCode, InterruptedError, UsageError } from '../../api/errors.js';
+import { listValues, oneOf } from '../../cli/input.js';
+import { defineRun } from '../../cli/spec.js';
+import { dataDir } from '../../config/data-dir.js';
+import type { ChangeEvent } from '../../mirror/changes.js';
+import { mirrorWriteError } from '../../mirror/errors.js';
+import { openMirror } from '../../mirror/open.js';
+import { runSync } from '../../mirror/sync.js';
+import * as watchMod from '../../mirror/watch.js';
+import { eventEnv, runHook } from '../../mirror/watch-hook.js';
+import { sanitizeOneLine } from '../../output/sanitize.js';
+import * as spec from './spec.js';
+
+const FORMATS = ['ndjson', 'table'] as const;
+
+export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
+  const intervalMs = watchMod.parseInterval(opts.interval ?? spec.DEFAULT_INTERVAL);
+  const execTimeoutMs = watchMod.parseInterval(
+    opts.execTimeout ?? spec.DEFAULT_EXEC_TIMEOUT,
+    '--exec-timeout',
+  );
+  const resources = listValues(opts.resource).map((v) => oneOf(v, spec.RESOURCES, '--resource value'));
+  const consumer = watchMod.checkConsumer(opts.consumer ?? 'default');
+  const exec = opts.exec;
+  if (exec !== undefined && exec.trim() === '') throw new UsageError('--exec needs a command');
+  const given = ctx.globals.format;
+  if (given !== undefined && !(FORMATS as readonly string[]).includes(given)) {
+    throw new UsageError(`mtg watch prints ndjson or table, not --format ${given}`);
+  }
+  const table = (given ?? (ctx.io.out.isTTY ? 'table' : 'ndjson')) === 'table';
+  // Only the lists of the watched resources are walked: a watch of action items spends no request on meetings.
+  const only = resources.length
+    ? [...new Set(resources.map((r) => (r === 'transcripts' ? 'meetings' : r)))]
+    : undefined;
+  const transcripts = opts.transcripts && (resources.length === 0 || resources.includes('transcripts'));
+
+  const settings = await ctx.settings(false);
+  const baseUrl = ctx.baseUrl(settings);
+  const client = await ctx.client();
+  const rates = new watchMod.RateObserver();
+  rates.attach(client.limiter);
+  const mirror = openMirror({
+    profile: settings.profile,
+    dataDir: dataDir(ctx.env),
+    baseUrl: baseUrl.href,
+  });
+
+  // The status line is ours (a spinner would fight with event lines on the same terminal).
+  ctx.progress.stop();
+  const stderr = ctx.io.err;
+  const statusOn = !!stderr.isTTY && !ctx.globals.quiet;
+  let statusShown = false;
+  const status = (text: string) => {
+    if (!statusOn) return;
+    stderr.write(`\r\x1b[2K${text}`);
+    statusShown = true;
+  };
+  const clearStatus = () => {
+    if (statusShown) stderr.write('\r\x1b[2K');
+    statusShown = false;
+  };
+  const line = (text: string) => {
+    clearStatus();
+    stderr.write(`${text}\n`);
+  };
+
+  // Resolves when the line has left the process: node writes to pipes asynchronously, and an
+  // event whose seq were recorded while its line still sat in node's buffer would be lost to a
+  // SIGKILL. Waiting for each write also keeps a slow reader's pipe from filling memory.
+  const write = (text: string) =>
+    new Promise<void>((resolve, reject) =>
+      ctx.io.out.write(text, (err?: Error | null) => (err ? reject(err) : resolve())),
+    );
+
+  const runExec = async (event: ChangeEvent, json: string) => {
+    if (exec === undefined) return;
+    const extra: Record<string, string> =
+      event.resource === 'action-items'
+        ? { MTG_EVENT_MINE: watchMod.isMine(mirror.db, event.id) ? '1' : '0' }
+        : {};
+    const result = await runHook(exec, `${json}\n`, {
+      env: { ...ctx.env, ...eventEnv(event, extra) },
+      timeoutMs: execTimeoutMs,
+      signal: ctx.signal,
+    });
+    // Interrupted while CMD ran: the event is not recorded as handled (a restart hands it over again).
+    if (ctx.signal.aborted) throw new InterruptedError();
+    if (result.code === 0) return;
+    const how = result.timedOut
+      ? `was stopped after ${watchMod.shortDuration(execTimeoutMs)} (--exec-timeout)`
+      : result.code === null
+        ? `was killed by ${result.signal}`
+        : `exited with ${result.code}`;
+    line(`mtg: --exec for event ${event.seq} (${event.resource} ${event.id} ${event.change}) ${how}`);
+    const tail = result.stderrTail.trimEnd().split('\n').slice(-5);
+    for (const t of tail) if (t.trim()) line(`  ${sanitizeOneLine(t)}`);
+  };
+
+  try {
+    await watchMod.watch(
+      mirror,
+      { intervalMs, consumer, resources, fromStart: opts.fromStart },
+      {
+        signal: ctx.signal,
+        maxSyncs: opts.once ? 1 : undefined,
+        rateLimit: () => rates.sustainableRate(),
+        sync: async (committed) => {
+          client.limiter.resetWaited();
+          status('Syncing…');
+          try {
+            return await runSync(client, mirror, { only, transcripts }, (e) => {
+              status(`Syncing ${e.phase}: ${e.requests} requests so far`);
+              // An action item's MTG_EVENT_MINE is known only when the default-assignee walk has
+              // ended: the action items' events are handed over after it, not page by page.
+              if (e.phase === 'action-items' || (e.phase === 'my-action-items' && !e.done)) return;
+              committed();
+            });
+          } catch (err) {
+            throw mirrorWriteError(mirror.path, err);
+          } finally {
+            clearStatus();
+          }
+        },
+        print: (event) => {
+          clearStatus();
+          return write(table ? `${eventLine(event, sanitizeOneLine)}\n` : `${JSON.stringify(event)}\n`);
+        },
+        exec: exec === undefined ? undefined : (event) => runExec(event, JSON.stringify(event)),
+        report: (text) => line(`mtg: ${sanitizeOneLine(text)}`),
+        warn: (text) => line(`mtg: warning: ${text}`),
+        waiting: (msLeft) => {
+          const used = watchMod.requestsInLastHour(mirror.db);
+          status(`Next sync in ${watchMod.shortDuration(msLeft)} · ${used} requests in the last hour`);
+        },
+      },
+    );
+  } finally {
+    clearStatus();
+    mirror.close();
+  }
+  return ExitCode.ok;
+});
+
+/** A readable line per event: time, change, resource, id and the item's name or title. */
+function eventLine(
+  event: { seq: number; at: string; resource: string; id: string; change: string; item: unknown },
+  clean: (s: string) => string,
+): string {
+  const item = (event.item ?? {}) as Record<string, unknown>;
+  const label = Array.isArray(event.item)
+    ? `${event.item.length} transcript entries`
+    : (event.resource === 'action-items' ? [item.title] : [item.name, item.email, item.domain]).find(
+        (v) => typeof v === 'string' && v !== '',
+      );
+  const time = event.at.slice(11, 19);
+  return [
+    time,
+    `#${event.seq}`,
+    event.change.padEnd(9),
+    event.resource.padEnd(12),
+    event.id,
+    clean(String(label ?? '')),
+  ]
+    .join('  ')
+    .trimEnd();
+}

@@ -1,0 +1,104 @@
+// The option sets (output, list, network): each command's --help shows the sets it honours and no
+// other, a set option given to a command that ignores it is exit 2 before any request, and a
+// command that honours an option takes it before or after the command words alike.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { runCli, sandboxEnv } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+/** Counts every request it gets (answers 500): nothing may reach it from a refused command. */
+let counter: Server;
+let counted = 0;
+let counterUrl: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, limits: 'none', pageSize: 10 });
+  counter = createServer((_req, res) => {
+    counted++;
+    res.writeHead(500).end();
+  });
+  await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+  counterUrl = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await new Promise((resolve) => counter?.close(resolve));
+});
+
+describe('--help shows the options a command honours', () => {
+  it('a list command shows --limit and --checkpoint (and the output and network sets)', async () => {
+    const { code, stdout } = await runCli(['action-items', 'list', '--help']);
+    expect(code).toBe(0);
+    for (const flag of [
+      '--limit <n>',
+      '--checkpoint <file>',
+      '--format <format>',
+      '-o, --output',
+      '--timeout',
+    ]) {
+      expect(stdout).toContain(flag);
+    }
+  });
+
+  it('`auth status` shows no list option, `auth logout` no set at all', async () => {
+    const status = await runCli(['auth', 'status', '--help']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).not.toContain('--limit');
+    expect(status.stdout).not.toContain('--checkpoint');
+    expect(status.stdout).toContain('--json');
+    const logout = await runCli(['auth', 'logout', '--help']);
+    for (const flag of ['--limit', '--format', '--json', '--max-retries', '--output']) {
+      expect(logout.stdout).not.toContain(flag);
+    }
+    expect(logout.stdout).toContain('--profile'); // the common options stay
+  });
+});
+
+describe('a set option given to a command that does not honour it', () => {
+  for (const [path, flag, args] of [
+    ['auth status', '--limit', ['auth', 'status', '--limit', '3']],
+    ['auth status', '--limit', ['--limit', '3', 'auth', 'status']],
+    ['config list', '--checkpoint', ['config', 'list', '--checkpoint', 'x']],
+    ['auth logout', '--timeout', ['auth', 'logout', '--timeout', '5']],
+    ['mirror reset', '--json', ['mirror', 'reset', '--json']],
+  ] as const) {
+    it(`mtg ${args.join(' ')}: exit 2, one line naming the option and the command, nothing sent`, async () => {
+      const before = counted;
+      const { code, stdout, stderr } = await runCli([...args], {
+        env: { MTG_BASE_URL: counterUrl, MTG_API_KEY: 'k_test' },
+      });
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      const lines = stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`mtg ${path} does not take ${flag}`);
+      expect(counted).toBe(before);
+    });
+  }
+});
+
+describe('an honoured option before or after the command words', () => {
+  for (const args of [
+    ['meetings', 'list', '--limit', '2', '--json'],
+    ['--limit', '2', '--json', 'meetings', 'list'],
+    ['--limit', '2', 'meetings', 'list', '--json'],
+  ]) {
+    it(`mtg ${args.join(' ')} prints 2 meetings as json`, async () => {
+      const { code, stdout } = await runCli(args, { env: sandboxEnv(sandbox) });
+      expect(code).toBe(0);
+      const meetings = JSON.parse(stdout) as { id: string }[];
+      expect(meetings).toHaveLength(2);
+    });
+  }
+
+  it('--timeout given after the command words still reaches the client (a bad value is exit 2)', async () => {
+    const { code, stderr } = await runCli(['meetings', 'list', '--timeout', 'soon'], {
+      env: sandboxEnv(sandbox),
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain('--timeout');
+  });
+});
