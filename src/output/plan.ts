@@ -77,6 +77,8 @@ export interface OutputPlan<F extends string = Format> {
   readonly color: boolean;
   /** Terminal columns to fit (an unsized pseudo-terminal reports 0: 100 then). */
   readonly width: number;
+  /** The time relative dates count from (ms; io.now(), fixed in tests). */
+  readonly now: number;
   /** Stdout is a terminal and there is no -o: a person reads what is printed. */
   readonly screen: boolean;
   /** -o FILE, or undefined for stdout. */
@@ -215,6 +217,7 @@ export async function planOutput<const F extends string = Format>(
     view,
     color,
     width,
+    now: options.now ?? ctx.io.now().getTime(),
     screen: !!ctx.io.out.isTTY && !destination,
     destination,
     limit,

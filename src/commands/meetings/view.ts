@@ -58,6 +58,7 @@ export const run = defineRun(spec.view, async (ctx, args, opts) => {
   const page = renderMeetingPage(meeting, {
     color: plan.color,
     width: plan.width,
+    now: plan.now,
     webUrl: base ? webLink(base, meeting.id) : undefined,
   });
   await plan.document(page);
