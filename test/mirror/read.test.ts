@@ -397,6 +397,41 @@ describe('mtg sql', () => {
     expect(bad.stderr).toBe('mtg: SQL error: near "SELEC": syntax error\n');
   }, 60_000);
 
+  it('integers beyond 2^53 keep every digit in every format; safe ones print as plain numbers', async () => {
+    const query =
+      "SELECT json_extract('{\"a\":90071992547409931}', '$.a') AS a, 9007199254740993 AS big," +
+      ' -9007199254740993 AS neg, 5 AS small, 1.5 AS real';
+    const json = await offline(m, ['sql', query, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toBe(
+      '[\n{"a":90071992547409931,"big":9007199254740993,"neg":-9007199254740993,"small":5,"real":1.5}\n]\n',
+    );
+    const ndjson = await offline(m, ['sql', query, '--format', 'ndjson']);
+    expect(ndjson.stdout).toBe(
+      '{"a":90071992547409931,"big":9007199254740993,"neg":-9007199254740993,"small":5,"real":1.5}\n',
+    );
+    const digits = '90071992547409931,9007199254740993,-9007199254740993,5,1.5';
+    expect((await offline(m, ['sql', query, '--format', 'csv'])).stdout.split('\n')[1]).toBe(digits);
+    expect((await offline(m, ['sql', query, '--format', 'tsv'])).stdout.split('\n')[1]).toBe(
+      digits.replace(/,/g, '\t'),
+    );
+    const table = await offline(m, ['sql', query, '--format', 'table']);
+    expect(table.stdout.split('\n')[1]!.trim().split(/\s+/)).toEqual(digits.split(','));
+  }, 60_000);
+
+  it("--fields takes only the statement's columns: an unknown one is exit 2 naming them, before any row", async () => {
+    const query = 'SELECT id, name FROM meetings LIMIT 2';
+    const bad = await offline(m, ['sql', query, '--fields', 'id,nmae', '--json']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toBe(
+      'mtg: unknown field for this query (its columns): nmae; valid fields: id, name\n',
+    );
+    const good = await offline(m, ['sql', query, '--fields', 'name', '--json']);
+    expect(good.code, good.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(good.stdout)[0])).toEqual(['name']);
+  }, 60_000);
+
   it('--schema prints the CREATE statements', async () => {
     const r = await offline(m, ['sql', '--schema']);
     expect(r.code).toBe(0);
