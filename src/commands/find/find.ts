@@ -13,7 +13,7 @@ import { formatClock } from '../../output/transcript.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.find, async (ctx, args, opts) => {
-  const kinds = listValues(opts.in).map((v) => oneOf(v, spec.KINDS, '--in value'));
+  const kinds = listValues(opts.in, '--in', spec.KINDS).map((v) => oneOf(v, spec.KINDS, '--in value'));
   const window = parseTimeWindow(opts.since, opts.until);
   const match = search.toMatchExpression(args.QUERY.join(' '));
   const plan = await planOutput(ctx, 'hit');

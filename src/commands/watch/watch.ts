@@ -21,7 +21,9 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
     opts.execTimeout ?? spec.DEFAULT_EXEC_TIMEOUT,
     '--exec-timeout',
   );
-  const resources = listValues(opts.resource).map((v) => oneOf(v, spec.RESOURCES, '--resource value'));
+  const resources = listValues(opts.resource, '--resource', spec.RESOURCES).map((v) =>
+    oneOf(v, spec.RESOURCES, '--resource value'),
+  );
   const consumer = watchMod.checkConsumer(opts.consumer ?? 'default');
   const exec = opts.exec;
   if (exec !== undefined && exec.trim() === '') throw new UsageError('--exec needs a command');
