@@ -1,9 +1,12 @@
 // Offline reads, mtg find and mtg sql against a mirror synced from the sandbox over real HTTP:
 // offline output is byte-identical to online output right after a sync (every read command and
 // format; the documented differences asserted on their own), and offline runs send nothing.
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { visibleWidth } from '../../src/output/text.js';
 import { spawnCli, waitUntil } from '../hardening/helpers.js';
 import type { RunResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { type MirrorEnv, mirrorEnv, sql } from './helpers.js';
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
@@ -273,6 +276,33 @@ describe('mtg find', () => {
     expect(table.stdout).toContain('**');
     const colored = await offline(m, ['find', 'budget', '--format', 'table', '--limit', '1'].concat([]));
     expect(colored.stdout).not.toContain('\u001b');
+  }, 60_000);
+
+  it('the terminal page fits 60 to 200 columns: text is cut, the meeting ID never', async () => {
+    const all = await find(['budget']);
+    expect(all.length).toBeGreaterThan(2);
+    for (const [columns, color] of [
+      [60, '1'],
+      [60, '0'],
+      [80, '1'],
+      [200, '1'],
+    ] as const) {
+      const r = await runInProcess(['find', 'budget', '--offline'], {
+        env: { ...m.env, FORCE_COLOR: color, ...(color === '0' ? { NO_COLOR: '1' } : {}) },
+        tty: true,
+        columns,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(all.length * 2);
+      lines.forEach((line, i) => {
+        expect(visibleWidth(line), line).toBeLessThanOrEqual(columns);
+        // Each hit's first line ends with its whole meeting ID.
+        if (i % 2 === 0)
+          expect(stripVTControlCharacters(line).endsWith(`  ${all[i / 2]!.meetingId}`), line).toBe(true);
+      });
+      if (columns === 60) expect(lines.some((l) => l.includes('…'))).toBe(true);
+    }
   }, 60_000);
 
   it('all words must match; phrases, prefix*, OR and -word behave', async () => {
