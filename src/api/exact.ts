@@ -6,7 +6,10 @@
 
 /** An integer literal too large for a double, kept as its text. */
 export class ExactInteger {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string) {
+    // Made anywhere (a JSON body, an SQLite integer), writers must look for it from now on.
+    seenExact = true;
+  }
   toString(): string {
     return this.text;
   }
@@ -106,6 +109,12 @@ export function stringifyExact(value: unknown, indent?: number): string | undefi
     exactMarks = false;
   }
 }
+
+/** An SQLite integer read as BigInt: a plain number when it is safe, else its exact digits. */
+export function fromBigInt(value: bigint): number | ExactInteger {
+  return value >= -MAX_SAFE && value <= MAX_SAFE ? Number(value) : new ExactInteger(value.toString());
+}
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function isExactInteger(value: unknown): value is ExactInteger {
   return value instanceof ExactInteger;

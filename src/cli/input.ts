@@ -3,13 +3,26 @@
 
 import { UsageError } from '../api/errors.js';
 
-/** Repeatable options: one value per use and comma lists (--tag 3 --tag 7, --tag 3,7). */
-export function listValues(value: unknown): string[] {
+/**
+ * Repeatable options: one value per use and comma lists (--tag 3 --tag 7, --tag 3,7). An empty
+ * value ("", ",", "3,,7", "3,") is exit 2 for every such option: never read as "no filter".
+ */
+export function listValues(value: unknown, what: string, valid?: readonly string[]): string[] {
   const raw = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return raw
-    .flatMap((v) => String(v).split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
+  const out: string[] = [];
+  for (const given of raw) {
+    for (const part of String(given).split(',')) {
+      const trimmed = part.trim();
+      if (trimmed === '') {
+        const values = valid ? `values (${valid.join(', ')})` : 'values';
+        throw new UsageError(
+          `${what} needs ${values} separated by commas, none empty; got "${String(given)}"`,
+        );
+      }
+      out.push(trimmed);
+    }
+  }
+  return out;
 }
 
 /** commander collector for repeatable options. */

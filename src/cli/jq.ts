@@ -41,6 +41,15 @@ function jqMessage(err: unknown): string {
     .trim();
 }
 
+/** What jq wrote to stderr before its error line (debug, stderr): the lines that are not the error. */
+function stderrBeforeError(err: unknown): string {
+  const text = (err as JqFailure | undefined)?.stderr;
+  if (typeof text !== 'string' || !text) return '';
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.trim().startsWith('jq: error'));
+  return at > 0 ? `${lines.slice(0, at).join('\n')}\n` : '';
+}
+
 /**
  * Compile EXPR without running it (jq over zero inputs compiles the program and stops), so a bad
  * expression is exit 2 before any request.
@@ -59,7 +68,11 @@ export async function compileJq(expr: string): Promise<JqWeb> {
 
 /** jq failed while running over a document the command produced (not a compile error). */
 export class JqRuntimeError extends MtgError {
-  constructor(readonly jqText: string) {
+  constructor(
+    readonly jqText: string,
+    /** What jq printed on stderr before failing (debug output), shown before the error. */
+    readonly jqStderr = '',
+  ) {
     super(`jq: ${jqText}`, ExitCode.api);
   }
 }
@@ -79,16 +92,34 @@ export function afterWrites(err: JqRuntimeError, writes: number): MtgError {
   );
 }
 
-/** Runs EXPR over one JSON document; what jq printed, each result on its own line. */
-export function runJq(jq: JqWeb, expr: string, document: Uint8Array): string {
+/**
+ * Runs EXPR over one JSON document: what jq printed on stdout, each result on its own line, and
+ * what it printed on stderr (`debug`, `stderr`), which jq-web hands to console.warn with a
+ * "stderr: " label when the run succeeds: taken from there, to go to our stderr as jq prints it.
+ */
+export function runJq(jq: JqWeb, expr: string, document: Uint8Array): { out: string; err: string } {
   let out: string | undefined;
+  let err = '';
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    // jq-web: console.warn('%cstderr%c: %c%s', css, css, css, text) (the text trimmed).
+    const text = args.length === 5 && args[0] === '%cstderr%c: %c%s' ? args[4] : args.join(' ');
+    err += `${String(text)}\n`;
+  };
   try {
     out = jq.raw(document, expr, [...RUN_FLAGS]);
-  } catch (err) {
-    throw new JqRuntimeError(jqMessage(err));
+  } catch (failure) {
+    let message = jqMessage(failure);
+    // jq-web's `input` past the one document fails with a bare "break" (jq itself: "No more inputs").
+    if (message === 'break' && /\binput\b/.test(expr)) {
+      message = 'no more inputs (--jq reads one input: the whole document the command prints)';
+    }
+    throw new JqRuntimeError(message, err + stderrBeforeError(failure));
+  } finally {
+    console.warn = warn;
   }
   // jq-web drops the last newline of stdout; undefined means jq printed nothing at all.
-  return out === undefined ? '' : `${out}\n`;
+  return { out: out === undefined ? '' : `${out}\n`, err };
 }
 
 /**
@@ -96,7 +127,7 @@ export function runJq(jq: JqWeb, expr: string, document: Uint8Array): string {
  * before anything is sent), then install the output filter. The real output (stdout or the -o
  * file) is opened as the command opens its own, so a bad -o path still fails before any request.
  */
-export async function installJq(expr: string): Promise<void> {
+export async function installJq(expr: string, stderr: NodeJS.WritableStream): Promise<void> {
   const jq = await compileJq(expr);
   const { openOutput, setDocumentFilter } = await import('../output/sink.js');
   const { sanitizeForTerminal } = await import('../output/sanitize.js');
@@ -121,7 +152,16 @@ export async function installJq(expr: string): Promise<void> {
         try {
           const document = Buffer.concat(chunks, size);
           chunks.length = 0;
-          let text = runJq(jq, expr, document);
+          let text: string;
+          try {
+            const result = runJq(jq, expr, document);
+            text = result.out;
+            if (result.err) stderr.write(sanitizeForTerminal(result.err));
+          } catch (err) {
+            if (err instanceof JqRuntimeError && err.jqStderr)
+              stderr.write(sanitizeForTerminal(err.jqStderr));
+            throw err;
+          }
           // Raw strings are server text: a person at a terminal sees them without control sequences
           // (a pipe or a file gets them exactly as jq printed them).
           if ((target.stream as { isTTY?: boolean }).isTTY) text = sanitizeForTerminal(text);

@@ -9,6 +9,7 @@ import type { ResourceName } from '../output/views.js';
 import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
 import type { Context } from './context.js';
 import { beforeSince, hasWindow, inWindow, type TimeWindow } from './dates.js';
+import { JqRuntimeError } from './jq.js';
 import { type Listing, type ReadSource, readSource } from './source.js';
 
 export interface ListSpec<T> {
@@ -143,7 +144,8 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
     ctx.progress.stop();
     await output.abort();
     const total = already + writer.count;
-    if (total > 0 && !ctx.globals.quiet) {
+    // --jq failing on the document is jq's error alone: nothing failed to write.
+    if (total > 0 && !ctx.globals.quiet && !(err instanceof JqRuntimeError)) {
       ctx.progress.line(
         fetched
           ? `Fetched ${more ? 'the first ' : 'all '}${counted(total, ...spec.noun)}; writing the output failed.`

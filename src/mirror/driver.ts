@@ -19,6 +19,8 @@ export interface Statement<Row = Record<string, unknown>> {
   columns(): string[];
   /** True when the statement only reads (SQLite's sqlite3_stmt_readonly). */
   readonly readonly: boolean;
+  /** Integers come back as BigInt (every digit of a 64-bit value) instead of a rounded number. */
+  safeIntegers(): Statement<Row>;
 }
 
 export interface Db {
@@ -83,7 +85,7 @@ function wrap(raw: BetterSqlite3.Database, path: string): Db {
     },
     prepare<Row>(sql: string): Statement<Row> {
       const stmt = raw.prepare(sql);
-      return {
+      const statement: Statement<Row> = {
         get: (...params) => stmt.get(...params) as Row | undefined,
         all: (...params) => stmt.all(...params) as Row[],
         run: (...params) => {
@@ -93,7 +95,12 @@ function wrap(raw: BetterSqlite3.Database, path: string): Db {
         iterate: (...params) => stmt.iterate(...params) as IterableIterator<Row>,
         columns: () => (stmt.reader ? stmt.columns().map((c) => c.name) : []),
         readonly: stmt.readonly,
+        safeIntegers: () => {
+          stmt.safeIntegers(true);
+          return statement;
+        },
       };
+      return statement;
     },
     transaction<T>(fn: () => T): T {
       return raw.transaction(fn).immediate();

@@ -23,7 +23,7 @@
 
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
-import { OutputUsageError, parseFields } from './fields.js';
+import { type FieldsView, OutputUsageError, parseFields } from './fields.js';
 import { createItemWriter, writeOne } from './index.js';
 import { type OutputSink, openAppendOutput, openOutput } from './sink.js';
 import { writeChunk } from './stream.js';
@@ -122,7 +122,8 @@ function screenColor(ctx: Context): boolean {
   return !ctx.globals.output && ctx.io.color.out;
 }
 
-function resolveFields(ctx: Context, view: ResourceView): string[] | undefined {
+/** --fields checked against a view's fields (`mtg sql`: the statement's columns). */
+export function resolveFields(ctx: Context, view: FieldsView): string[] | undefined {
   if (ctx.globals.fields === undefined) return undefined;
   try {
     return parseFields(ctx.globals.fields, view);

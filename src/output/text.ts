@@ -36,6 +36,49 @@ export function truncate(s: string, width: number): string {
   return out + '…';
 }
 
+/** The longest start of `s` that is at most `width` terminal columns (no "…": for callers that add their own). */
+export function takeWidth(s: string, width: number): string {
+  if (textWidth(s) <= width) return s;
+  let out = '';
+  let used = 0;
+  for (const cp of s) {
+    const w = textWidth(cp);
+    if (used + w > width) break;
+    out += cp;
+    used += w;
+  }
+  return out;
+}
+
+/**
+ * Pieces of one line (some styled, e.g. a highlighted match) cut to `width` columns, "…" last when
+ * something was cut. `extra` is the width a piece's styling adds (the ** around a match without
+ * color); a piece is cut inside its styling, so a highlight is never left half open.
+ */
+export function fitPieces<P extends { text: string }>(
+  pieces: readonly P[],
+  width: number,
+  render: (piece: P, text: string) => string,
+  extra: (piece: P) => number = () => 0,
+): string {
+  const total = pieces.reduce((n, p) => n + textWidth(p.text) + extra(p), 0);
+  if (total <= width) return pieces.map((p) => render(p, p.text)).join('');
+  let left = width - 1; // the "…"
+  let out = '';
+  for (const piece of pieces) {
+    const w = textWidth(piece.text) + extra(piece);
+    if (w <= left) {
+      out += render(piece, piece.text);
+      left -= w;
+      continue;
+    }
+    const room = left - extra(piece);
+    if (room > 0) out += render(piece, takeWidth(piece.text, room));
+    break;
+  }
+  return `${out}…`;
+}
+
 /** Width in terminal columns (CJK and emoji are 2; escape sequences 0). */
 export function textWidth(s: string): number {
   // Plain ASCII (the common case) is one column per character.

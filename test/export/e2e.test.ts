@@ -80,6 +80,29 @@ describe('mtg export markdown (built CLI)', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  it('--sync refused (--offline, no key) creates no mirror file; nor do sync and watch refused the same way', async () => {
+    const e = await mirrorEnv();
+    envs.push(e);
+    const dir = join(mkdtempSync(join(tmpdir(), 'mtg-export-e2e-')), 'out');
+    const noKey = { MTG_API_KEY: '' };
+    // --offline is a usage error (2), a missing key an auth error (3).
+    for (const [args, extraEnv, code] of [
+      [['export', 'markdown', dir, '--sync', '--offline'], {}, 2],
+      [['export', 'markdown', dir, '--sync'], noKey, 3],
+      [['sync', '--offline'], {}, 2],
+      [['sync'], noKey, 3],
+      [['watch', '--once', '--offline'], {}, 2],
+      [['watch', '--once'], noKey, 3],
+    ] as const) {
+      const r = await e.mtg([...args], extraEnv);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(code);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(readdirSync(e.dataDir), args.join(' ')).toEqual([]);
+    }
+    expect(existsSync(dir)).toBe(false);
+    expect(e.sandbox.requests).toHaveLength(0);
+  });
+
   it('--since/--until export a window of createdAt; a bad bound is exit 2 before anything is written', async () => {
     const e = await mirrorEnv();
     envs.push(e);

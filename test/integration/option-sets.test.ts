@@ -1,8 +1,11 @@
 // The option sets (output, list, network): each command's --help shows the sets it honours and no
 // other, a set option given to a command that ignores it is exit 2 before any request, and a
 // command that honours an option takes it before or after the command words alike.
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
@@ -64,6 +67,8 @@ describe('a set option given to a command that does not honour it', () => {
     ['config list', '--checkpoint', ['config', 'list', '--checkpoint', 'x']],
     ['auth logout', '--timeout', ['auth', 'logout', '--timeout', '5']],
     ['mirror reset', '--json', ['mirror', 'reset', '--json']],
+    ['watch', '--limit', ['watch', '--once', '--limit', '2']],
+    ['watch', '--fields', ['watch', '--once', '--fields', 'seq,change']],
   ] as const) {
     it(`mtg ${args.join(' ')}: exit 2, one line naming the option and the command, nothing sent`, async () => {
       const before = counted;
@@ -76,6 +81,38 @@ describe('a set option given to a command that does not honour it', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(`mtg ${path} does not take ${flag}`);
       expect(counted).toBe(before);
+    });
+  }
+});
+
+describe('an empty value of a comma-list option', () => {
+  for (const [flag, args] of [
+    ['--in', ['find', 'budget', '--in', '']],
+    ['--in', ['find', 'budget', '--in', ',']],
+    ['--in', ['find', 'budget', '--in', 'transcript,']],
+    ['--resource', ['changes', '--resource', '']],
+    ['--resource', ['watch', '--once', '--resource', '']],
+    ['--only', ['sync', '--only', '']],
+    ['--tag', ['meetings', 'list', '--tag', '3,,4']],
+    ['--attendee', ['action-items', 'list', '--attendee', '']],
+    ['--domain', ['people', 'list', '--domain', ' ']],
+    ['--meeting', ['meetings', 'search', 'x', '--meeting', '']],
+    ['--email', ['meetings', 'share', 'mtg_1', '--email', 'a@example.com,']],
+  ] as const) {
+    it(`mtg ${args.map((a) => (a.trim() === '' ? `'${a}'` : a)).join(' ')}: exit 2, one line naming ${flag}, nothing sent or created`, async () => {
+      const before = counted;
+      const dataDir = mkdtempSync(join(tmpdir(), 'mtg-empty-list-'));
+      const { code, stdout, stderr } = await runCli([...args], {
+        env: { MTG_BASE_URL: counterUrl, MTG_API_KEY: 'k_test', MTG_DATA_DIR: dataDir },
+      });
+      expect(code, stderr).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(
+        new RegExp(`^mtg: ${flag} needs .*values.* separated by commas, none empty; got "`),
+      );
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(counted).toBe(before);
+      expect(readdirSync(dataDir)).toEqual([]);
     });
   }
 });

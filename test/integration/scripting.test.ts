@@ -199,13 +199,46 @@ describe('--jq', () => {
     expect(read.stderr).toMatch(/^mtg: jq: .*cannot be added$/m);
   });
 
-  it('a runtime error after the whole list was fetched does not claim the fetching stopped', async () => {
+  it('a runtime error after the whole list was fetched is one jq line: nothing stopped, nothing failed to write', async () => {
     const r = await runRecorded(sandbox, ['meetings', 'list', '--limit', '1', '--jq', '.[0].id + 1']);
     expect(r.code).toBe(1);
-    expect(r.stderr).not.toMatch(/Stopped after/);
-    expect(r.stderr).toMatch(/^Fetched the first 1 meeting; writing the output failed\.$/m);
-    const all = await runRecorded(sandbox, ['companies', 'list', '--jq', 'error("boom")']);
-    expect(all.stderr).toMatch(/^Fetched all \d+ companies; writing the output failed\.$/m);
+    expect(r.stderr).toMatch(/^mtg: jq: .*cannot be added\n$/);
+    const all = await runRecorded(sandbox, ['action-items', 'list', '--jq', '.[] | .id.x']);
+    expect(all.code).toBe(1);
+    expect(all.stderr).toBe('mtg: jq: Cannot index number with string "x"\n');
+    expect(all.stdout).toBe('');
+  });
+
+  it('debug output goes to stderr as jq prints it; `input` past the document says so', async () => {
+    const r = await runRecorded(sandbox, [
+      'action-items',
+      'list',
+      '--limit',
+      '2',
+      '--jq',
+      '.[] | .id | debug',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const ids = r.stdout.trim().split('\n');
+    expect(ids).toHaveLength(2);
+    expect(r.stderr.split('\n').slice(0, 2)).toEqual(ids.map((id) => `["DEBUG:",${id}]`));
+    expect(r.stderr).not.toContain('stderr:');
+    // Debug lines printed before a runtime error are kept too, before the error.
+    const failing = await runRecorded(sandbox, [
+      'action-items',
+      'list',
+      '--limit',
+      '1',
+      '--jq',
+      '.[0].id | debug | .x',
+    ]);
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toMatch(/^\["DEBUG:",\d+\]\nmtg: jq: Cannot index number with string "x"\n$/);
+    const input = await runRecorded(sandbox, ['action-items', 'list', '--limit', '1', '--jq', 'input']);
+    expect(input.code).toBe(1);
+    expect(input.stderr).toBe(
+      'mtg: jq: no more inputs (--jq reads one input: the whole document the command prints)\n',
+    );
   });
 
   it('counts meet their nouns in the singular: "1 meeting", "1 request"', async () => {

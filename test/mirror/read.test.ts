@@ -1,9 +1,12 @@
 // Offline reads, mtg find and mtg sql against a mirror synced from the sandbox over real HTTP:
 // offline output is byte-identical to online output right after a sync (every read command and
 // format; the documented differences asserted on their own), and offline runs send nothing.
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { visibleWidth } from '../../src/output/text.js';
 import { spawnCli, waitUntil } from '../hardening/helpers.js';
 import type { RunResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { type MirrorEnv, mirrorEnv, sql } from './helpers.js';
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
@@ -279,6 +282,33 @@ describe('mtg find', () => {
     expect(colored.stdout).not.toContain('\u001b');
   }, 60_000);
 
+  it('the terminal page fits 60 to 200 columns: text is cut, the meeting ID never', async () => {
+    const all = await find(['budget']);
+    expect(all.length).toBeGreaterThan(2);
+    for (const [columns, color] of [
+      [60, '1'],
+      [60, '0'],
+      [80, '1'],
+      [200, '1'],
+    ] as const) {
+      const r = await runInProcess(['find', 'budget', '--offline'], {
+        env: { ...m.env, FORCE_COLOR: color, ...(color === '0' ? { NO_COLOR: '1' } : {}) },
+        tty: true,
+        columns,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(all.length * 2);
+      lines.forEach((line, i) => {
+        expect(visibleWidth(line), line).toBeLessThanOrEqual(columns);
+        // Each hit's first line ends with its whole meeting ID.
+        if (i % 2 === 0)
+          expect(stripVTControlCharacters(line).endsWith(`  ${all[i / 2]!.meetingId}`), line).toBe(true);
+      });
+      if (columns === 60) expect(lines.some((l) => l.includes('…'))).toBe(true);
+    }
+  }, 60_000);
+
   it('all words must match; phrases, prefix*, OR and -word behave', async () => {
     const budget = await find(['budget']);
     // One hit per matching passage, each its own (compared with the index read directly).
@@ -399,6 +429,41 @@ describe('mtg sql', () => {
     const bad = await offline(m, ['sql', 'SELEC * FROM meetings']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('mtg: SQL error: near "SELEC": syntax error\n');
+  }, 60_000);
+
+  it('integers beyond 2^53 keep every digit in every format; safe ones print as plain numbers', async () => {
+    const query =
+      "SELECT json_extract('{\"a\":90071992547409931}', '$.a') AS a, 9007199254740993 AS big," +
+      ' -9007199254740993 AS neg, 5 AS small, 1.5 AS real';
+    const json = await offline(m, ['sql', query, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toBe(
+      '[\n{"a":90071992547409931,"big":9007199254740993,"neg":-9007199254740993,"small":5,"real":1.5}\n]\n',
+    );
+    const ndjson = await offline(m, ['sql', query, '--format', 'ndjson']);
+    expect(ndjson.stdout).toBe(
+      '{"a":90071992547409931,"big":9007199254740993,"neg":-9007199254740993,"small":5,"real":1.5}\n',
+    );
+    const digits = '90071992547409931,9007199254740993,-9007199254740993,5,1.5';
+    expect((await offline(m, ['sql', query, '--format', 'csv'])).stdout.split('\n')[1]).toBe(digits);
+    expect((await offline(m, ['sql', query, '--format', 'tsv'])).stdout.split('\n')[1]).toBe(
+      digits.replace(/,/g, '\t'),
+    );
+    const table = await offline(m, ['sql', query, '--format', 'table']);
+    expect(table.stdout.split('\n')[1]!.trim().split(/\s+/)).toEqual(digits.split(','));
+  }, 60_000);
+
+  it("--fields takes only the statement's columns: an unknown one is exit 2 naming them, before any row", async () => {
+    const query = 'SELECT id, name FROM meetings LIMIT 2';
+    const bad = await offline(m, ['sql', query, '--fields', 'id,nmae', '--json']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toBe(
+      'mtg: unknown field for this query (its columns): nmae; valid fields: id, name\n',
+    );
+    const good = await offline(m, ['sql', query, '--fields', 'name', '--json']);
+    expect(good.code, good.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(good.stdout)[0])).toEqual(['name']);
   }, 60_000);
 
   it('--schema prints the CREATE statements', async () => {

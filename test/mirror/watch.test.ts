@@ -7,8 +7,10 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { visibleWidth } from '../../src/output/text.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { BIN } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { type ChangeEvent, integrityCheck, type MirrorEnv, mirrorEnv, SMALL, sql } from './helpers.js';
 
 interface Watch {
@@ -316,6 +318,37 @@ describe('mtg watch', () => {
     w.child.kill('SIGTERM');
     expect((await w.exited).code).toBe(130);
   }, 120_000);
+
+  it('terminal lines fit 60 to 200 columns; the ID is never cut, the name or title is', async () => {
+    const m = await mirrorEnv({ seed: 17 });
+    cleanups.push(() => m.sandbox.close());
+    const ids = new Set<string>();
+    for (const columns of [60, 80, 200]) {
+      const r = await runInProcess(
+        ['watch', '--once', '--from-start', '--consumer', `c${columns}`, '--no-transcripts'],
+        {
+          env: m.env,
+          tty: true,
+          columns,
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines.length).toBeGreaterThan(SMALL.meetings);
+      for (const line of lines) {
+        expect(visibleWidth(line), line).toBeLessThanOrEqual(columns);
+        // time  #seq  change  resource  id  [label]
+        const id = /^\S+\s+#\d+\s+\S+\s+\S+\s+(\S+)/.exec(line)?.[1];
+        expect(id, line).toBeDefined();
+        ids.add(id!);
+      }
+      if (columns === 200) expect(lines.some((l) => l.includes('…'))).toBe(false);
+      if (columns === 60) expect(lines.some((l) => l.endsWith('…'))).toBe(true);
+    }
+    // Every ID as stored: none was cut.
+    const stored = new Set(sql<{ id: string }>(m.dbPath, 'SELECT id FROM changes').map((r) => String(r.id)));
+    for (const id of ids) expect(stored.has(id), id).toBe(true);
+  }, 60_000);
 
   it('bad values exit 2 before any request', async () => {
     const m = await mirrorEnv();

@@ -27,8 +27,8 @@ function listQuery(opts: OptsFor<typeof spec.list>) {
   const assignee = assigneeFilter(opts.assignee);
   const team = opts.assigneeTeam;
   const status = opts.status;
-  const attendees = positiveIds(listValues(opts.attendee), '--attendee');
-  const tags = positiveIds(listValues(opts.tag), '--tag');
+  const attendees = positiveIds(listValues(opts.attendee, '--attendee'), '--attendee');
+  const tags = positiveIds(listValues(opts.tag, '--tag'), '--tag');
   return {
     // A team filter alone means "items assigned to that team's members", not "my items in that team".
     ...(team !== undefined && opts.assignee === undefined ? { assigneeType: 'Anyone' as const } : {}),

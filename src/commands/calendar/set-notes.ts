@@ -37,7 +37,7 @@ async function readNotesFile(ctx: Context, path: string): Promise<string> {
 async function calendarBody(ctx: Context, opts: OptsFor<typeof spec.setNotes>): Promise<CalendarMeetingBody> {
   const notes = opts.notes;
   const notesFile = opts.notesFile;
-  const tags = positiveIds(listValues(opts.tag), '--tag');
+  const tags = positiveIds(listValues(opts.tag, '--tag'), '--tag');
   const clearTags = opts.clearTags;
   if (notes !== undefined && notesFile !== undefined) {
     throw new UsageError('--notes and --notes-file cannot be used together: give one of them');

@@ -11,7 +11,9 @@ import { planOutput } from '../../output/plan.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.changes, async (ctx, _args, opts) => {
-  const resources = listValues(opts.resource).map((v) => oneOf(v, spec.RESOURCES, '--resource value'));
+  const resources = listValues(opts.resource, '--resource', spec.RESOURCES).map((v) =>
+    oneOf(v, spec.RESOURCES, '--resource value'),
+  );
   const after = opts.after;
   const since = opts.since === undefined ? undefined : changes.parseSince(opts.since);
   const plan = await planOutput(ctx, 'change');

@@ -6,7 +6,7 @@ import { defineRun } from '../../cli/spec.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.list, async (ctx, _args, opts) => {
-  const tags = positiveIds(listValues(opts.tag), '--tag');
+  const tags = positiveIds(listValues(opts.tag, '--tag'), '--tag');
   const query = { tagIds: tags.length ? tags.map(String) : undefined };
   return runList(ctx, {
     listing: (source) => source.listCompanies(query),

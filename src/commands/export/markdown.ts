@@ -131,9 +131,10 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
 async function syncFirst(ctx: Context): Promise<void> {
   const settings = await ctx.settings(false);
   const baseUrl = ctx.baseUrl(settings);
+  // Refusals first (--offline, no key): the mirror file is created only when the sync can run.
+  const client = await ctx.client();
   const mirror = openMirror({ profile: settings.profile, dataDir: dataDir(ctx.env), baseUrl: baseUrl.href });
   try {
-    const client = await ctx.client();
     const s = await runSync(client, mirror, { only: [], full: false, transcripts: true }, (e) => {
       if (!e.done) ctx.progress.update(`Syncing ${e.phase}: ${e.items}`);
     });

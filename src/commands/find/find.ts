@@ -9,11 +9,12 @@ import type { PassageHit } from '../../mirror/search.js';
 import * as search from '../../mirror/search.js';
 import { createChalk, sanitizeOneLine } from '../../output/index.js';
 import { planOutput } from '../../output/plan.js';
+import { fitPieces, textWidth, truncate } from '../../output/text.js';
 import { formatClock } from '../../output/transcript.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.find, async (ctx, args, opts) => {
-  const kinds = listValues(opts.in).map((v) => oneOf(v, spec.KINDS, '--in value'));
+  const kinds = listValues(opts.in, '--in', spec.KINDS).map((v) => oneOf(v, spec.KINDS, '--in value'));
   const window = parseTimeWindow(opts.since, opts.until);
   const match = search.toMatchExpression(args.QUERY.join(' '));
   const plan = await planOutput(ctx, 'hit');
@@ -29,7 +30,7 @@ export const run = defineRun(spec.find, async (ctx, args, opts) => {
     if (plan.readable) {
       const lines: string[] = [];
       for (const hit of hits) {
-        lines.push(...renderHit(hit, plan.color));
+        lines.push(...renderHit(hit, plan.color, plan.width));
         count++;
       }
       await plan.document(lines.length ? `${lines.join('\n')}\n` : '');
@@ -53,11 +54,14 @@ function plainSnippet(snippet: string, start: string, end: string): string {
   return snippet.split(start).join('**').split(end).join('**');
 }
 
-/** Two lines per hit: where (meeting, date, kind, speaker and mm:ss) and the snippet, matches highlighted. */
-function renderHit(hit: PassageHit, color: boolean): string[] {
+/**
+ * Two lines per hit, each fitting `width` columns: where (meeting, date, kind, speaker and mm:ss,
+ * then the meeting ID, which is never cut) and the snippet, matches highlighted.
+ */
+function renderHit(hit: PassageHit, color: boolean, width: number): string[] {
   const { MATCH_START, MATCH_END } = search;
   const chalk = createChalk(color);
-  const where = [
+  let where = [
     hit.createdAt ? hit.createdAt.slice(0, 10) : undefined,
     hit.in,
     hit.speaker ?? undefined,
@@ -66,19 +70,41 @@ function renderHit(hit: PassageHit, color: boolean): string[] {
     .filter((x): x is string => x !== undefined && x !== '')
     .map(sanitizeOneLine)
     .join(' · ');
-  const name = sanitizeOneLine(hit.meetingName ?? hit.meetingId);
+  let name = sanitizeOneLine(hit.meetingName ?? hit.meetingId);
+  const id = sanitizeOneLine(hit.meetingId);
+  // The text before the ID gets what the ID leaves; the name keeps at least half of it.
+  const room = width - textWidth(id) - 2;
+  if (textWidth(name) + 2 + textWidth(where) > room) {
+    name = truncate(
+      name,
+      Math.min(textWidth(name), Math.max(Math.ceil(room / 2), room - 2 - textWidth(where))),
+    );
+    const whereRoom = room - textWidth(name) - 2;
+    // Too little room for a readable "where": the name takes it all.
+    if (whereRoom < 8) {
+      where = '';
+      name = truncate(sanitizeOneLine(hit.meetingName ?? hit.meetingId), Math.max(1, room));
+    } else where = truncate(where, whereRoom);
+  }
   // Split on the marks first, then sanitize each piece: server text can never fake a highlight.
-  const snippet = hit.snippet
-    .split(MATCH_START)
-    .map((part, i) => {
-      if (i === 0) return sanitizeOneLine(part);
-      const [matched = '', rest = ''] = part.split(MATCH_END);
-      const shown = sanitizeOneLine(matched);
-      return (color ? chalk.bold.yellow(shown) : `**${shown}**`) + sanitizeOneLine(rest);
-    })
-    .join('');
-  return [
-    `${chalk.bold(name)}  ${chalk.dim(where)}  ${chalk.dim(sanitizeOneLine(hit.meetingId))}`,
-    `  ${snippet}`,
-  ];
+  const pieces: { text: string; match: boolean }[] = [];
+  hit.snippet.split(MATCH_START).forEach((part, i) => {
+    if (i === 0) {
+      pieces.push({ text: sanitizeOneLine(part), match: false });
+      return;
+    }
+    const [matched = '', rest = ''] = part.split(MATCH_END);
+    pieces.push(
+      { text: sanitizeOneLine(matched), match: true },
+      { text: sanitizeOneLine(rest), match: false },
+    );
+  });
+  const snippet = fitPieces(
+    pieces,
+    width - 2,
+    (p, text) => (!p.match ? text : color ? chalk.bold.yellow(text) : `**${text}**`),
+    (p) => (p.match && !color ? 4 : 0),
+  );
+  const head = where ? `${chalk.bold(name)}  ${chalk.dim(where)}` : chalk.bold(name);
+  return [`${head}  ${chalk.dim(id)}`, `  ${snippet}`];
 }

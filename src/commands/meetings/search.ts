@@ -11,8 +11,8 @@ import { tagIds } from './tags.js';
 export const run = defineRun(spec.search, async (ctx, args, opts) => {
   const window = timeWindowOption(opts);
   const term = args.TERM?.trim() ? args.TERM : undefined;
-  const attendees = positiveIds(listValues(opts.attendee), 'Attendee profile ID').map(String);
-  const meetings = listValues(opts.meeting).map((id) => stringId(id, 'Meeting ID'));
+  const attendees = positiveIds(listValues(opts.attendee, '--attendee'), 'Attendee profile ID').map(String);
+  const meetings = listValues(opts.meeting, '--meeting').map((id) => stringId(id, 'Meeting ID'));
   const query = {
     searchTerm: term,
     tagIds: tagIds(opts),

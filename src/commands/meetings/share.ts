@@ -25,7 +25,10 @@ async function readStdinText(stdin: Context['io']['in']): Promise<string> {
 }
 
 async function shareTargets(ctx: Context, opts: OptsFor<typeof spec.share>): Promise<Target[]> {
-  const targets = [...listValues(opts.email).map(emailTarget), ...listValues(opts.team).map(teamTarget)];
+  const targets = [
+    ...listValues(opts.email, '--email').map(emailTarget),
+    ...listValues(opts.team, '--team').map(teamTarget),
+  ];
   if (opts.stdin) targets.push(...parseShareTargetLines(await readStdinText(ctx.io.in)));
   if (targets.length === 0) throw new UsageError('Nothing to share with: give --email, --team or --stdin');
   return targets;

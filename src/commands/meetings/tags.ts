@@ -5,6 +5,6 @@ import type { Opts } from '../../cli/spec.js';
 
 /** Validated tag IDs, as the strings the query carries. */
 export function tagIds(opts: Opts): string[] | undefined {
-  const ids = positiveIds(listValues(opts.tag), 'Tag ID').map(String);
+  const ids = positiveIds(listValues(opts.tag, '--tag'), 'Tag ID').map(String);
   return ids.length ? ids : undefined;
 }

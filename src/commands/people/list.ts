@@ -7,8 +7,8 @@ import { domainName } from './domain.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.list, async (ctx, _args, opts) => {
-  const domains = listValues(opts.domain).map((d) => domainName(d, '--domain'));
-  const tags = positiveIds(listValues(opts.tag), '--tag');
+  const domains = listValues(opts.domain, '--domain').map((d) => domainName(d, '--domain'));
+  const tags = positiveIds(listValues(opts.tag, '--tag'), '--tag');
   const query = {
     domains: domains.length ? domains : undefined,
     tagIds: tags.length ? tags.map(String) : undefined,

@@ -21,13 +21,9 @@ const PHASE_NOUN: Record<string, string> = {
 };
 
 export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
-  const onlyRaw = opts.only === undefined ? [] : [opts.only].flat().map(String);
-  if (onlyRaw.some((v) => v.split(',').some((part) => part.trim() === ''))) {
-    throw new UsageError(
-      `--only needs list names (${spec.SYNC_LISTS.join(', ')}), e.g. --only meetings,people`,
-    );
-  }
-  const only = listValues(opts.only).map((v) => oneOf(v, spec.SYNC_LISTS, '--only value'));
+  const only = listValues(opts.only, '--only', spec.SYNC_LISTS).map((v) =>
+    oneOf(v, spec.SYNC_LISTS, '--only value'),
+  );
   const budget = opts.budget;
   const format = ctx.globals.format;
   if (format !== undefined && format !== 'json') {

@@ -11,6 +11,7 @@ import { runSync } from '../../mirror/sync.js';
 import * as watchMod from '../../mirror/watch.js';
 import { eventEnv, runHook } from '../../mirror/watch-hook.js';
 import { sanitizeOneLine } from '../../output/sanitize.js';
+import { textWidth, truncate } from '../../output/text.js';
 import * as spec from './spec.js';
 
 const FORMATS = ['ndjson', 'table'] as const;
@@ -21,7 +22,9 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
     opts.execTimeout ?? spec.DEFAULT_EXEC_TIMEOUT,
     '--exec-timeout',
   );
-  const resources = listValues(opts.resource).map((v) => oneOf(v, spec.RESOURCES, '--resource value'));
+  const resources = listValues(opts.resource, '--resource', spec.RESOURCES).map((v) =>
+    oneOf(v, spec.RESOURCES, '--resource value'),
+  );
   const consumer = watchMod.checkConsumer(opts.consumer ?? 'default');
   const exec = opts.exec;
   if (exec !== undefined && exec.trim() === '') throw new UsageError('--exec needs a command');
@@ -30,6 +33,8 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
     throw new UsageError(`mtg watch prints ndjson or table, not --format ${given}`);
   }
   const table = (given ?? (ctx.io.out.isTTY ? 'table' : 'ndjson')) === 'table';
+  // Table lines fit the terminal (as the output plan's: an unsized one counts as 100 columns).
+  const width = ctx.io.columns || 100;
   // Only the lists of the watched resources are walked: a watch of action items spends no request on meetings.
   const only = resources.length
     ? [...new Set(resources.map((r) => (r === 'transcripts' ? 'meetings' : r)))]
@@ -125,7 +130,9 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
         },
         print: (event) => {
           clearStatus();
-          return write(table ? `${eventLine(event, sanitizeOneLine)}\n` : `${JSON.stringify(event)}\n`);
+          return write(
+            table ? `${eventLine(event, sanitizeOneLine, width)}\n` : `${JSON.stringify(event)}\n`,
+          );
         },
         exec: exec === undefined ? undefined : (event) => runExec(event, JSON.stringify(event)),
         report: (text) => line(`mtg: ${sanitizeOneLine(text)}`),
@@ -143,10 +150,11 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
   return ExitCode.ok;
 });
 
-/** A readable line per event: time, change, resource, id and the item's name or title. */
+/** A readable line per event: time, change, resource, id and the item's name or title (cut to fit `width`, the ID never). */
 function eventLine(
   event: { seq: number; at: string; resource: string; id: string; change: string; item: unknown },
   clean: (s: string) => string,
+  width: number,
 ): string {
   const item = (event.item ?? {}) as Record<string, unknown>;
   const label = Array.isArray(event.item)
@@ -155,14 +163,11 @@ function eventLine(
         (v) => typeof v === 'string' && v !== '',
       );
   const time = event.at.slice(11, 19);
-  return [
-    time,
-    `#${event.seq}`,
-    event.change.padEnd(9),
-    event.resource.padEnd(12),
-    event.id,
-    clean(String(label ?? '')),
-  ]
-    .join('  ')
-    .trimEnd();
+  const words = [time, `#${event.seq}`, event.change, event.resource, clean(event.id)] as const;
+  // Aligned columns where they fit; on a narrow terminal one space apart, the ID still whole.
+  let head = [words[0], words[1], words[2].padEnd(9), words[3].padEnd(12), words[4]].join('  ');
+  if (textWidth(head) > width) head = words.join(' ');
+  const text = clean(String(label ?? ''));
+  const room = width - textWidth(head) - 2;
+  return text && room > 1 ? `${head}  ${truncate(text, room)}` : head.trimEnd();
 }
