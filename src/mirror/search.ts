@@ -6,7 +6,9 @@
 // user types can be read as FTS5 syntax (column filters, NEAR, ^, parentheses) or break the query.
 
 import { UsageError } from '../api/errors.js';
-import type { Db } from './driver.js';
+import { type Db, openDb, type Statement } from './driver.js';
+import { fromJsonText } from './json.js';
+import { meetingPassages, PASSAGES_PER_MEETING, type Passage } from './passages.js';
 
 export const PASSAGE_KINDS = ['name', 'notes', 'transcript', 'action-items', 'attendees'] as const;
 export type PassageKind = (typeof PASSAGE_KINDS)[number];
@@ -162,29 +164,98 @@ export function* findPassages(db: Db, match: string, options: FindOptions = {}):
         (options.limit !== undefined ? ' LIMIT ?' : ''),
     )
     .all(...params);
-  const one = db.prepare<Record<string, unknown>>(
+  const one = db.prepare<{
+    meetingId: string;
+    meetingName: string | null;
+    createdAt: string | null;
+    kind: string;
+    speaker: string | null;
+    timestamp: number | null;
+    base: number;
+  }>(
     'SELECT p.meeting_id AS meetingId, m.name AS meetingName, m.created_at AS createdAt, p.kind AS kind,' +
-      " p.speaker AS speaker, p.timestamp AS timestamp, snippet(passages, 0, ?, ?, '…', 16) AS snippet" +
+      ' p.speaker AS speaker, p.timestamp AS timestamp, m.passage_base AS base' +
       ' FROM passages AS p JOIN meetings AS m ON m.id = p.meeting_id' +
-      // CAST: FTS5 ignores `rowid = ?` beside MATCH when the value is bound as a REAL (a JS number).
-      ' WHERE passages MATCH ? AND p.rowid = CAST(? AS INTEGER) AND m.deleted_at IS NULL',
+      // CAST: FTS5 ignores `rowid = ?` when the value is bound as a REAL (a JS number).
+      ' WHERE p.rowid = CAST(? AS INTEGER) AND m.deleted_at IS NULL',
   );
+  const texts = passageTexts(db);
+  const snippets = snippetMaker(match);
   let rank = 0;
-  for (const { rowid } of ranked) {
-    const row = one.get(MATCH_START, MATCH_END, match, rowid);
-    if (!row) continue; // a tombstoned meeting's passage (sync removes them; never shown)
-    rank++;
-    yield {
-      meetingId: String(row.meetingId),
-      meetingName: (row.meetingName as string | null) ?? null,
-      createdAt: (row.createdAt as string | null) ?? null,
-      in: row.kind as PassageKind,
-      speaker: (row.speaker as string | null) ?? null,
-      timestamp: typeof row.timestamp === 'number' ? row.timestamp : null,
-      snippet: String(row.snippet ?? ''),
-      rank,
-    };
+  try {
+    for (const { rowid } of ranked) {
+      const row = one.get(rowid);
+      if (!row) continue; // a tombstoned meeting's passage (sync removes them; never shown)
+      const meetingId = String(row.meetingId);
+      const text = texts(meetingId, rowid - row.base * PASSAGES_PER_MEETING);
+      rank++;
+      yield {
+        meetingId,
+        meetingName: row.meetingName ?? null,
+        createdAt: row.createdAt ?? null,
+        in: row.kind as PassageKind,
+        speaker: row.speaker ?? null,
+        timestamp: typeof row.timestamp === 'number' ? row.timestamp : null,
+        snippet: text === undefined ? '' : snippets(text),
+        rank,
+      };
+    }
+  } finally {
+    snippets.close();
   }
+}
+
+/**
+ * The text of passage `index` of a meeting, from its stored JSON (the index keeps none): the
+ * passages a sync indexed are meetingPassages() of the same JSON, in the same order. Kept for the
+ * last 64 meetings seen: hits come in rank order, often several of one meeting.
+ */
+function passageTexts(db: Db): (meetingId: string, index: number) => string | undefined {
+  const source = db.prepare<{ json: string; transcript: string | null }>(
+    'SELECT m.json, t.json AS transcript FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id WHERE m.id = ?',
+  );
+  const cache = new Map<string, Passage[]>();
+  return (meetingId, index) => {
+    let passages = cache.get(meetingId);
+    if (!passages) {
+      const r = source.get(meetingId);
+      if (!r) return undefined;
+      passages = meetingPassages(
+        fromJsonText(r.json) as Record<string, unknown>,
+        r.transcript === null ? undefined : fromJsonText(r.transcript),
+      );
+      if (cache.size >= 64) cache.delete(cache.keys().next().value!);
+      cache.set(meetingId, passages);
+    }
+    return passages[index]?.text;
+  };
+}
+
+/**
+ * Snippets made by FTS5 itself from the passage's text: each hit's text goes into a one-row FTS5
+ * table of a private in-memory database with the mirror's tokenizer, and snippet() there marks the
+ * same query. snippet() reads only the row at hand (its tokens, the query's matches in it, its
+ * length), so the result is what snippet() on the mirror's index gave when the index stored the
+ * text: same words marked (case-, accent-insensitive, prefixes), same window, same ellipses.
+ */
+function snippetMaker(match: string): ((text: string) => string) & { close(): void } {
+  let scratch: Db | undefined;
+  let put: Statement | undefined;
+  let clear: Statement | undefined;
+  let get: Statement<{ snippet: string | null }> | undefined;
+  const make = (text: string): string => {
+    if (!scratch) {
+      scratch = openDb(':memory:');
+      scratch.exec("CREATE VIRTUAL TABLE hit USING fts5(text, tokenize = 'unicode61 remove_diacritics 2')");
+      put = scratch.prepare('INSERT INTO hit(rowid, text) VALUES (1, ?)');
+      clear = scratch.prepare('DELETE FROM hit');
+      get = scratch.prepare("SELECT snippet(hit, 0, ?, ?, '…', 16) AS snippet FROM hit WHERE hit MATCH ?");
+    }
+    clear!.run();
+    put!.run(text);
+    return String(get!.get(MATCH_START, MATCH_END, match)?.snippet ?? '');
+  };
+  return Object.assign(make, { close: () => scratch?.close() });
 }
 
 /** Meetings with a matching passage, by their best passage: offline `meetings search TERM`. */
