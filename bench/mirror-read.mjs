@@ -151,7 +151,10 @@ async function main() {
   try {
     const rows = db
       .prepare(
-        "SELECT CASE WHEN name LIKE 'passages%' THEN 'passages (FTS: text + index)' WHEN name LIKE 'sqlite_autoindex_%' THEN 'primary-key indexes' ELSE name END AS what, sum(pgsize) AS bytes FROM dbstat GROUP BY what ORDER BY bytes DESC",
+        // The FTS5 table by its shadow tables: passages_data is the index itself, passages_content
+        // the UNINDEXED columns (meeting_id, kind, speaker, timestamp), passages_docsize the token
+        // counts bm25 needs (schema 2 stores no text: see src/mirror/schema.ts).
+        "SELECT CASE WHEN name LIKE 'sqlite_autoindex_%' THEN 'primary-key indexes' ELSE name END AS what, sum(pgsize) AS bytes FROM dbstat GROUP BY what ORDER BY bytes DESC",
       )
       .all();
     console.log(

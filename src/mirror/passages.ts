@@ -1,7 +1,9 @@
 // The full-text index: one `passages` row per searchable piece of a meeting (its name, each
 // paragraph of its notes, each nested action item, each attendee, each transcript entry). Rewritten
 // for a meeting whenever its row or its transcript is written, in the same transaction, so search
-// never sees half of a change; a tombstoned meeting has none.
+// never sees half of a change; a tombstoned meeting has none. The index stores no text (schema v2):
+// search.ts reads a hit's text back as meetingPassages(...)[rowid - base * 2^20] of the stored JSON,
+// so a change to what meetingPassages() returns needs a migration that rebuilds `passages`.
 
 import type { Db, Statement } from './driver.js';
 import { fromJsonText } from './json.js';

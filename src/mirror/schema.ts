@@ -79,8 +79,32 @@ CREATE VIRTUAL TABLE passages USING fts5(
 );
 `;
 
+/**
+ * V2: the full-text index stops storing a second copy of every passage's text (about a third of a
+ * mirror's size): `passages` becomes contentless (`content=''`), its UNINDEXED columns still stored
+ * and readable (`contentless_unindexed=1`, SQLite >= 3.47) and its rows deletable by rowid
+ * (`contentless_delete=1`, >= 3.43). `text` now reads as NULL; search.ts takes a hit's text from the
+ * meeting's JSON (passage i of meetingPassages() is rowid passage_base * 2^20 + i). The v1 index's
+ * rows are copied over, text included, so a v1 mirror is converted in this one transaction without
+ * a sync; a crash before its commit leaves the v1 file as it was.
+ */
+const V2 = `
+ALTER TABLE passages RENAME TO passages_v1;
+CREATE VIRTUAL TABLE passages USING fts5(
+  text,
+  meeting_id UNINDEXED,
+  kind UNINDEXED,
+  speaker UNINDEXED, timestamp UNINDEXED,
+  content = '', contentless_delete = 1, contentless_unindexed = 1,
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+INSERT INTO passages(rowid, text, meeting_id, kind, speaker, timestamp)
+  SELECT rowid, text, meeting_id, kind, speaker, timestamp FROM passages_v1 ORDER BY rowid;
+DROP TABLE passages_v1;
+`;
+
 /** migrations[i] takes the schema from version i to i + 1. */
-const migrations: readonly string[] = [V1];
+const migrations: readonly string[] = [V1, V2];
 
 export const SCHEMA_VERSION = migrations.length;
 
@@ -111,5 +135,15 @@ export function migrate(db: Db): number {
     // user_version is part of the database header: it commits (or rolls back) with the DDL.
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });
+  if (found >= 1 && found < 2) {
+    // V2 dropped the v1 index (about a third of the file): give its pages back, once. VACUUM is
+    // atomic too; when it cannot run (a reader holds the file, the disk is full) the pages stay
+    // free for later growth.
+    try {
+      db.exec('VACUUM');
+    } catch {
+      // Not needed for correctness.
+    }
+  }
   return found;
 }

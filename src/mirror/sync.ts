@@ -186,6 +186,7 @@ export async function runSync(
     );
   }
   const release = acquireSyncLock(db, mirror.profile);
+  const checkpoints = walCheckpointsForSync(db);
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const meter = meterRequests(client, options.budget);
@@ -232,9 +233,33 @@ export async function runSync(
         run,
       );
     } finally {
+      checkpoints.restore();
       release();
     }
   }
+}
+
+/**
+ * A sync commits once per page: with SQLite's default (a checkpoint whenever the WAL passes 1,000
+ * pages, each with an fsync) a first sync of 100,000 action items spent about as long
+ * checkpointing as writing. During a sync the WAL may grow to 16,384 pages (64 MB with 4 KB pages)
+ * before a checkpoint, and one passive checkpoint follows the run. Durability is unchanged: a WAL
+ * commit survives the process being killed whether or not it has been checkpointed.
+ */
+function walCheckpointsForSync(db: Db): { restore(): void } {
+  const before = Number(db.pragma('wal_autocheckpoint'));
+  db.pragma('wal_autocheckpoint = 16384');
+  return {
+    restore() {
+      try {
+        db.pragma(`wal_autocheckpoint = ${before}`);
+        // PASSIVE: never waits for readers; what it cannot copy now, a later checkpoint does.
+        db.pragma('wal_checkpoint(PASSIVE)');
+      } catch {
+        // The mirror failed (disk full, say): the run's own error is what to report.
+      }
+    },
+  };
 }
 
 /**
@@ -502,12 +527,23 @@ class SyncEngine {
           `UPDATE ${t} SET seen_walk = ?, position = j.value ->> 1 FROM json_each(?) AS j WHERE ${t}.${k} = j.value ->> 0`,
         );
 
+    // A page's change events go in one statement, through json_each (the 100,000 events of a
+    // first sync of 100,000 action items: 25 ms in all). The items themselves do not: their JSON
+    // would be escaped into the batch and unescaped by `->>`, which measured slower (520-560 ms
+    // for 100,000) than one bound INSERT per item (360-390 ms).
+    const recordMany = db.prepare(
+      `INSERT INTO changes(run, at, resource, id, change, fields, item)
+       SELECT ?, ?, ?, j.value ->> 0, j.value ->> 1, j.value ->> 2, NULL FROM json_each(?) AS j ORDER BY j.key`,
+    );
+
     const counts = this.counts[def.resource];
     return (items, first) => {
       const ids = items.map((raw) => keyOf((raw as Record<string, unknown>)[k]));
       const stored = new Map(getMany.all(toJsonText(ids)).map((r) => [r.k, r]));
       const unchanged: [string, number][] = [];
       const done = new Set<string>();
+      // [id, change, fields as JSON text], in the order of the page.
+      const events: [string, string, string][] = [];
       items.forEach((raw, i) => {
         const item = raw as Record<string, unknown>;
         const id = ids[i]!;
@@ -518,25 +554,26 @@ class SyncEngine {
         done.add(id);
         if (!old) {
           write(id, item, json, false, position);
-          this.record(def.resource, id, 'created', []);
+          events.push([id, 'created', '[]']);
           counts.created++;
         } else if (old.deleted_at !== null) {
           // Back after a tombstone: the item exists again.
           write(id, item, json, true, position);
-          this.record(def.resource, id, 'created', []);
+          events.push([id, 'created', '[]']);
           counts.created++;
         } else if (old.json !== json) {
           write(id, item, json, true, position);
           const fields = changedFields(fromJsonText(old.json), item);
           // Same content in another key order: stored as sent, but nothing to report.
           if (fields.length > 0) {
-            this.record(def.resource, id, statusChange(old.status, item.status) ?? 'updated', fields);
+            events.push([id, statusChange(old.status, item.status) ?? 'updated', toJsonText(fields)]);
             counts.updated++;
           }
         } else {
           unchanged.push([id, position]);
         }
       });
+      if (events.length > 0) recordMany.run(this.run, now(), def.resource, JSON.stringify(events));
       if (unchanged.length > 0) {
         if (def.mine) markMany.run(walkId, toJsonText(unchanged.map(([id]) => id)));
         else markMany.run(walkId, toJsonText(unchanged));
