@@ -125,7 +125,7 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
   if (format === 'json') {
     await writeDocument(ctx.io.out, ctx.globals.output, `${JSON.stringify(s, null, 2)}\n`);
   }
-  return s.failed > 0 ? ExitCode.partial : 0;
+  return s.failed > 0 ? ExitCode.partial : ExitCode.ok;
 });
 
 async function syncFirst(ctx: Context): Promise<void> {
