@@ -24,8 +24,11 @@ process.on('SIGTERM', onSignal);
 const code = await run(process.argv.slice(2), systemIO(process), process.env, {
   interrupt: interrupt.signal,
 });
-process.off('SIGINT', onSignal);
-process.off('SIGTERM', onSignal);
+// Still ours until the process ends: a signal now (while stdout drains) exits 130 at once, rather
+// than killing the process by default or being taken for a first Ctrl-C that nothing awaits.
+const exitNow = () => process.exit(ExitCode.interrupted);
+process.off('SIGINT', onSignal).on('SIGINT', exitNow);
+process.off('SIGTERM', onSignal).on('SIGTERM', exitNow);
 // Let stdout drain before exiting (a pipe may still hold data).
 process.exitCode = code;
 if (process.stdout.writableLength === 0) process.exit(code);

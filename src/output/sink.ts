@@ -88,7 +88,7 @@ function trackTemp(path: string, fd: number): void {
   exitHooks.add(() => {
     for (const [p, fd] of pendingTemps) {
       try {
-        closeSync(fd);
+        if (fd >= 0) closeSync(fd);
       } catch {}
       try {
         unlinkSync(p);
@@ -148,11 +148,15 @@ export async function openOutput(
   sink.on('error', () => {}); // surfaced through write()/commit(); an unhandled 'error' would crash
   let state: 'open' | 'committed' | 'aborted' = 'open';
 
+  // The temp file stays in pendingTemps until it is gone (unlinked or renamed): a process that
+  // exits meanwhile (a second Ctrl-C lands while the first one's abort is under way) still removes
+  // it. -1: its descriptor is closed already and must not be closed again (the number may be reused).
   const discard = async (): Promise<void> => {
     sink.destroy();
-    pendingTemps.delete(temp);
     await fh.close().catch(() => {});
+    pendingTemps.set(temp, -1);
     await unlink(temp).catch(() => {});
+    pendingTemps.delete(temp);
   };
   return {
     stream: sink,
@@ -176,9 +180,10 @@ export async function openOutput(
         const old = await stat(target).catch(() => undefined);
         if (old) await fh.chmod(old.mode & 0o7777);
         await fh.sync();
-        pendingTemps.delete(temp);
         await fh.close();
+        pendingTemps.set(temp, -1);
         await rename(temp, target);
+        pendingTemps.delete(temp);
       } catch (err) {
         await discard();
         throw writeFailure(err, path);

@@ -81,4 +81,26 @@ describe('SIGINT during an export', () => {
     expect(run.stderr()).toMatch(/Interrupted\.\n$/);
     expect(readdirSync(dir)).toEqual(['out.ndjson']);
   });
+
+  it('-o FILE: two Ctrl-C at once (as `timeout -s INT` sends them) leave no temp file either', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mtg-int2-'));
+    const target = join(dir, 'out.ndjson');
+    writeFileSync(target, 'previous export\n');
+    for (let round = 0; round < 5; round++) {
+      const run = spawnCli([...EXPORT_ARGS, '--format', 'ndjson', '-o', target], sandboxEnv(sandbox));
+      await waitUntil(
+        () => readdirSync(dir).some((f) => f.endsWith('.tmp') && readFileSync(join(dir, f)).length > 1_000),
+        10_000,
+        'the temp file to grow',
+      );
+      // The second one exits at once, whatever the first one's abort is doing (a few ms apart:
+      // signals sent together merge into one).
+      run.child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, [1, 3, 6, 10, 20][round]));
+      run.child.kill('SIGINT');
+      expect((await run.done).code).toBe(130);
+      expect(readFileSync(target, 'utf8')).toBe('previous export\n');
+      expect(readdirSync(dir)).toEqual(['out.ndjson']);
+    }
+  });
 });
