@@ -160,9 +160,38 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
     };
   } catch (err) {
     db.close();
+    if (err instanceof OlderSchema) return upgradeThenRead(options, path, err.version);
     if (err instanceof UsageError) throw err;
     throw openError(path, err);
   }
+}
+
+/** A read-only open met a mirror of an older schema (upgraded by a read-write open). */
+class OlderSchema extends Error {
+  constructor(readonly version: number) {
+    super(`older schema ${version}`);
+  }
+}
+
+/**
+ * Reads need no network, nor should an upgrade of mtg take a mirror away from them: a mirror of an
+ * older schema is migrated (one transaction, no sync) by a read-write open, then read. Only a file
+ * this user cannot write is refused, with what to do.
+ */
+function upgradeThenRead(options: OpenMirrorOptions, path: string, version: number): Mirror {
+  try {
+    openMirror({
+      profile: options.profile,
+      dataDir: options.dataDir,
+      readonly: false,
+      create: false,
+    }).close();
+  } catch {
+    throw new UsageError(
+      `The mirror ${path} has an older schema (${version}) and cannot be upgraded here: run \`mtg sync\` as its owner`,
+    );
+  }
+  return openMirror(options);
 }
 
 /** No item, no transcript and no completed run: a mirror whose syncs never got any data. */
@@ -303,13 +332,8 @@ function inspect(db: Db, path: string, readonly: boolean): void {
   if (version > 0 && !tables.includes('meta')) {
     throw new UsageError(`${path} is not an mtg mirror (it has no meta table); move it away`);
   }
-  if (readonly && version < SCHEMA_VERSION) {
-    throw new UsageError(
-      version === 0
-        ? `The mirror ${path} is empty: run \`mtg sync\``
-        : `The mirror ${path} has an older schema (${version}): run \`mtg sync\` to upgrade it`,
-    );
-  }
+  if (readonly && version === 0) throw new UsageError(`The mirror ${path} is empty: run \`mtg sync\``);
+  if (readonly && version < SCHEMA_VERSION) throw new OlderSchema(version);
 }
 
 function tightenMode(path: string): void {

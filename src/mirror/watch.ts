@@ -270,8 +270,20 @@ async function drain(
     // open iterator on the same connection does not allow.
     const batch = [...readChanges(mirror.db, { after: cursor, upTo: upTo(), limit: BATCH })];
     if (!batch.length) return cursor;
+    const mineKnown = lastMineWalkRun(mirror.db);
     let passed = false;
     for (const event of batch) {
+      // An action item's `mine` (MTG_EVENT_MINE) is known once a default-assignee walk has completed
+      // in the event's run or later: a sync that failed before it leaves its action-item events,
+      // and every event after them (seq order), for the sync that completes it.
+      if (
+        event.resource === 'action-items' &&
+        event.run > mineKnown &&
+        (!wanted.size || wanted.has(event.resource))
+      ) {
+        if (passed) writeCursor(mirror, consumer, cursor);
+        return cursor;
+      }
       if (hooks.signal.aborted) {
         if (passed) writeCursor(mirror, consumer, cursor);
         throw new InterruptedError();
@@ -291,6 +303,17 @@ async function drain(
     }
     if (passed) writeCursor(mirror, consumer, cursor);
   }
+}
+
+/** The latest run in which a default-assignee walk of the action items completed (0: none). */
+function lastMineWalkRun(db: Db): number {
+  return (
+    db
+      .prepare<{ run: number | null }>(
+        `SELECT max(run) AS run FROM walks WHERE resource = 'action-items' AND completed_at IS NOT NULL AND query LIKE '%"mine"]'`,
+      )
+      .get()?.run ?? 0
+  );
 }
 
 async function waitUntil(

@@ -9,6 +9,7 @@ import { ApiError } from '../../src/api/errors.js';
 import { lastSeq, readChanges } from '../../src/mirror/changes.js';
 import { openMirror } from '../../src/mirror/open.js';
 import { runSync, type SyncProgressEvent } from '../../src/mirror/sync.js';
+import { isMine, watch } from '../../src/mirror/watch.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { collect } from '../sandbox/helpers.js';
 import { SMALL } from './helpers.js';
@@ -78,4 +79,65 @@ describe('runSync()', () => {
       await client.close();
     }
   });
+});
+
+describe('watch()', () => {
+  it('a sync that fails in the default-assignee walk hands over no action-item event until "mine" is known', async () => {
+    const sb = await startSandbox({ seed: 33, limits: 'none', pageSize: 5, sizes: SMALL });
+    sandboxes.push(sb);
+    const client = clientFor(sb);
+    const request = client.request.bind(client);
+    let failMine = false;
+    // The default-assignee walk is the action-item list asked without assigneeType.
+    client.request = ((req: Parameters<typeof request>[0]) => {
+      const asked = req.url?.href ?? `${req.path}?${JSON.stringify(req.query ?? {})}`;
+      return failMine && asked.includes('/action-items') && !asked.includes('assigneeType')
+        ? Promise.reject(new ApiError(500, 'INTERNAL', 'down', [], undefined, 'GET', '/action-items'))
+        : request(req);
+    }) as typeof client.request;
+    const mirror = openMirror({
+      profile: 'default',
+      dataDir: mkdtempSync(join(tmpdir(), 'mtg-watch-engine-')),
+      baseUrl: sb.baseUrl,
+    });
+    try {
+      expect((await runSync(client, mirror, { only: ['action-items'] })).complete).toBe(true);
+      const printed: { id: string; mine: boolean }[] = [];
+      const reports: string[] = [];
+      let syncs = 0;
+      await watch(
+        mirror,
+        { intervalMs: 20, consumer: 'test', resources: ['action-items'], fromStart: false },
+        {
+          signal: new AbortController().signal,
+          maxSyncs: 2,
+          sync: (committed) => {
+            syncs++;
+            if (syncs === 1) {
+              // New items, some of them assigned to the key's owner; this sync fails before it knows.
+              sb.churn(3);
+              failMine = true;
+            } else failMine = false;
+            return runSync(client, mirror, { only: ['action-items'] }, (e) => {
+              if (e.phase === 'action-items' || (e.phase === 'my-action-items' && !e.done)) return;
+              committed();
+            });
+          },
+          print: async (event) => {
+            printed.push({ id: event.id, mine: isMine(mirror.db, event.id) });
+          },
+          report: (line) => reports.push(line),
+          warn: () => {},
+          waiting: () => {},
+        },
+      );
+      expect(reports.some((r) => r.startsWith('Sync failed'))).toBe(true);
+      expect(printed.length).toBeGreaterThan(0);
+      // What each event said about "mine" is what the completed walk says.
+      for (const p of printed) expect(p.mine, p.id).toBe(isMine(mirror.db, p.id));
+      expect(printed.some((p) => p.mine)).toBe(true);
+    } finally {
+      mirror.close();
+    }
+  }, 60_000);
 });

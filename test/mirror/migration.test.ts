@@ -11,6 +11,7 @@ import { openMirror } from '../../src/mirror/open.js';
 import { passageWriter } from '../../src/mirror/passages.js';
 import { migrate, SCHEMA_VERSION, schemaVersion } from '../../src/mirror/schema.js';
 import { findPassages, MATCH_END, MATCH_START, toMatchExpression } from '../../src/mirror/search.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
 
 const V1_DDL = readFileSync(join(import.meta.dirname, 'fixtures', 'schema-v1.sql'), 'utf8');
 
@@ -165,6 +166,24 @@ describe('schema migration v1 -> v2', () => {
     } finally {
       mirror.close();
     }
+  });
+
+  it('a read-only command (find, mirror status) upgrades a v1 mirror by itself, offline, then answers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mtg-migrate-ro-'));
+    const path = buildV1(dir, 20);
+    const v1 = openDb(path, { readonly: true });
+    const expected = v1Find(v1, toMatchExpression('budget')).length;
+    v1.close();
+    expect(expected).toBeGreaterThan(0);
+    const env = { MTG_DATA_DIR: dir, MTG_CONFIG_DIR: tempConfigDir(), MTG_OFFLINE: '1' };
+    const found = await runCli(['find', 'budget', '--json'], { env });
+    expect(found.code, found.stderr).toBe(0);
+    expect(JSON.parse(found.stdout)).toHaveLength(expected);
+    const db = openDb(path, { readonly: true });
+    expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
+    db.close();
+    const status = await runCli(['mirror', 'status', '--json'], { env });
+    expect(status.code, status.stderr).toBe(0);
   });
 
   it('is one transaction: a failure before its commit leaves the v1 file as it was', () => {
