@@ -185,7 +185,7 @@ __mtg_value() {
     'meetings view|--max-retries') __mtg_kind=text ;;
     'meetings view|--timeout') __mtg_kind=text ;;
     'meetings view|--max-wait') __mtg_kind=text ;;
-    'meetings transcript|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
+    'meetings transcript|--format') __mtg_kind=choices REPLY='text json ndjson srt vtt md' ;;
     'meetings transcript|--json') __mtg_kind= ;;
     'meetings transcript|--fields') __mtg_kind=text ;;
     'meetings transcript|-o'|'meetings transcript|--output') __mtg_kind=file ;;
@@ -348,7 +348,7 @@ __mtg_value() {
     'sync|--only') __mtg_kind=choices REPLY='meetings action-items people companies' ;;
     'sync|--budget') __mtg_kind=text ;;
     'sync|--full') __mtg_kind= ;;
-    'sync|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
+    'sync|--format') __mtg_kind=choices REPLY='json' ;;
     'sync|--json') __mtg_kind= ;;
     'sync|-o'|'sync|--output') __mtg_kind=file ;;
     'sync|--jq') __mtg_kind=text ;;
@@ -374,7 +374,7 @@ __mtg_value() {
     'watch|--from-start') __mtg_kind= ;;
     'watch|--once') __mtg_kind= ;;
     'watch|--consumer') __mtg_kind=text ;;
-    'watch|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
+    'watch|--format') __mtg_kind=choices REPLY='ndjson table' ;;
     'watch|--max-retries') __mtg_kind=text ;;
     'watch|--timeout') __mtg_kind=text ;;
     'watch|--max-wait') __mtg_kind=text ;;
@@ -398,7 +398,7 @@ __mtg_value() {
     'sql|--raw-cells') __mtg_kind= ;;
     'sql|--jq') __mtg_kind=text ;;
     'sql|--limit') __mtg_kind=text ;;
-    'mirror status|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
+    'mirror status|--format') __mtg_kind=choices REPLY='table json ndjson' ;;
     'mirror status|--json') __mtg_kind= ;;
     'mirror status|-o'|'mirror status|--output') __mtg_kind=file ;;
     'mirror status|--jq') __mtg_kind=text ;;
@@ -411,7 +411,7 @@ __mtg_value() {
     'export markdown|--template') __mtg_kind=file ;;
     'export markdown|--print-template') __mtg_kind= ;;
     'export markdown|--sync') __mtg_kind= ;;
-    'export markdown|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
+    'export markdown|--format') __mtg_kind=choices REPLY='json' ;;
     'export markdown|--json') __mtg_kind= ;;
     'export markdown|-o'|'export markdown|--output') __mtg_kind=file ;;
     'export markdown|--jq') __mtg_kind=text ;;
@@ -424,7 +424,7 @@ __mtg_value() {
     'api|--input') __mtg_kind=file ;;
     'api|--paginate') __mtg_kind= ;;
     'api|--dry-run') __mtg_kind= ;;
-    'api|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
+    'api|--format') __mtg_kind=choices REPLY='json ndjson' ;;
     'api|--json') __mtg_kind= ;;
     'api|--fields') __mtg_kind=text ;;
     'api|-o'|'api|--output') __mtg_kind=file ;;
@@ -457,6 +457,9 @@ __mtg_value() {
 # The choices of positional argument $2 (from 0) of node $1, in REPLY.
 __mtg_arg_choices() {
   case "$1|$2" in
+    'config get|0') REPLY='api-key base-url app-url' ;;
+    'config set|0') REPLY='api-key base-url app-url' ;;
+    'config unset|0') REPLY='api-key base-url app-url' ;;
     'completion|0') REPLY='bash zsh fish' ;;
     *) REPLY= ;;
   esac

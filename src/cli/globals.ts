@@ -110,6 +110,21 @@ export const NETWORK_OPTIONS = [
   },
 ] as const;
 
+/**
+ * An option set whose --format offers the command's own formats (completion, help) instead of the
+ * list formats: `withFormats(DOCUMENT_OUTPUT_OPTIONS, ['text', 'srt'], 'text (default), srt')`.
+ * The command still checks the value itself (planOutput's `formats`).
+ */
+export function withFormats<const O extends readonly OptionSpec[]>(
+  options: O,
+  formats: readonly string[],
+  description: string,
+): O {
+  return options.map((o) =>
+    o === FORMAT ? { ...FORMAT, choices: formats, description: `output format: ${description}` } : o,
+  ) as unknown as O;
+}
+
 /** Every global option: the common ones, then each option of every set once. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   ...COMMON_OPTIONS,

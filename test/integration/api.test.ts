@@ -46,6 +46,14 @@ describe('api', () => {
     expect(l.requests).toHaveLength(2);
   });
 
+  it('--limit without --paginate is exit 2 before anything is sent', async () => {
+    const r = await run(['api', '/people', '--fields', 'email', '--limit', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('mtg: --limit needs --paginate\n');
+    expect(r.stdout).toBe('');
+    expect(r.requests).toHaveLength(0);
+  });
+
   it('without --paginate prints the one response body (compact when piped)', async () => {
     const expected = await fetchJson(sandbox, '/company/globex.example');
     const r = await run(['api', '/company/globex.example']);

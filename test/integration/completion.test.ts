@@ -69,6 +69,22 @@ describe('mtg completion <shell>', () => {
     expect(commandTree.some(isGroup)).toBe(true);
     for (const script of scripts) for (const w of words) expect(script, w).toContain(w);
   });
+
+  it("zsh and fish offer a command's own formats and the config keys (bash: below, in bash)", () => {
+    const read = (f: string) => readFileSync(join(ROOT, 'completions', f), 'utf8');
+    const zsh = read(FILES.zsh);
+    expect(zsh).toContain(
+      `'meetings transcript|--format') __mtg_kind=choices; reply=('text' 'json' 'ndjson' 'srt' 'vtt' 'md')`,
+    );
+    expect(zsh).toContain(`'config get|0') reply=('api-key' 'base-url' 'app-url')`);
+    const fish = read(FILES.fish);
+    expect(fish).toContain(
+      `-n '__mtg_at \\'meetings transcript\\'' -l format -x -a 'text json ndjson srt vtt md'`,
+    );
+    expect(fish).toContain(
+      `-n '__mtg_at \\'config get\\'; and __mtg_args_at -eq 0' -a 'api-key base-url app-url'`,
+    );
+  });
 });
 
 describe('the bash script, in bash', () => {
@@ -98,6 +114,26 @@ describe('the bash script, in bash', () => {
     ]);
     expect(bashComplete('mtg meetings share m1 --access ')).toEqual(['Viewer', 'Editor']);
     expect(bashComplete('mtg sandbox --plan ')).toEqual(['Free', 'Pro', 'Business', 'Enterprise']);
+  });
+
+  it("offers a command's own formats for --format, not the list formats", () => {
+    expect(bashComplete('mtg meetings transcript m1 --format ')).toEqual([
+      'text',
+      'json',
+      'ndjson',
+      'srt',
+      'vtt',
+      'md',
+    ]);
+    expect(bashComplete('mtg api /people --format=')).toEqual(['json', 'ndjson']);
+    expect(bashComplete('mtg watch --format ')).toEqual(['ndjson', 'table']);
+    expect(bashComplete('mtg sync --format ')).toEqual(['json']);
+  });
+
+  it('completes the keys of `mtg config get|set|unset`', () => {
+    expect(bashComplete('mtg config get ')).toEqual(['api-key', 'base-url', 'app-url']);
+    expect(bashComplete('mtg config set b')).toEqual(['base-url']);
+    expect(bashComplete('mtg config set base-url ')).toEqual([]);
   });
 
   it('completes global options and their values anywhere', () => {

@@ -294,6 +294,19 @@ describe.concurrent('meetings view', () => {
     expect(res.requests).toHaveLength(0);
   });
 
+  it('--web refuses --json, --format and --fields (one line, nothing sent)', async () => {
+    const env = { MTG_APP_URL: 'https://app.example.com' };
+    for (const extra of [['--json'], ['--format', 'csv'], ['--fields', 'id'], ['--jq', '.id']]) {
+      const res = await mtg(['meetings', 'view', rich.id, '--web', ...extra], { env });
+      expect(res.code, extra.join(' ')).toBe(2);
+      expect(res.stderr).toBe(
+        'mtg: --web prints the link only: it takes no --json, --format, --fields or --jq\n',
+      );
+      expect(res.stdout).toBe('');
+      expect(res.requests).toHaveLength(0);
+    }
+  });
+
   it('--web without an app URL says how to set one', async () => {
     const res = await mtg(['meetings', 'view', rich.id, '--web']);
     expect(res.code).toBe(2);
@@ -406,6 +419,22 @@ describe.concurrent('meetings transcript', () => {
     expect(bad.requests).toHaveLength(0);
     const missing = await mtg(['meetings', 'transcript', 'mtg_nope']);
     expect(missing.code).toBe(4);
+  });
+
+  it('refuses --fields in every format but json and ndjson, the default text too', async () => {
+    for (const format of [
+      [],
+      ['--format', 'text'],
+      ['--format', 'md'],
+      ['--format', 'vtt'],
+      ['--format', 'srt'],
+    ]) {
+      const res = await mtg(['meetings', 'transcript', rich.id, ...format, '--fields', 'speaker']);
+      expect(res.code, format.join(' ')).toBe(2);
+      expect(res.stderr).toMatch(/^mtg: --fields applies to --format json and ndjson only, not \w+\n$/);
+      expect(res.stdout).toBe('');
+      expect(res.requests).toHaveLength(0);
+    }
   });
 });
 

@@ -14,8 +14,6 @@ import { type OutputPlan, planOutput } from '../../output/plan.js';
 import { type ApiRequestPlan, parseField, planRequest } from './request.js';
 import * as spec from './spec.js';
 
-const API_FORMATS = ['json', 'ndjson'] as const;
-
 async function readInput(ctx: Context, file: string): Promise<{ value: unknown }> {
   let text: string;
   if (file === '-') {
@@ -43,10 +41,12 @@ export const run = defineRun(spec.api, async (ctx, args, opts) => {
     ...opts.rawField.map((f) => parseField(f, false)),
   ];
   const output = await planOutput(ctx, 'raw', {
-    formats: API_FORMATS,
+    formats: spec.API_FORMATS,
     defaults: { terminal: 'json', pipe: 'json' },
     what: 'mtg api',
   });
+  // One response body is not a list of items: --limit counts the items of --paginate's pages.
+  if (output.limit !== undefined && !opts.paginate) throw new UsageError('--limit needs --paginate');
   const inputFile = opts.input;
   // Checked before --input is read, so a usage mistake never waits on stdin.
   const plan = planRequest({
@@ -81,7 +81,7 @@ export const run = defineRun(spec.api, async (ctx, args, opts) => {
 });
 
 type Client = Awaited<ReturnType<Context['client']>>;
-type Output = OutputPlan<(typeof API_FORMATS)[number]>;
+type Output = OutputPlan<(typeof spec.API_FORMATS)[number]>;
 
 async function writePages(
   ctx: Context,

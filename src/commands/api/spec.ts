@@ -2,11 +2,12 @@
 // the other commands (after `gh api`).
 
 import { DRY_RUN_OPTION } from '../../cli/dry-run.js';
-import { DOCUMENT_OUTPUT_OPTIONS, LIMIT_OPTIONS, NETWORK_OPTIONS } from '../../cli/globals.js';
+import { DOCUMENT_OUTPUT_OPTIONS, LIMIT_OPTIONS, NETWORK_OPTIONS, withFormats } from '../../cli/globals.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type ApiMethod = (typeof API_METHODS)[number];
+export const API_FORMATS = ['json', 'ndjson'] as const;
 
 export const api = defineCommand({
   name: 'api',
@@ -19,7 +20,7 @@ export const api = defineCommand({
     'next to --input) fields are query parameters; otherwise they form a JSON object body. ' +
     '--field types true, false, null and numbers; --raw-field keeps strings. Repeat a key, or write ' +
     'key[]=value, for an array. --paginate follows Link rel="next" and prints every item of every ' +
-    'page as one JSON array (or ndjson). HTTP errors exit with the usual codes (3, 4, 5, 1).',
+    'page as one JSON array (or ndjson); --limit N stops after N of them (it needs --paginate). HTTP errors exit with the usual codes (3, 4, 5, 1).',
   args: [
     {
       name: 'PATH',
@@ -46,8 +47,8 @@ export const api = defineCommand({
     { flags: '--input <file>', description: 'the JSON request body from FILE, or - for stdin' },
     { flags: '--paginate', description: 'GET: follow every next page and print all items as one array' },
     { ...DRY_RUN_OPTION, description: 'print the request it would send (method, path, body); send nothing' },
-    ...DOCUMENT_OUTPUT_OPTIONS,
-    ...LIMIT_OPTIONS,
+    ...withFormats(DOCUMENT_OUTPUT_OPTIONS, API_FORMATS, 'json (default), ndjson'),
+    { ...LIMIT_OPTIONS[0], description: 'with --paginate: stop after N items (and stop fetching pages)' },
     ...NETWORK_OPTIONS,
   ],
   examples: [

@@ -4,7 +4,12 @@ import { OUTPUT_OPTIONS } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 import { CONFIG_KEYS } from '../../config/store.js';
 
-const keyArg = { name: 'KEY', description: `one of ${CONFIG_KEYS.join(', ')}`, required: true } as const;
+const keyArg = {
+  name: 'KEY',
+  description: `one of ${CONFIG_KEYS.join(', ')}`,
+  required: true,
+  choices: CONFIG_KEYS,
+} as const;
 
 export const group: GroupDecl = {
   name: 'config',

@@ -1,6 +1,6 @@
 // mtg export markdown, as data: the mirror's meetings as a folder of Markdown files that stays in step.
 
-import { NETWORK_OPTIONS, SUMMARY_OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { NETWORK_OPTIONS, SUMMARY_OUTPUT_OPTIONS, withFormats } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 export const group: GroupDecl = {
@@ -29,7 +29,7 @@ export const markdown = defineCommand({
     { flags: '--template <file>', description: 'a Mustache template for the file body' },
     { flags: '--print-template', description: 'print the built-in template (to copy and edit) and exit' },
     { flags: '--sync', description: 'run `mtg sync` first' },
-    ...SUMMARY_OUTPUT_OPTIONS,
+    ...withFormats(SUMMARY_OUTPUT_OPTIONS, ['json'], 'json only (the summary object, as --json)'),
     ...NETWORK_OPTIONS,
   ],
   examples: [

@@ -10,6 +10,7 @@ import {
   LIST_OPTIONS,
   NETWORK_OPTIONS,
   OUTPUT_OPTIONS,
+  withFormats,
 } from '../../cli/globals.js';
 import { oneOf } from '../../cli/input.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
@@ -90,6 +91,9 @@ export const view = defineCommand({
   ],
 });
 
+/** The transcript's formats (text when none is given); --fields applies to json and ndjson. */
+export const TRANSCRIPT_FORMATS = ['text', 'json', 'ndjson', 'srt', 'vtt', 'md'] as const;
+
 export const transcript = defineCommand({
   name: 'transcript',
   summary: 'Print a meeting transcript as text, subtitles (srt, vtt), Markdown or JSON',
@@ -98,7 +102,11 @@ export const transcript = defineCommand({
     'srt and vtt (subtitles; each cue lasts until the next entry), md (a Markdown document), json and ndjson ' +
     '(entries exactly as the API sent them). -o FILE writes any of them atomically.',
   args: [{ name: 'MEETING_ID', description: 'the meeting ID', required: true }],
-  options: [...DOCUMENT_OUTPUT_OPTIONS, ...LIMIT_OPTIONS, ...NETWORK_OPTIONS],
+  options: [
+    ...withFormats(DOCUMENT_OUTPUT_OPTIONS, TRANSCRIPT_FORMATS, 'text (default), srt, vtt, md, json, ndjson'),
+    ...LIMIT_OPTIONS,
+    ...NETWORK_OPTIONS,
+  ],
   examples: [
     'mtg meetings transcript mtg_3f2a9c',
     'mtg meetings transcript mtg_3f2a9c --format srt -o meeting.srt',

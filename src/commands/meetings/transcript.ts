@@ -13,19 +13,18 @@ import {
 } from '../../output/transcript.js';
 import * as spec from './spec.js';
 
-const TRANSCRIPT_FORMATS = ['text', 'json', 'ndjson', 'srt', 'vtt', 'md'] as const;
-
 export const run = defineRun(spec.transcript, async (ctx, args) => {
   const meetingId = stringId(args.MEETING_ID, 'Meeting ID');
   // The transcript's own formats; text (not table/tsv) when none is given.
   const plan = await planOutput(ctx, 'transcript', {
-    formats: TRANSCRIPT_FORMATS,
+    formats: spec.TRANSCRIPT_FORMATS,
     defaults: { terminal: 'text', pipe: 'text' },
     fieldsIn: ['json', 'ndjson'],
   });
   const format = plan.format;
-  if (ctx.globals.format !== undefined && ctx.globals.fields !== undefined && plan.fields === undefined) {
-    throw new UsageError('--fields applies to --format json and ndjson only');
+  // Refused in every other format, the default text too: fields would be silently ignored there.
+  if (ctx.globals.fields !== undefined && plan.fields === undefined) {
+    throw new UsageError(`--fields applies to --format json and ndjson only, not ${format}`);
   }
   const source = await readSource(ctx);
   if (!source.offline) ctx.progress.update(`Fetching the transcript of ${meetingId}`);

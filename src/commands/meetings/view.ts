@@ -38,6 +38,10 @@ async function fetchMeeting(ctx: Context, meetingId: string): Promise<Meeting> {
 export const run = defineRun(spec.view, async (ctx, args, opts) => {
   const meetingId = stringId(args.MEETING_ID, 'Meeting ID');
   if (opts.web) {
+    // The link is one line of text: a format or fields would be silently ignored.
+    if (ctx.globals.format !== undefined || ctx.globals.fields !== undefined) {
+      throw new UsageError('--web prints the link only: it takes no --json, --format, --fields or --jq');
+    }
     const base = await appUrl(ctx);
     if (!base) {
       throw new UsageError(

@@ -1,6 +1,6 @@
 // mtg mirror status|reset, as data: what the profile's local mirror holds, and starting it over.
 
-import { SUMMARY_OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { SUMMARY_OUTPUT_OPTIONS, withFormats } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 export const group: GroupDecl = {
@@ -11,7 +11,13 @@ export const group: GroupDecl = {
 export const status = defineCommand({
   name: 'status',
   summary: 'Where the mirror is, what it holds, when it was last synced',
-  options: [...SUMMARY_OUTPUT_OPTIONS],
+  options: [
+    ...withFormats(
+      SUMMARY_OUTPUT_OPTIONS,
+      ['table', 'json', 'ndjson'],
+      'table (text, the default), json, ndjson',
+    ),
+  ],
   examples: ['mtg mirror status', 'mtg mirror status --json', 'mtg mirror status --profile work'],
 });
 

@@ -1,6 +1,6 @@
 // mtg sync, as data: copy what the key can see into the profile's local mirror.
 
-import { NETWORK_OPTIONS, SUMMARY_OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { NETWORK_OPTIONS, SUMMARY_OUTPUT_OPTIONS, withFormats } from '../../cli/globals.js';
 import { positiveId } from '../../cli/input.js';
 import { defineCommand } from '../../cli/spec.js';
 
@@ -28,7 +28,7 @@ export const sync = defineCommand({
       parse: (v: string) => positiveId(v, '--budget'),
     },
     { flags: '--full', description: 'fetch every transcript again and start every list from its first page' },
-    ...SUMMARY_OUTPUT_OPTIONS,
+    ...withFormats(SUMMARY_OUTPUT_OPTIONS, ['json'], 'json only (the summary object, as --json)'),
     ...NETWORK_OPTIONS,
   ],
   instead: {

@@ -1,9 +1,10 @@
 // mtg watch, as data: sync every interval and hand each new change event over exactly once.
 
-import { FORMAT_ONLY_OPTIONS, NETWORK_OPTIONS } from '../../cli/globals.js';
+import { FORMAT_ONLY_OPTIONS, NETWORK_OPTIONS, withFormats } from '../../cli/globals.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const RESOURCES = ['meetings', 'action-items', 'people', 'companies', 'transcripts'] as const;
+export const WATCH_FORMATS = ['ndjson', 'table'] as const;
 export const DEFAULT_INTERVAL = '5m';
 export const DEFAULT_EXEC_TIMEOUT = '5m';
 
@@ -44,7 +45,7 @@ export const watch = defineCommand({
       flags: '--consumer <name>',
       description: 'the name the last handled seq is kept under (default: default)',
     },
-    ...FORMAT_ONLY_OPTIONS,
+    ...withFormats(FORMAT_ONLY_OPTIONS, WATCH_FORMATS, 'ndjson (default when piped), table (on a terminal)'),
     ...NETWORK_OPTIONS,
   ],
   instead: {

@@ -14,7 +14,7 @@ import { sanitizeOneLine } from '../../output/sanitize.js';
 import { textWidth, truncate } from '../../output/text.js';
 import * as spec from './spec.js';
 
-const FORMATS = ['ndjson', 'table'] as const;
+const FORMATS = spec.WATCH_FORMATS;
 
 export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
   const intervalMs = watchMod.parseInterval(opts.interval ?? spec.DEFAULT_INTERVAL);
