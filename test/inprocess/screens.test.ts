@@ -97,3 +97,18 @@ describe('errors and pipes', () => {
     expect(plain.stdout).not.toContain('\u001b');
   });
 });
+
+describe('relative time bounds', () => {
+  it('--since 7d counts back from the clock of the run (io.now), not the machine', async () => {
+    const all = await runInProcess(['meetings', 'list', '--format', 'json'], { env });
+    const createdAt = (JSON.parse(all.stdout) as { createdAt: string }[]).map((m) => Date.parse(m.createdAt));
+    const newest = Math.max(...createdAt);
+    // A clock one day after the newest meeting: the last week of the sandbox's records.
+    const now = new Date(newest + 86_400_000);
+    const expected = createdAt.filter((t) => t >= now.getTime() - 7 * 86_400_000).length;
+    expect(expected).toBeGreaterThan(0);
+    const week = await runInProcess(['meetings', 'list', '--since', '7d', '--format', 'json'], { env, now });
+    expect(week.code, week.stderr).toBe(0);
+    expect(JSON.parse(week.stdout)).toHaveLength(expected);
+  });
+});

@@ -15,7 +15,7 @@ export const run = defineRun(spec.changes, async (ctx, _args, opts) => {
     oneOf(v, spec.RESOURCES, '--resource value'),
   );
   const after = opts.after;
-  const since = opts.since === undefined ? undefined : changes.parseSince(opts.since);
+  const since = opts.since === undefined ? undefined : changes.parseSince(opts.since, ctx.io.now());
   const plan = await planOutput(ctx, 'change');
   const profile = profileName({ flags: { profile: ctx.globals.profile }, env: ctx.env });
   const mirror = openMirror({ profile, dataDir: dataDir(ctx.env), readonly: true });

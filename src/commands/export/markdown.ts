@@ -34,7 +34,7 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
       `mtg export markdown prints its summary as json only (--json), not --format ${format}`,
     );
   }
-  const window = parseTimeWindow(opts.since, opts.until);
+  const window = parseTimeWindow(opts.since, opts.until, ctx.io.now());
   let template: string | undefined;
   if (opts.template !== undefined) {
     try {

@@ -15,7 +15,7 @@ import * as spec from './spec.js';
 
 export const run = defineRun(spec.find, async (ctx, args, opts) => {
   const kinds = listValues(opts.in, '--in', spec.KINDS).map((v) => oneOf(v, spec.KINDS, '--in value'));
-  const window = parseTimeWindow(opts.since, opts.until);
+  const window = parseTimeWindow(opts.since, opts.until, ctx.io.now());
   const match = search.toMatchExpression(args.QUERY.join(' '));
   const plan = await planOutput(ctx, 'hit');
   const mirror = openMirrorForReading(ctx);

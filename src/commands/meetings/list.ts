@@ -10,7 +10,7 @@ import { tagIds } from './tags.js';
 
 export const run = defineRun(spec.list, async (ctx, _args, opts) => {
   const query = { tagIds: tagIds(opts) };
-  const window = timeWindowOption(opts);
+  const window = timeWindowOption(opts, ctx.io.now());
   return runList(ctx, {
     listing: (source) => source.listMeetings(query),
     resource: 'meeting',

@@ -9,7 +9,7 @@ import * as spec from './spec.js';
 import { tagIds } from './tags.js';
 
 export const run = defineRun(spec.search, async (ctx, args, opts) => {
-  const window = timeWindowOption(opts);
+  const window = timeWindowOption(opts, ctx.io.now());
   const term = args.TERM?.trim() ? args.TERM : undefined;
   const attendees = positiveIds(listValues(opts.attendee, '--attendee'), 'Attendee profile ID').map(String);
   const meetings = listValues(opts.meeting, '--meeting').map((id) => stringId(id, 'Meeting ID'));
