@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { visibleWidth } from '../../src/output/text.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { spawnCli } from '../hardening/helpers.js';
 import { BIN } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
 import { type ChangeEvent, integrityCheck, type MirrorEnv, mirrorEnv, SMALL, sql } from './helpers.js';
@@ -30,31 +31,17 @@ afterEach(async () => {
 });
 
 function startWatch(m: MirrorEnv, args: string[]): Watch {
-  const child = spawn(process.execPath, [BIN, 'watch', '--interval', '1s', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...m.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-  });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
-  );
+  const { child, stdout, stderr, done } = spawnCli(['watch', '--interval', '1s', ...args], m.env);
   const w: Watch = {
     child,
-    stdout: () => out,
-    stderr: () => err,
+    stdout,
+    stderr,
     events: () =>
-      out
+      stdout()
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as ChangeEvent),
-    exited,
+    exited: done,
   };
   running.push(w);
   return w;
