@@ -18,5 +18,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // A run in its own temp folder that must be empty at the end (test/helpers/temp-root.ts).
+    globalSetup: ['test/helpers/temp-root.ts'],
+    setupFiles: ['test/helpers/cleanup.ts'],
   },
 });

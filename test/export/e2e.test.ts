@@ -1,20 +1,12 @@
 // The built CLI against an in-process sandbox: sync, export, churn, sync, export again; and an
 // export killed midway then rerun, against one clean run.
 import { spawn } from 'node:child_process';
-import {
-  appendFileSync,
-  existsSync,
-  lstatSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SandboxSnapshot } from '../../src/sandbox/index.js';
 import { BIN, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { type MirrorEnv, mirrorEnv } from '../mirror/helpers.js';
 
 interface FileState {
@@ -73,7 +65,7 @@ describe('mtg export markdown (built CLI)', () => {
   it('exits 2 with the way out when the profile has no mirror', async () => {
     const e = await mirrorEnv();
     envs.push(e);
-    const dir = join(mkdtempSync(join(tmpdir(), 'mtg-export-e2e-')), 'out');
+    const dir = join(tempDir('mtg-export-e2e-'), 'out');
     const r = await e.mtg(['export', 'markdown', dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no mirror for profile default: run `mtg sync`');
@@ -83,7 +75,7 @@ describe('mtg export markdown (built CLI)', () => {
   it('--sync refused (--offline, no key) creates no mirror file; nor do sync and watch refused the same way', async () => {
     const e = await mirrorEnv();
     envs.push(e);
-    const dir = join(mkdtempSync(join(tmpdir(), 'mtg-export-e2e-')), 'out');
+    const dir = join(tempDir('mtg-export-e2e-'), 'out');
     const noKey = { MTG_API_KEY: '' };
     // --offline is a usage error (2), a missing key an auth error (3).
     for (const [args, extraEnv, code] of [
@@ -113,7 +105,7 @@ describe('mtg export markdown (built CLI)', () => {
       .sort();
     const since = created[4]!;
     const until = created[9]!;
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-export-window-'));
+    const dir = tempDir('mtg-export-window-');
     const r = await e.mtg(['export', 'markdown', dir, '--since', since, '--until', until, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
@@ -135,7 +127,7 @@ describe('mtg export markdown (built CLI)', () => {
       pageSize: 25,
     });
     envs.push(e);
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-export-e2e-'));
+    const dir = tempDir('mtg-export-e2e-');
     expect((await e.sync()).code).toBe(0);
     const first = await e.mtg(['export', 'markdown', dir, '--transcripts', '--json']);
     expect(first.code, first.stderr).toBe(0);
@@ -201,7 +193,7 @@ describe('mtg export markdown (built CLI)', () => {
   it('after `mirror reset` and a failed sync, --prune keeps every file and says the mirror lacks them', async () => {
     const e = await mirrorEnv();
     envs.push(e);
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-export-reset-'));
+    const dir = tempDir('mtg-export-reset-');
     expect((await e.sync(['--no-transcripts'])).code).toBe(0);
     expect((await e.mtg(['export', 'markdown', dir])).code).toBe(0);
     const files = Object.values(manifest(dir)).map((f) => f.path);
@@ -235,7 +227,7 @@ describe('mtg export markdown (built CLI)', () => {
       pageSize: 25,
     });
     envs.push(e);
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-export-budget-'));
+    const dir = tempDir('mtg-export-budget-');
     expect((await e.sync(['--no-transcripts'])).code).toBe(0);
     expect((await e.mtg(['export', 'markdown', dir])).code).toBe(0);
     const before = tree(dir);
@@ -270,11 +262,11 @@ describe('mtg export markdown (built CLI)', () => {
     });
     envs.push(e);
     expect((await e.sync(['--no-transcripts'])).code).toBe(0);
-    const killedDir = mkdtempSync(join(tmpdir(), 'mtg-export-killed-'));
-    const cleanDir = mkdtempSync(join(tmpdir(), 'mtg-export-clean-'));
+    const killedDir = tempDir('mtg-export-killed-');
+    const cleanDir = tempDir('mtg-export-clean-');
 
     const child = spawn(process.execPath, [BIN, 'export', 'markdown', killedDir], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...e.env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...e.env },
       stdio: 'ignore',
     });
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>

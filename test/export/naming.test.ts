@@ -1,8 +1,8 @@
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assignPaths, foldName, MAX_NAME_BYTES, safeTitle, truncateUtf8 } from '../../src/export/naming.js';
+import { tempDir } from '../helpers/temp.js';
 
 const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
 const at = (n: number) => `2026-01-${String(n).padStart(2, '0')}T10:00:00Z`;
@@ -34,7 +34,7 @@ describe('export file names', () => {
   const paths = assignPaths(meetings);
 
   it('keeps every hostile name inside DIR as one safe file name of at most 255 bytes', () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'mtg-names-')));
+    const dir = realpathSync(tempDir('mtg-names-'));
     for (const m of meetings) {
       const rel = paths.get(m.id)!;
       const [year, name, ...rest] = rel.split('/');

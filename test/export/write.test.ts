@@ -1,7 +1,6 @@
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -9,13 +8,13 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { assignPaths } from '../../src/export/naming.js';
 import { defaultTemplate, KEPT_MARKER, loadTemplateEngine } from '../../src/export/render.js';
 import { type ExportOptions, exportMarkdown, MANIFEST, type SourceMeeting } from '../../src/export/write.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(loadTemplateEngine);
 
@@ -102,7 +101,7 @@ function run(
   );
 }
 
-const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), 'mtg-export-')));
+const tmp = () => realpathSync(tempDir('mtg-export-'));
 const fileOf = (dir: string) =>
   JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')).files as Record<string, { path: string }>;
 

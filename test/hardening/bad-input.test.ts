@@ -1,14 +1,11 @@
-// Every bad command line is refused before anything is sent: exit 2, exactly one line on stderr,
-// and not one request reaches the server.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
-const folder = mkdtempSync(join(tmpdir(), 'mtg-bad-'));
+const folder = tempDir('mtg-bad-');
 const HUGE = '99999999999999999999';
 
 beforeAll(async () => {

@@ -1,12 +1,12 @@
 // --checkpoint: an export killed outright (SIGKILL: no cleanup at all) continues where the last
 // complete page left it when the same command runs again, and the file holds every item once.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { EXPORT_ARGS, ndjsonIds, sameIdsOnce, spawnCli, waitUntil } from './helpers.js';
 
 const SIZES = { actionItems: 5000 };
@@ -39,7 +39,7 @@ function idsOf(format: string, text: string): number[] {
 
 describe.each(['ndjson', 'json', 'csv'])('--checkpoint with %s', (format) => {
   it('resumes after SIGKILL: fewer requests than a full export, every item exactly once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-ck-'));
+    const dir = tempDir('mtg-ck-');
     const out = join(dir, `out.${format}`);
     const ck = join(dir, 'ck.json');
     const args = [...EXPORT_ARGS, '--format', format, '-o', out, '--checkpoint', ck];
@@ -74,7 +74,7 @@ describe.each(['ndjson', 'json', 'csv'])('--checkpoint with %s', (format) => {
 });
 
 it('json: after Ctrl-C the file is a closed array, and the resumed run still gives every item once', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mtg-ck-'));
+  const dir = tempDir('mtg-ck-');
   const out = join(dir, 'out.json');
   const ck = join(dir, 'ck.json');
   const args = [...EXPORT_ARGS, '--format', 'json', '-o', out, '--checkpoint', ck];

@@ -1,11 +1,11 @@
 // The config file: a corrupt or wrongly typed file is reported plainly (and ignored by commands that
 // do not need it), concurrent logins lose nothing, and no usable home means no keys are stored.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'mtg_sk_test_C0nfigC0nfigC0nfig0123';
 let sandboxes: Sandbox[] = [];
@@ -169,7 +169,7 @@ describe('no usable home (#16.6)', () => {
   it.each([[''], ['relative/home'], [undefined]])(
     'HOME=%j: auth login refuses to store the key, exit 2',
     async (home) => {
-      const cwd = mkdtempSync(join(tmpdir(), 'mtg-test-cwd-'));
+      const cwd = tempDir('mtg-test-cwd-');
       const r = await runCli(['auth', 'login', '--base-url', sandboxes[0]!.baseUrl], {
         env: noHome(home),
         input: KEY,
@@ -183,7 +183,7 @@ describe('no usable home (#16.6)', () => {
   );
 
   it('config set refuses too; reading commands given env keys still work', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'mtg-test-cwd-'));
+    const cwd = tempDir('mtg-test-cwd-');
     const set = await runCli(['config', 'set', 'app-url', 'https://app.example.com'], {
       env: noHome(''),
       cwd,

@@ -1,7 +1,7 @@
 // Shared bits of the hardening tests: spawning the built CLI with control over signals, reading
 // ids out of each format, and a sandbox that records how many requests a step made.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { BIN, baseEnv, tempConfigDir } from '../helpers/cli.js';
 
 export interface Spawned {
   child: ChildProcess;
@@ -17,8 +17,7 @@ export function spawnCli(
   cwd?: string,
 ): Spawned {
   const full: Record<string, string | undefined> = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
+    ...baseEnv(),
     MTG_CONFIG_DIR: tempConfigDir(),
     ...env,
   };

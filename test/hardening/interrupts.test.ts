@@ -1,11 +1,11 @@
 // Ctrl-C during a long export: exit 130, output written so far well-formed, an -o target untouched.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { EXPORT_ARGS, spawnCli, waitUntil } from './helpers.js';
 
 let sandbox: Sandbox;
@@ -62,7 +62,7 @@ describe('SIGINT during an export', () => {
   });
 
   it('-o FILE: an existing FILE is left untouched and no temp file remains', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-int-'));
+    const dir = tempDir('mtg-int-');
     const target = join(dir, 'out.ndjson');
     writeFileSync(target, 'previous export\n');
     const run = spawnCli([...EXPORT_ARGS, '--format', 'ndjson', '-o', target], sandboxEnv(sandbox));
@@ -83,7 +83,7 @@ describe('SIGINT during an export', () => {
   });
 
   it('-o FILE: two Ctrl-C at once (as `timeout -s INT` sends them) leave no temp file either', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-int2-'));
+    const dir = tempDir('mtg-int2-');
     const target = join(dir, 'out.ndjson');
     writeFileSync(target, 'previous export\n');
     for (let round = 0; round < 5; round++) {

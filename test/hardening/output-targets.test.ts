@@ -7,7 +7,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
@@ -15,11 +14,11 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runRecorded } from '../helpers/recorded.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
 let dir: string;
@@ -27,7 +26,7 @@ const mounts: string[] = [];
 
 /** A tiny tmpfs (we run as root); unmounted in afterAll. */
 function mountTmpfs(options: string): string {
-  const at = mkdtempSync(join(tmpdir(), 'mtg-fs-'));
+  const at = tempDir('mtg-fs-');
   execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', at]);
   mounts.push(at);
   return at;
@@ -49,7 +48,7 @@ function fill(at: string): void {
 
 beforeAll(async () => {
   sandbox = await startSandbox({ limits: 'none', pageSize: 50, sizes: { actionItems: 120 } });
-  dir = mkdtempSync(join(tmpdir(), 'mtg-out-'));
+  dir = tempDir('mtg-out-');
 });
 afterAll(async () => {
   await sandbox.close();

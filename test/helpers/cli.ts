@@ -1,9 +1,8 @@
 // Runs the built CLI (bin/mtg.js -> dist/) as a child process, as users and scripts do.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from './temp.js';
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mtg.js');
 
@@ -23,13 +22,17 @@ export interface RunOptions {
 
 /** A fresh, empty config folder so tests never read the developer's own settings. */
 export function tempConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'mtg-test-config-'));
+  return tempDir('mtg-test-config-');
+}
+
+/** What every spawned mtg inherits: the run's temp folder (test/helpers/temp-root.ts) included. */
+export function baseEnv(): Record<string, string | undefined> {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR };
 }
 
 export function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const env: Record<string, string | undefined> = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
+    ...baseEnv(),
     MTG_CONFIG_DIR: options.env?.MTG_CONFIG_DIR ?? tempConfigDir(),
     NO_COLOR: undefined,
     FORCE_COLOR: undefined,

@@ -1,10 +1,8 @@
 // Runs mtg in this process through run(argv, io, env) (src/cli/main.ts) with in-memory streams:
 // no build, no child process. The end-to-end suite (test/helpers/cli.ts) still runs the built binary.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { testIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
+import { tempConfigDir } from './cli.js';
 
 export interface InProcessOptions {
   env?: Record<string, string | undefined>;
@@ -27,7 +25,7 @@ export interface InProcessResult {
 export async function runInProcess(argv: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
   const io = testIO({ stdin: options.stdin, tty: options.tty, columns: options.columns, now: options.now });
   // Like runCli: a fresh config folder, and no color setting of the developer's shell.
-  const env = { MTG_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mtg-test-config-')), ...options.env };
+  const env = { MTG_CONFIG_DIR: tempConfigDir(), ...options.env };
   const code = await run(argv, io, env);
   return { code, stdout: io.stdout(), stderr: io.stderr() };
 }

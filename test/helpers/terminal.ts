@@ -2,7 +2,7 @@
 // TTYs as in an interactive shell. What the terminal showed (both streams, escape codes and all)
 // comes back as `screen`; stdout can be sent to a file instead to keep data apart from progress.
 import { spawn } from 'node:child_process';
-import { BIN, tempConfigDir } from './cli.js';
+import { BIN, baseEnv, tempConfigDir } from './cli.js';
 
 export interface TerminalResult {
   code: number | null;
@@ -27,8 +27,7 @@ export function runInTerminal(args: string[], options: TerminalOptions = {}): Pr
   const size = options.columns ? `stty cols ${options.columns} rows 50; ` : '';
   // A clean environment: no CI (ora would not animate), no color settings unless the test sets them.
   const env: Record<string, string | undefined> = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
+    ...baseEnv(),
     TERM: 'xterm-256color',
     MTG_CONFIG_DIR: tempConfigDir(),
     ...options.env,

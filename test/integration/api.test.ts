@@ -1,13 +1,13 @@
 // mtg api against the sandbox: raw requests with the CLI's auth, paging and exit codes.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { fetchAll, fetchJson, queryOf, runRecorded } from '../helpers/recorded.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
-const dir = mkdtempSync(join(tmpdir(), 'mtg-api-test-'));
+const dir = tempDir('mtg-api-test-');
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, pageSize: 9, limits: 'none' });

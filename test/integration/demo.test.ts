@@ -28,7 +28,7 @@ const SECTIONS = [
 function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [DEMO], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,12 +1,12 @@
 // `mtg meetings` end to end: the built CLI against the sandbox over real HTTP.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Meeting, TranscriptEntry } from '../../src/api/schemas.js';
 import { HOSTILE, HOSTILE_MEETING_ID, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
@@ -398,7 +398,7 @@ describe.concurrent('meetings transcript', () => {
   });
 
   it('writes any format to -o FILE atomically', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-transcript-'));
+    const dir = tempDir('mtg-transcript-');
     const formats = ['text', 'srt', 'vtt', 'md', 'json', 'ndjson'];
     const results = await Promise.all(
       formats.map((f) => mtg(['meetings', 'transcript', rich.id, '--format', f, '-o', join(dir, `t.${f}`)])),

@@ -1,14 +1,13 @@
 // The option sets (output, list, network): each command's --help shows the sets it honours and no
 // other, a set option given to a command that ignores it is exit 2 before any request, and a
 // command that honours an option takes it before or after the command words alike.
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
 /** Counts every request it gets (answers 500): nothing may reach it from a refused command. */
@@ -101,7 +100,7 @@ describe('an empty value of a comma-list option', () => {
   ] as const) {
     it(`mtg ${args.map((a) => (a.trim() === '' ? `'${a}'` : a)).join(' ')}: exit 2, one line naming ${flag}, nothing sent or created`, async () => {
       const before = counted;
-      const dataDir = mkdtempSync(join(tmpdir(), 'mtg-empty-list-'));
+      const dataDir = tempDir('mtg-empty-list-');
       const { code, stdout, stderr } = await runCli([...args], {
         env: { MTG_BASE_URL: counterUrl, MTG_API_KEY: 'k_test', MTG_DATA_DIR: dataDir },
       });

@@ -1,14 +1,14 @@
 // --since/--until, --jq and --dry-run end to end: the built CLI against the sandbox, counting the
 // requests that reach it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Meeting } from '../../src/api/schemas.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/cli.js';
 import { fetchAll, runRecorded } from '../helpers/recorded.js';
+import { tempDir } from '../helpers/temp.js';
 
 const PAGE_SIZE = 10;
 let sandbox: Sandbox;
@@ -259,7 +259,7 @@ describe('--jq', () => {
     const tag = await runRecorded(sandbox, ['tags', 'create', 'jq-tag', '--jq', '.name']);
     expect(tag.code, tag.stderr).toBe(0);
     expect(tag.stdout).toBe('jq-tag\n');
-    const file = join(mkdtempSync(join(tmpdir(), 'mtg-jq-')), 'count.txt');
+    const file = join(tempDir('mtg-jq-'), 'count.txt');
     const api = await runRecorded(sandbox, ['api', '/people', '--paginate', '--jq', 'length', '-o', file]);
     expect(api.code).toBe(0);
     expect(api.stdout).toBe('');

@@ -1,17 +1,17 @@
 // What people see in a terminal: the progress spinner (only on a TTY, never with --quiet) and
 // table colors (DONE green, PENDING yellow, secondary columns dim), with NO_COLOR, --no-color and
 // FORCE_COLOR honored. The CLI runs on a real pseudo-terminal (util-linux `script`).
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { runInTerminal } from '../helpers/terminal.js';
 
 let sandbox: Sandbox;
 let unlimited: Sandbox;
-const dir = mkdtempSync(join(tmpdir(), 'mtg-terminal-'));
+const dir = tempDir('mtg-terminal-');
 
 beforeAll(async () => {
   // Five items a page and five requests a second: eight pages mean one wait for the window.

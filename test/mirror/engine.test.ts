@@ -1,8 +1,3 @@
-// The sync engine as a function (what `mtg watch` and the export build on): runSync() with a client
-// and a mirror, its progress events, a transcript that answers 404, and readChanges().
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
@@ -11,6 +6,7 @@ import { openMirror } from '../../src/mirror/open.js';
 import { runSync, type SyncProgressEvent } from '../../src/mirror/sync.js';
 import { isMine, watch } from '../../src/mirror/watch.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { tempDir } from '../helpers/temp.js';
 import { collect } from '../sandbox/helpers.js';
 import { SMALL } from './helpers.js';
 
@@ -44,7 +40,7 @@ describe('runSync()', () => {
         : request(req)) as typeof client.request;
     const mirror = openMirror({
       profile: 'default',
-      dataDir: mkdtempSync(join(tmpdir(), 'mtg-engine-')),
+      dataDir: tempDir('mtg-engine-'),
       baseUrl: sb.baseUrl,
     });
     const events: SyncProgressEvent[] = [];
@@ -97,7 +93,7 @@ describe('watch()', () => {
     }) as typeof client.request;
     const mirror = openMirror({
       profile: 'default',
-      dataDir: mkdtempSync(join(tmpdir(), 'mtg-watch-engine-')),
+      dataDir: tempDir('mtg-watch-engine-'),
       baseUrl: sb.baseUrl,
     });
     try {

@@ -1,12 +1,11 @@
 // Shared bits of the mirror tests: a sandbox with a private data dir, the mirror read back with
 // plain SQL (better-sqlite3 directly: the test checks the file, not mtg's reading of it), and the
 // sandbox's state collected over HTTP to compare it with.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { type RunResult, runCli, sandboxEnv, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { collect } from '../sandbox/helpers.js';
 
 export const SMALL = { meetings: 12, actionItems: 30, people: 14, companies: 5 };
@@ -22,7 +21,7 @@ export interface MirrorEnv {
 
 export async function mirrorEnv(options: SandboxOptions = {}): Promise<MirrorEnv> {
   const sandbox = await startSandbox({ limits: 'none', pageSize: 5, sizes: SMALL, ...options });
-  const dataDir = mkdtempSync(join(tmpdir(), 'mtg-mirror-test-'));
+  const dataDir = tempDir('mtg-mirror-test-');
   const env = sandboxEnv(sandbox, { MTG_DATA_DIR: dataDir, MTG_CONFIG_DIR: tempConfigDir() });
   const mtg = (args: string[], extraEnv: Record<string, string> = {}) =>
     runCli(args, { env: { ...env, ...extraEnv }, timeoutMs: 60_000 });

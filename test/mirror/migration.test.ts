@@ -2,8 +2,7 @@
 // is converted in place, in one transaction, without a sync; and `mtg find` on the converted file
 // (whose index no longer stores text: snippets come from the JSON) gives the hits, order and
 // snippets that snippet() gave on the v1 index.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../../src/mirror/driver.js';
@@ -12,6 +11,7 @@ import { passageWriter } from '../../src/mirror/passages.js';
 import { migrate, SCHEMA_VERSION, schemaVersion } from '../../src/mirror/schema.js';
 import { findPassages, MATCH_END, MATCH_START, toMatchExpression } from '../../src/mirror/search.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const V1_DDL = readFileSync(join(import.meta.dirname, 'fixtures', 'schema-v1.sql'), 'utf8');
 
@@ -115,7 +115,7 @@ function v1Find(db: Db, match: string): Hit[] {
 
 describe('schema migration v1 -> v2', () => {
   it('converts a v1 mirror in place without a sync; find gives the same hits, order and snippets', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-migrate-'));
+    const dir = tempDir('mtg-migrate-');
     const path = buildV1(dir, 60);
     const before = openDb(path, { readonly: true });
     const expected = new Map(QUERIES.map((q) => [q, v1Find(before, toMatchExpression(q))]));
@@ -169,7 +169,7 @@ describe('schema migration v1 -> v2', () => {
   });
 
   it('a read-only command (find, mirror status) upgrades a v1 mirror by itself, offline, then answers', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-migrate-ro-'));
+    const dir = tempDir('mtg-migrate-ro-');
     const path = buildV1(dir, 20);
     const v1 = openDb(path, { readonly: true });
     const expected = v1Find(v1, toMatchExpression('budget')).length;
@@ -187,7 +187,7 @@ describe('schema migration v1 -> v2', () => {
   });
 
   it('is one transaction: a failure before its commit leaves the v1 file as it was', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-migrate-'));
+    const dir = tempDir('mtg-migrate-');
     const path = buildV1(dir, 5);
     const db = openDb(path);
     // The last step inside the transaction fails, after every statement of the migration ran: the

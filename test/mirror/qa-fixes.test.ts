@@ -1,12 +1,12 @@
 // Fixes from the QA pass on the mirror commands: what mtg refuses to delete, what sync prints when it
 // stops early, which options it refuses, and the messages people act on.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnCli, waitUntil } from '../hardening/helpers.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { type MirrorEnv, mirrorEnv } from './helpers.js';
 
 const opened: MirrorEnv[] = [];
@@ -26,7 +26,7 @@ function localMtg(dataDir: string, args: string[]) {
 
 describe('mtg mirror reset', () => {
   it("refuses another program's database and a non-SQLite file (exit 2, file untouched); --force deletes", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-foreign-'));
+    const dir = tempDir('mtg-foreign-');
     const path = join(dir, 'default.db');
     const db = new Database(path);
     db.exec('CREATE TABLE precious (x TEXT)');

@@ -1,13 +1,9 @@
-// The sync's progress under two rate-limit windows: the ETA follows the tightest window seen (not the
-// burst a short window allows), and the transcripts left show in every phase after the meetings walk.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { openMirror } from '../../src/mirror/open.js';
 import { runSync, type SyncProgressEvent } from '../../src/mirror/sync.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 const sandboxes: Sandbox[] = [];
 afterAll(async () => {
@@ -33,7 +29,7 @@ describe('sync progress under "5/1s,30/10s"', () => {
     });
     const mirror = openMirror({
       profile: 'default',
-      dataDir: mkdtempSync(join(tmpdir(), 'mtg-eta-')),
+      dataDir: tempDir('mtg-eta-'),
       baseUrl: sb.baseUrl,
     });
     const events: SyncProgressEvent[] = [];

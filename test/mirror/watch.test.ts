@@ -3,8 +3,7 @@
 // SIGKILLed watch resumes without repeating or skipping; --exec hooks get the event; failing hooks
 // and failing syncs do not stop it; SIGTERM stops it with exit 130 and an intact database.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { visibleWidth } from '../../src/output/text.js';
@@ -12,6 +11,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { spawnCli } from '../hardening/helpers.js';
 import { BIN } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
+import { tempDir } from '../helpers/temp.js';
 import { type ChangeEvent, integrityCheck, type MirrorEnv, mirrorEnv, SMALL, sql } from './helpers.js';
 
 interface Watch {
@@ -158,7 +158,7 @@ describe('mtg watch', () => {
     cleanups.push(() => m.sandbox.close());
     expect((await m.sync()).code).toBe(0);
     const child = spawn(process.execPath, [BIN, 'watch', '--once', '--from-start', '--consumer', 'slow'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...m.env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...m.env },
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
@@ -188,7 +188,7 @@ describe('mtg watch', () => {
   it('--exec: the event JSON on stdin and MTG_EVENT_* in the environment, one per event; a failing or hung CMD does not stop the stream', async () => {
     const m = await mirrorEnv({ seed: 13 });
     cleanups.push(() => m.sandbox.close());
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-watch-exec-'));
+    const dir = tempDir('mtg-watch-exec-');
     // Each run writes its env and stdin to a file named by seq; every third fails, one hangs.
     const script = [
       `f="${dir}/$MTG_EVENT_SEQ"`,
