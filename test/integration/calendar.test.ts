@@ -1,14 +1,14 @@
 // mtg calendar set-notes against the sandbox.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runRecorded } from '../helpers/recorded.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
-const dir = mkdtempSync(join(tmpdir(), 'mtg-calendar-test-'));
+const dir = tempDir('mtg-calendar-test-');
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, limits: 'none' });
@@ -78,7 +78,7 @@ describe('calendar set-notes', () => {
   it.each([
     [['--notes', 'a', '--notes-file', 'b'], /--notes and --notes-file cannot be used together/],
     [['--clear-tags', '--tag', '3'], /--clear-tags and --tag cannot be used together/],
-    [[], /nothing to set: give --notes, --notes-file, --tag or --clear-tags/],
+    [[], /nothing to set: give --notes, --notes-file, --clear-notes, --tag or --clear-tags/],
     [
       ['--notes-file', join(dir, 'missing.md')],
       /cannot read --notes-file ".*missing\.md": ENOENT: no such file/,

@@ -27,6 +27,11 @@ async function readInput(ctx: Context, file: string): Promise<{ value: unknown }
       throw new UsageError(`cannot read --input "${file}": ${(err as Error).message}`);
     }
   }
+  // An empty body is never what was meant (an empty pipe, a file not written yet): nothing is sent.
+  if (text.trim() === '') {
+    const source = file === '-' ? '- (stdin)' : `"${file}"`;
+    throw new UsageError(`--input ${source} is empty: give the JSON body to send; nothing was sent`);
+  }
   try {
     return { value: JSON.parse(text) };
   } catch (err) {

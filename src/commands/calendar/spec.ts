@@ -15,11 +15,14 @@ export const setNotes = defineCommand({
   description:
     'Set your private notes (Markdown) and/or the tags of the meeting that belongs to a calendar ' +
     'event; the meeting is created when it does not exist yet. The notes replace the current ones ' +
-    'entirely; --tag replaces the tag list; --clear-tags removes every tag. Prints the meeting.',
+    'entirely; --tag replaces the tag list; --clear-tags removes every tag. Empty notes (an empty ' +
+    'file or pipe, --notes "") are refused, so that an empty pipe never erases your notes: to ' +
+    'clear them on purpose, use --clear-notes. Prints the meeting.',
   args: [{ name: 'CALENDAR_MEETING_ID', description: 'the calendar meeting ID', required: true }],
   options: [
     { flags: '--notes <text>', description: 'the private notes (Markdown)' },
     { flags: '--notes-file <path>', description: 'read the notes from a file, or - for stdin' },
+    { flags: '--clear-notes', description: 'empty the private notes (conflicts with --notes, --notes-file)' },
     { flags: '--tag <id>', description: 'set these tags (repeatable, comma lists)', repeatable: true },
     { flags: '--clear-tags', description: 'remove every tag (conflicts with --tag)' },
     DRY_RUN_OPTION,
@@ -30,5 +33,6 @@ export const setNotes = defineCommand({
     'mtg calendar set-notes 8812 --notes "Ask about the Q3 budget"',
     'mtg calendar set-notes 8812 --notes-file agenda.md --tag 3,7',
     'cat notes.md | mtg calendar set-notes 8812 --notes-file - --clear-tags --dry-run',
+    'mtg calendar set-notes 8812 --clear-notes',
   ],
 });
