@@ -2,6 +2,7 @@
 // UsageError: one line, exit 2.
 
 import { UsageError } from '../api/errors.js';
+import { isExactInteger, parseJsonExact } from '../api/exact.js';
 
 /**
  * Repeatable options: one value per use and comma lists (--tag 3 --tag 7, --tag 3,7). An empty
@@ -87,36 +88,183 @@ export function email(value: string): string {
   return trimmed;
 }
 
-/** Read `--stdin`: one ID per line, or NDJSON objects with an "id". Blank lines and # comments skipped. */
+/**
+ * Read `--stdin`: IDs in any format mtg itself prints, so `mtg … list --json | mtg … --stdin` works
+ * whatever the format (see parseStdinIds). A terminal is refused: nobody is typing IDs there.
+ */
 export async function readStdinIds(stdin: NodeJS.ReadableStream & { isTTY?: boolean }): Promise<string[]> {
   if (stdin.isTTY)
     throw new UsageError('--stdin expects IDs piped in, one per line (e.g. `... | mtg ... --stdin`)');
   let text = '';
   stdin.setEncoding('utf8');
   for await (const chunk of stdin) text += chunk;
-  return parseIdLines(text);
+  return parseStdinIds(text);
 }
 
-export function parseIdLines(text: string): string[] {
+const STDIN_FORMATS = 'one ID per line, ndjson, --json, or csv/tsv with an "id" column';
+
+/**
+ * The IDs of a `--stdin` text, the format told from the text itself:
+ *  - a JSON array (`--json`): objects with an "id", or IDs;
+ *  - csv or tsv whose first row is a header with an "id" column, anywhere (`--format csv|tsv`);
+ *  - otherwise lines: an ndjson object with an "id", or an ID (a headerless tsv row gives its
+ *    first field, so `… --format tsv | tail -n +2 | …` and `awk` output work); blank lines and
+ *    # comments are skipped, and a lone "id" header line too.
+ * A table (`--format table`) is for people: it is refused with the formats to use instead.
+ */
+export function parseStdinIds(input: string): string[] {
+  const text = input.replace(/^\uFEFF/, ''); // csv written with --bom
+  const start = text.trimStart();
+  if (start.startsWith('[')) return idsOfJsonArray(text);
+  if (start.startsWith('{')) {
+    // One pretty-printed object (`… view --json` on a terminal) is not ndjson, but is one item.
+    const whole = tryJson(text);
+    if (isObject(whole)) return [idOfObject(whole, 'stdin: the JSON object')];
+  }
+  const lines = text.split(/\r?\n/);
+  const firstAt = lines.findIndex((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  const first = firstAt < 0 ? '' : lines[firstAt]!;
+  // A table's header row ("id  status  title", or a border): an ID never holds a space.
+  if (/^[\u2500-\u257f]/.test(start) || /^\s*id +\S/i.test(first))
+    throw new UsageError(`--stdin cannot read a table: pipe ${STDIN_FORMATS} (e.g. --format tsv)`);
+  if (first.includes('\t')) {
+    const column = idColumn(first.split('\t').map(unescapeTsv));
+    if (column >= 0) return tsvIds(lines, firstAt, column);
+  } else if (first.includes(',') && !first.trimStart().startsWith('{')) {
+    const records = parseCsv(lines.slice(firstAt).join('\n'), firstAt + 1);
+    const column = idColumn(records[0]!.cells);
+    if (column >= 0) return csvIds(records, column);
+  }
+  return lineIds(lines);
+}
+
+/** Kept for callers of the old name. */
+export const parseIdLines = parseStdinIds;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function tryJson(text: string): unknown {
+  try {
+    return parseJsonExact(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An "id" as the API sent it: a string, or a number (beyond 2^53 kept exact). */
+function idOfObject(value: Record<string, unknown>, where: string): string {
+  const id = value.id;
+  if (typeof id === 'string' || typeof id === 'number' || isExactInteger(id)) return String(id);
+  throw new UsageError(`${where} has no "id"`);
+}
+
+function idsOfJsonArray(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = parseJsonExact(text);
+  } catch (err) {
+    throw new UsageError(`stdin starts with "[" but is not a valid JSON array: ${(err as Error).message}`);
+  }
+  if (!Array.isArray(parsed)) throw new UsageError('stdin starts with "[" but is not a JSON array');
+  return parsed.map((element, index) => {
+    if (typeof element === 'string' || typeof element === 'number' || isExactInteger(element))
+      return String(element);
+    if (isObject(element)) return idOfObject(element, `stdin: element ${index} of the JSON array`);
+    throw new UsageError(
+      `stdin: element ${index} of the JSON array is neither an ID nor an object with an "id"`,
+    );
+  });
+}
+
+/** The index of the "id" column of a header row, or -1 when the row is not such a header. */
+function idColumn(cells: string[]): number {
+  return cells.findIndex((c) => c.trim().toLowerCase() === 'id');
+}
+
+/** A cell that mtg's formula guard prefixed with ' (a meeting ID starting with "=") is unguarded. */
+const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+
+function idCell(cell: string | undefined, row: number): string {
+  const id = unguard((cell ?? '').trim());
+  if (id === '') throw new UsageError(`stdin line ${row}: the "id" column is empty`);
+  return id;
+}
+
+const TSV_UNESCAPES: Record<string, string> = { '\\\\': '\\', '\\t': '\t', '\\n': '\n', '\\r': '\r' };
+const unescapeTsv = (cell: string) => cell.replace(/\\[\\tnr]/g, (e) => TSV_UNESCAPES[e] ?? e);
+
+/** tsv as mtg writes it: one line per row, escapes in cells (no quoting). */
+function tsvIds(lines: string[], headerAt: number, column: number): string[] {
   const ids: string[] = [];
-  text.split(/\r?\n/).forEach((line, index) => {
+  for (let i = headerAt + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
+    ids.push(idCell(unescapeTsv(line.split('\t')[column] ?? ''), i + 1));
+  }
+  return ids;
+}
+
+function csvIds(records: { cells: string[]; line: number }[], column: number): string[] {
+  return records
+    .slice(1)
+    .filter((r) => !(r.cells.length === 1 && r.cells[0] === ''))
+    .map((r) => idCell(r.cells[column], r.line));
+}
+
+/** RFC 4180: quoted cells may hold commas, doubled quotes and line breaks. */
+function parseCsv(text: string, firstLine: number): { cells: string[]; line: number }[] {
+  const records: { cells: string[]; line: number }[] = [];
+  let cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let line = firstLine;
+  let recordLine = firstLine;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else {
+        if (ch === '\n') line++;
+        cell += ch;
+      }
+    } else if (ch === '"' && cell === '') quoted = true;
+    else if (ch === ',') {
+      cells.push(cell);
+      cell = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      cells.push(cell);
+      records.push({ cells, line: recordLine });
+      cells = [];
+      cell = '';
+      recordLine = ++line;
+    } else cell += ch;
+  }
+  if (quoted) throw new UsageError(`stdin line ${recordLine}: a quoted csv cell is not closed`);
+  if (cell !== '' || cells.length > 0) {
+    cells.push(cell);
+    records.push({ cells, line: recordLine });
+  }
+  return records;
+}
+
+/** One ID per line, ndjson objects, or headerless tsv rows (their first field). */
+function lineIds(lines: string[]): string[] {
+  const ids: string[] = [];
+  lines.forEach((line, index) => {
     const trimmed = line.trim();
     if (!trimmed || trimmed.startsWith('#')) return;
     if (trimmed.startsWith('{')) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(trimmed);
-      } catch {
-        throw new UsageError(`stdin line ${index + 1}: not valid JSON`);
-      }
-      const id = (parsed as { id?: unknown })?.id;
-      if (typeof id !== 'string' && typeof id !== 'number')
-        throw new UsageError(`stdin line ${index + 1}: the object has no "id"`);
-      ids.push(String(id));
+      const parsed = tryJson(trimmed);
+      if (parsed === undefined) throw new UsageError(`stdin line ${index + 1}: not valid JSON`);
+      if (!isObject(parsed)) throw new UsageError(`stdin line ${index + 1}: the object has no "id"`);
+      ids.push(idOfObject(parsed, `stdin line ${index + 1}: the object`));
       return;
     }
-    // tsv starts with the ID: take the first field so `mtg ... list | mtg ... --stdin` works,
-    // and skip its header row.
     const first = trimmed.split(/\t/)[0]!.trim();
     if (ids.length === 0 && first.toLowerCase() === 'id') return;
     ids.push(first);

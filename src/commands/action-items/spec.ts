@@ -80,12 +80,13 @@ export const update = defineCommand({
   summary: 'Update one or many action items (concurrently, within the rate limit)',
   description:
     'Update the title, description, status or assignee of one or many action items. IDs come from ' +
-    'the arguments and/or --stdin (one per line, NDJSON with "id", or tsv from `action-items list`). ' +
+    'the arguments and/or --stdin (one per line, or the output of `action-items list` in any format ' +
+    'but table: json, ndjson, csv or tsv, the "id" column anywhere). ' +
     `Up to ${DEFAULT_BULK_CONCURRENCY} requests are in flight at once, paced by the rate limit. ` +
     'The updated items go to stdout in input order, each failure to stderr; exit 6 when some failed.',
   args: [{ name: 'ID', description: 'action item IDs', variadic: true }],
   options: [
-    { flags: '--stdin', description: 'also read IDs from stdin, one per line' },
+    { flags: '--stdin', description: 'also read IDs from stdin (one per line, or mtg json/ndjson/csv/tsv)' },
     { flags: '--title <title>', description: 'new title' },
     { flags: '--description <text>', description: 'new description ("" clears it)' },
     { flags: '--status <status>', description: 'PENDING|DONE', choices: ACTION_ITEM_STATUSES },

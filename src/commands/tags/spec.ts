@@ -65,7 +65,10 @@ export const apply = defineCommand({
     { name: 'MEETING_ID', description: 'meetings to tag', variadic: true },
   ],
   options: [
-    { flags: '--stdin', description: 'also read meeting IDs from stdin, one per line' },
+    {
+      flags: '--stdin',
+      description: 'also read meeting IDs from stdin (one per line, or mtg json/ndjson/csv/tsv)',
+    },
     DRY_RUN_OPTION,
     ...OUTPUT_OPTIONS,
     ...NETWORK_OPTIONS,

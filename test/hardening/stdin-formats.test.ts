@@ -1,0 +1,107 @@
+// `--stdin` reads what mtg itself prints: every output format of a list command, piped into a
+// batch command, updates exactly the listed items (in-process, against the sandbox).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, limits: 'none', pageSize: 7 });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+async function mtg(argv: string[], stdin?: string) {
+  const before = sandbox.requests.length;
+  const r = await runInProcess(argv, { env: sandboxEnv(sandbox), stdin });
+  return { ...r, requests: sandbox.requests.slice(before) };
+}
+
+const LIST = ['action-items', 'list', '--assignee', 'anyone', '--status', 'all', '--limit', '12'];
+const UPDATE = ['action-items', 'update', '--stdin', '--status', 'done'];
+
+/** The IDs the list prints, read from its ndjson (the reference the other formats must match). */
+async function listedIds(): Promise<string[]> {
+  const r = await mtg([...LIST, '--format', 'ndjson']);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => String((JSON.parse(l) as { id: number }).id));
+}
+
+describe('mtg action-items list … | mtg action-items update --stdin', () => {
+  it.each([
+    ['--json', ['--json']],
+    ['ndjson', ['--format', 'ndjson']],
+    ['csv', ['--format', 'csv']],
+    ['csv with a byte-order mark', ['--format', 'csv', '--bom']],
+    [
+      'csv, id not first, titles with commas and quotes',
+      ['--format', 'csv', '--fields', 'title,description,id'],
+    ],
+    ['tsv', ['--format', 'tsv']],
+    ['tsv, id not first', ['--format', 'tsv', '--fields', 'title,status,id']],
+    ['tsv of the id alone', ['--format', 'tsv', '--fields', 'id']],
+    ['--json of the id alone', ['--json', '--fields', 'id']],
+  ])('%s', async (_name, format) => {
+    const expected = await listedIds();
+    expect(expected.length).toBe(12);
+    const list = await mtg([...LIST, ...format]);
+    expect(list.code, list.stderr).toBe(0);
+    const update = await mtg(UPDATE, list.stdout);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.requests.map((q) => `${q.method} ${q.path}`).sort()).toEqual(
+      expected.map((id) => `PUT /action-item/${id}`).sort(),
+    );
+    expect(update.requests.every((q) => (q.body as { status?: string }).status === 'DONE')).toBe(true);
+  });
+
+  it('a JSON array of IDs, and IDs one per line, are IDs', async () => {
+    const ids = (await listedIds()).slice(0, 3);
+    for (const input of [JSON.stringify(ids.map(Number)), JSON.stringify(ids), `${ids.join('\n')}\n`]) {
+      const r = await mtg(UPDATE, input);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.requests.map((q) => q.path).sort()).toEqual(ids.map((id) => `/action-item/${id}`).sort());
+    }
+  });
+
+  it('a table is refused, naming the formats to pipe, with nothing sent', async () => {
+    const table = await mtg([...LIST, '--format', 'table']);
+    expect(table.code, table.stderr).toBe(0);
+    const r = await mtg(UPDATE, table.stdout);
+    expect(r.requests).toEqual([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /--stdin cannot read a table: pipe .*ndjson, --json, or csv\/tsv with an "id" column/,
+    );
+  });
+
+  it('a csv row without an id is exit 2, naming the line, with nothing sent', async () => {
+    const r = await mtg(UPDATE, 'title,id\n"a, b",1\n"c\nd",\n');
+    expect(r.requests).toEqual([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('stdin line 3: the "id" column is empty');
+  });
+});
+
+describe('mtg meetings list … | mtg tags apply TAG --stdin', () => {
+  it.each([
+    ['--json', ['--json']],
+    ['csv, id not first', ['--format', 'csv', '--fields', 'name,id']],
+  ])('%s', async (_name, format) => {
+    const ref = await mtg(['meetings', 'list', '--limit', '4', '--format', 'ndjson']);
+    const expected = ref.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+    const list = await mtg(['meetings', 'list', '--limit', '4', ...format]);
+    expect(list.code, list.stderr).toBe(0);
+    const apply = await mtg(['tags', 'apply', '1', '--stdin'], list.stdout);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.requests.map((q) => (q.body as { meetingIds: string[] }).meetingIds)).toEqual([expected]);
+  });
+});
