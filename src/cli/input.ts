@@ -46,6 +46,15 @@ export function wholeNumber(value: string, what: string, min = 0): number {
   return Number(trimmed);
 }
 
+/** A TCP port, 0 (any free port) to 65535: checked here, since listen() throws on others. */
+export function port(value: string, what: string): number {
+  const trimmed = value.trim();
+  const n = Number(trimmed);
+  if (!/^\d+$/.test(trimmed) || n > 65535)
+    throw new UsageError(`${what} must be a whole number from 0 to 65535, got "${value}"`);
+  return n;
+}
+
 export function positiveId(value: string, what: string): number {
   return wholeNumber(value, what, 1);
 }

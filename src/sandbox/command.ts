@@ -1,5 +1,6 @@
 // `mtg sandbox`: start the server, print one line to stdout, run until SIGINT/SIGTERM, then close.
-import { type SandboxOptions, startSandbox } from './server.js';
+import { ExitCode, MtgError } from '../api/errors.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from './server.js';
 
 export interface SandboxCommandIo {
   stdout: NodeJS.WritableStream;
@@ -13,7 +14,7 @@ export async function runSandboxCommand(
   io: SandboxCommandIo,
 ): Promise<void> {
   const { json, ...options } = opts;
-  const sandbox = await startSandbox(options);
+  const sandbox = await listen(options);
   const line = json
     ? JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, plan: sandbox.plan })
     : `Sandbox listening on ${sandbox.baseUrl} (plan ${sandbox.plan}) — export MTG_BASE_URL=${sandbox.baseUrl} MTG_API_KEY=${sandbox.apiKey}`;
@@ -34,4 +35,29 @@ export async function runSandboxCommand(
     else io.signal?.addEventListener('abort', stop, { once: true });
   });
   await sandbox.close();
+}
+
+/**
+ * startSandbox, with the reasons listen() fails said in one line. Exit 1, not 2: the command line
+ * is valid and works once the port is free; what failed is the machine's state, as for a network
+ * error.
+ */
+async function listen(options: SandboxOptions): Promise<Sandbox> {
+  try {
+    return await startSandbox(options);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const port = options.port ?? 0;
+    const host = options.host ?? '127.0.0.1';
+    const reason =
+      code === 'EADDRINUSE'
+        ? `port ${port} is in use on ${host}: stop what listens there, or pick another --port (0 picks a free one)`
+        : code === 'EACCES'
+          ? `port ${port} needs privileges on this system: pick another --port (0 picks a free one)`
+          : code === 'EADDRNOTAVAIL'
+            ? `cannot listen on ${host}: the address is not available on this machine`
+            : undefined;
+    if (reason === undefined) throw err;
+    throw new MtgError(`sandbox: ${reason}`, ExitCode.api);
+  }
 }

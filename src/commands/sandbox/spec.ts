@@ -2,7 +2,7 @@
 
 import { PLANS } from '../../api/assumptions.js';
 import { FORMAT_OPTIONS } from '../../cli/globals.js';
-import { oneOf, positiveId, wholeNumber } from '../../cli/input.js';
+import { oneOf, port, positiveId, wholeNumber } from '../../cli/input.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const sandbox = defineCommand({
@@ -17,7 +17,7 @@ export const sandbox = defineCommand({
       flags: '--port <n>',
       description: 'port to listen on (0 = any free port)',
       defaultValue: '0',
-      parse: (v: string) => wholeNumber(v, '--port'),
+      parse: (v: string) => port(v, '--port'),
     },
     {
       flags: '--host <host>',
