@@ -87,7 +87,7 @@ __mtg_options() {
     'tags create') REPLY='--description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
     'tags update') REPLY='--name --description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
     'tags apply') REPLY='--stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'calendar set-notes') REPLY='--notes --notes-file --tag --clear-tags --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
+    'calendar set-notes') REPLY='--notes --notes-file --clear-notes --tag --clear-tags --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
     'people list') REPLY='--domain --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
     'companies list') REPLY='--tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
     'companies view') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
@@ -294,6 +294,7 @@ __mtg_value() {
     'tags apply|--max-wait') __mtg_kind=text ;;
     'calendar set-notes|--notes') __mtg_kind=text ;;
     'calendar set-notes|--notes-file') __mtg_kind=file ;;
+    'calendar set-notes|--clear-notes') __mtg_kind= ;;
     'calendar set-notes|--tag') __mtg_kind=text ;;
     'calendar set-notes|--clear-tags') __mtg_kind= ;;
     'calendar set-notes|--dry-run') __mtg_kind= ;;

@@ -158,7 +158,7 @@ function __mtg_takes_value
             return 1
         case 'calendar set-notes|--notes' 'calendar set-notes|--notes-file' 'calendar set-notes|--tag' 'calendar set-notes|--format' 'calendar set-notes|--fields' 'calendar set-notes|-o' 'calendar set-notes|--output' 'calendar set-notes|--jq' 'calendar set-notes|--max-retries' 'calendar set-notes|--timeout' 'calendar set-notes|--max-wait'
             return 0
-        case 'calendar set-notes|--clear-tags' 'calendar set-notes|--dry-run' 'calendar set-notes|--json' 'calendar set-notes|--bom' 'calendar set-notes|--raw-cells'
+        case 'calendar set-notes|--clear-notes' 'calendar set-notes|--clear-tags' 'calendar set-notes|--dry-run' 'calendar set-notes|--json' 'calendar set-notes|--bom' 'calendar set-notes|--raw-cells'
             return 1
         case 'people list|--domain' 'people list|--tag' 'people list|--format' 'people list|--fields' 'people list|-o' 'people list|--output' 'people list|--jq' 'people list|--limit' 'people list|--checkpoint' 'people list|--max-retries' 'people list|--timeout' 'people list|--max-wait'
             return 0
@@ -428,7 +428,7 @@ complete -c mtg -n '__mtg_at \'action-items create\'' -l jq -x -d 'filter the wh
 complete -c mtg -n '__mtg_at \'action-items create\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
-complete -c mtg -n '__mtg_at \'action-items update\'' -l stdin -d 'also read IDs from stdin, one per line'
+complete -c mtg -n '__mtg_at \'action-items update\'' -l stdin -d 'also read IDs from stdin (one per line, or mtg json/ndjson/csv/tsv)'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l title -x -d 'new title'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l description -x -d 'new description ("" clears it)'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l status -x -a 'PENDING DONE' -d 'PENDING|DONE'
@@ -472,7 +472,7 @@ complete -c mtg -n '__mtg_at \'tags update\'' -l jq -x -d 'filter the whole JSON
 complete -c mtg -n '__mtg_at \'tags update\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'tags update\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'tags update\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
-complete -c mtg -n '__mtg_at \'tags apply\'' -l stdin -d 'also read meeting IDs from stdin, one per line'
+complete -c mtg -n '__mtg_at \'tags apply\'' -l stdin -d 'also read meeting IDs from stdin (one per line, or mtg json/ndjson/csv/tsv)'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l json -d 'same as --format json'
@@ -487,6 +487,7 @@ complete -c mtg -n '__mtg_at \'tags apply\'' -l max-wait -x -d 'the most to wait
 complete -c mtg -n '__mtg_at \'calendar\'' -a 'set-notes' -d 'Replace the private notes and/or tags of a calendar event’s meeting'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l notes -x -d 'the private notes (Markdown)'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l notes-file -r -F -d 'read the notes from a file, or - for stdin'
+complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l clear-notes -d 'empty the private notes (conflicts with --notes, --notes-file)'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l tag -x -d 'set these tags (repeatable, comma lists)'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l clear-tags -d 'remove every tag (conflicts with --tag)'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'

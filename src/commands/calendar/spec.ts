@@ -31,8 +31,7 @@ export const setNotes = defineCommand({
   ],
   examples: [
     'mtg calendar set-notes 8812 --notes "Ask about the Q3 budget"',
-    'mtg calendar set-notes 8812 --notes-file agenda.md --tag 3,7',
-    'cat notes.md | mtg calendar set-notes 8812 --notes-file - --clear-tags --dry-run',
-    'mtg calendar set-notes 8812 --clear-notes',
+    'cat agenda.md | mtg calendar set-notes 8812 --notes-file - --tag 3,7 --dry-run',
+    'mtg calendar set-notes 8812 --clear-notes --clear-tags   # empty notes, no tags',
   ],
 });
