@@ -80,6 +80,12 @@ describe('an empty file or pipe is exit 2 with nothing sent', () => {
       /no action item IDs/,
     ],
     ['tags apply --stdin with an empty pipe', ['tags', 'apply', '1', '--stdin'], '', /no meeting IDs/],
+    [
+      'meetings share --stdin with blank lines',
+      ['meetings', 'share', 'mtg_1', '--stdin'],
+      ' \n\n',
+      /Nothing to share with/,
+    ],
     ['auth login with an empty pipe', ['auth', 'login'], '', /No API key given/],
     ['auth login with blanks only', ['auth', 'login'], ' \n', /No API key given/],
   ])('%s', async (_name, argv, stdin, message) => {
