@@ -147,9 +147,6 @@ export function parseStdinIds(input: string): string[] {
   return lineIds(lines);
 }
 
-/** Kept for callers of the old name. */
-export const parseIdLines = parseStdinIds;
-
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
