@@ -1,11 +1,17 @@
-// Bundles the CLI into dist/: src/cli/bin.ts (the process entry, which runs src/cli/main.ts) as ESM
-// (dist/main.js and its chunks), where code
-// splitting keeps what only some commands need (the sandbox, ora, cli-table3) in chunks loaded by
-// dynamic import(), off the start-up path; and src/cli/entry.ts as CommonJS (dist/mtg.cjs, run by
-// bin/mtg.js), which answers --version and help itself and imports dist/main.js for the rest.
-// CommonJS because node sets up its ESM loader only when an ES module is loaded: a CommonJS
+// Bundles the CLI into dist/, all CommonJS:
+//   - dist/mtg.cjs (src/cli/entry.ts, run by bin/mtg.js) answers --version and help itself, from
+//     dist/help.json, and requires dist/cli.cjs for everything else;
+//   - dist/cli.cjs (src/cli/bin.ts and everything it reaches) is the whole CLI in one file. What
+//     only some commands need (the sandbox, ora, cli-table3, undici, ...) is still loaded lazily:
+//     esbuild turns each dynamic import() of a bundled module into a wrapper that runs that
+//     module's code on first use, in the same file.
+// Why CommonJS, in one file: node sets up its ES module loader when the first ES module loads, and
+// every ES module file costs a resolve, a read, a link and a compile of its own. A CommonJS
 // `--version` ran in 1.11x bare node against 1.36x for the same one line as an ES module (15
-// interleaved runs each; bench figure a).
+// interleaved runs each); and on node 26 an API command spent ~20 ms in the ES module loader
+// (module jobs, linking, the namespaces of the builtins it imported) when it was an ESM bundle of
+// ~25 chunks (bench/README.md, "Start-up on each Node line"). One file is also one entry of node's
+// compile cache (src/cli/entry.ts), which spares node 22+ most of compiling it.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -86,68 +92,49 @@ const leanUndici = {
   },
 };
 
-// The start-up path in one chunk. With splitting, esbuild gives each module to a chunk per set of
-// entry points (the entry and every dynamic import() target) that reach it, so main.ts's static
-// imports ended up spread over a dozen small files, each costing a resolve, a read and a compile
-// at every start (bench figure a). Every dynamic import of our own modules is routed through a
-// proxy that also imports everything main.ts loads: the whole start-up closure is then reached by
-// the same entry points and lands in one chunk. Only chunk boundaries change: no module is
-// duplicated, each still runs once, and what was lazy stays lazy.
-async function startupClosure() {
-  const result = await build({
-    entryPoints: ['src/cli/bin.ts'],
-    bundle: true,
-    write: false,
-    metafile: true,
-    format: 'esm',
-    platform: 'node',
-    loader: { '.mustache': 'text' },
-    outdir: 'unused',
-    logLevel: 'silent',
-    plugins: [
-      {
-        name: 'static-only',
-        setup(b) {
-          b.onResolve({ filter: /.*/ }, (args) =>
-            args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
-          );
-        },
-      },
-    ],
-  });
-  return Object.keys(result.metafile.inputs)
-    .filter((input) => !input.endsWith('src/cli/bin.ts'))
-    .map((input) => resolve(input));
-}
-
-const startupInOneChunk = (closure) => ({
-  name: 'startup-in-one-chunk',
+// undici's client.js requires client-h2.js, which requires node:http2 at load time (which loads tls,
+// http and crypto): on node 26, 20-50 ms of a one-page command that never speaks HTTP/2 (undici
+// negotiates h2 only with `allowH2`, which mtg never sets). Bundle it as is, but evaluate it on the
+// first h2 connection: client.js calls it only then.
+const lazyUndiciHttp2 = {
+  name: 'lazy-undici-http2',
   setup(b) {
-    b.onResolve({ filter: /^\./ }, async (args) => {
-      if (args.kind !== 'dynamic-import') return undefined;
-      const real = await b.resolve(args.path, {
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        kind: 'import-statement',
-      });
-      if (real.errors.length > 0) return { errors: real.errors };
-      return { path: real.path, namespace: 'mtg-lazy-entry' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy-entry' }, (args) => ({
-      contents: `import 'mtg-startup';\nexport * from ${JSON.stringify(args.path)};\n`,
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
+        ? { path: join(args.resolveDir, 'client-h2.js'), namespace: 'mtg-lazy-h2' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy-h2' }, (args) => ({
+      contents: `let real; module.exports = function connectH2(...args) { return (real ??= require(${JSON.stringify(args.path)}))(...args); };`,
       resolveDir: dirname(args.path),
       loader: 'js',
     }));
-    b.onResolve({ filter: /^mtg-startup$/ }, () => ({ path: 'mtg-startup', namespace: 'mtg-startup' }));
-    b.onLoad({ filter: /.*/, namespace: 'mtg-startup' }, () => ({
-      contents: closure.map((file) => `import ${JSON.stringify(file)};`).join('\n'),
-      resolveDir: process.cwd(),
+  },
+};
+
+// node:crypto costs 5-15 ms to load on node 26 (its module graph grew: webcrypto's algorithm
+// tables, argon2, ...), and modules on every command's path import it for temporary file names
+// (config/store.ts, output/sink.ts; the export's and the sandbox's hashes too). Give them functions
+// that load it on first call. A name not listed here fails the build ("No matching export").
+const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^node:crypto$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) ? { path: 'node:crypto', namespace: 'mtg-lazy-crypto' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy-crypto' }, () => ({
+      contents: [
+        "const crypto = () => process.getBuiltinModule('node:crypto');",
+        ...['randomBytes', 'createHash', 'createHmac', 'timingSafeEqual'].map(
+          (name) => `export function ${name}(...args) { return crypto().${name}(...args); }`,
+        ),
+      ].join('\n'),
       loader: 'js',
     }));
   },
-});
+};
 
-// Some CommonJS dependencies call require(); give the ESM bundle one.
+// Some CommonJS dependencies call require(); give the ESM bundle of help-build.ts one.
 const requireBanner =
   "import { createRequire as __mtgCreateRequire } from 'node:module'; const require = __mtgCreateRequire(import.meta.url);";
 const define = { __MTG_VERSION__: JSON.stringify(pkg.version) };
@@ -182,34 +169,28 @@ async function writeHelpTexts() {
 
 await rm(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/cli/bin.ts' },
+  entryPoints: { cli: 'src/cli/bin.ts' },
   outdir,
+  outExtension: { '.js': '.cjs' },
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   loader: { '.mustache': 'text' },
   target: 'node20.18',
   minify: true,
   sourcemap: 'linked',
   legalComments: 'none',
-  chunkNames: 'chunks/[name]-[hash]',
   // The native SQLite driver stays a runtime dependency (its .node binary cannot be bundled); only
   // src/mirror/driver.ts imports it, so node:sqlite is one swap away.
   // jq-web finds its jq.wasm beside its own jq.js at run time: load it from node_modules.
   external: ['better-sqlite3', 'jq-web'],
-  define,
-  banner: { js: requireBanner },
-  plugins: [
-    lazyChildProcessForCommander,
-    zodEnglishOnly,
-    leanUndici,
-    startupInOneChunk(await startupClosure()),
-  ],
+  // import.meta.url (createRequire in src/mirror/driver.ts) is this file's URL, as in an ES module.
+  define: { ...define, 'import.meta.url': '__mtgModuleUrl' },
+  banner: { js: "const __mtgModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyChildProcessForCommander, zodEnglishOnly, leanUndici, lazyUndiciHttp2, lazyCrypto],
   logLevel: 'warning',
 });
-// The start-up file: self-contained, no banner (CommonJS has its own require); ./main.js stays a
-// real import() of the ESM bundle above.
+// The start-up file: self-contained; ./cli.cjs stays a real require() of the bundle above.
 await build({
   entryPoints: ['src/cli/entry.ts'],
   outfile: join(outdir, 'mtg.cjs'),
@@ -220,7 +201,7 @@ await build({
   minify: true,
   sourcemap: 'linked',
   legalComments: 'none',
-  external: ['./main.js'],
+  external: ['./cli.cjs'],
   define,
   logLevel: 'warning',
 });
