@@ -1,18 +1,19 @@
 // Bundles the CLI into dist/, all CommonJS:
 //   - dist/mtg.cjs (src/cli/entry.ts, run by bin/mtg.js) answers --version and help itself, from
 //     dist/help.json, and requires dist/cli.cjs for everything else;
-//   - dist/cli.cjs (src/cli/bin.ts and everything it reaches) is the whole CLI in one file. What
-//     only some commands need (the sandbox, ora, cli-table3, undici, ...) is still loaded lazily:
-//     esbuild turns each dynamic import() of a bundled module into a wrapper that runs that
-//     module's code on first use, in the same file.
-// Why CommonJS, in one file: node sets up its ES module loader when the first ES module loads, and
-// every ES module file costs a resolve, a read, a link and a compile of its own. A CommonJS
-// `--version` ran in 1.11x bare node against 1.36x for the same one line as an ES module (15
-// interleaved runs each); and on node 26 an API command spent ~20 ms in the ES module loader
-// (module jobs, linking, the namespaces of the builtins it imported) when it was an ESM bundle of
-// ~25 chunks (bench/README.md, "Start-up on each Node line"). One file is also one entry of node's
-// compile cache (src/cli/entry.ts), which spares node 22+ most of compiling it.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+//   - dist/cli.cjs (src/cli/bin.ts) and dist/chunks/: the CLI, code-split so that what only some
+//     commands need (undici, zod, the sandbox, ora, cli-table3, ...) is in chunks required on first
+//     use, and everything every command loads is in one chunk (startupInOneChunk below).
+// esbuild splits only ES module output, so the CLI is built as ES modules first, then each file is
+// turned into CommonJS on its own (imports into require()s of the same files).
+// Why CommonJS: node sets up its ES module loader when the first ES module loads, and links every
+// ES module file in a graph. A CommonJS `--version` ran in 1.11x bare node against 1.36x for the
+// same one line as an ES module (15 interleaved runs each); on node 26 a one-page API command spent
+// tens of ms in the loader (linking, and the namespaces of the builtins it imported), and node 22+
+// keeps each CommonJS file in its compile cache (src/cli/entry.ts). Why chunks, not one file: the
+// whole CLI in one file (1 MB) cost node 20, which has no compile cache, ~19 ms of compiling at
+// every run, and node 26 ~7 ms with its cache (bench/README.md, "Start-up on each Node line").
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -92,10 +93,10 @@ const leanUndici = {
   },
 };
 
-// undici's client.js requires client-h2.js, which requires node:http2 at load time (which loads tls,
-// http and crypto): on node 26, 20-50 ms of a one-page command that never speaks HTTP/2 (undici
-// negotiates h2 only with `allowH2`, which mtg never sets). Bundle it as is, but evaluate it on the
-// first h2 connection: client.js calls it only then.
+// undici's client.js requires client-h2.js, which requires node:http2 at load time (and with it
+// tls, http and crypto): on node 26, 20-50 ms of a one-page command that never speaks HTTP/2
+// (undici negotiates h2 only with `allowH2`, which mtg never sets). Bundle it as is, but evaluate
+// it on the first h2 connection: client.js calls it only then.
 const lazyUndiciHttp2 = {
   name: 'lazy-undici-http2',
   setup(b) {
@@ -134,6 +135,85 @@ const lazyCrypto = {
   },
 };
 
+// jq-web's module.exports is a promise of the jq module. As an ES module, `import('jq-web')`
+// resolved to a namespace whose default is that promise; the CommonJS pass below turns import()
+// into require(), whose interop object would inherit the promise's then() and break `await`.
+// Import it through a module of ours instead, whose namespace has just the default.
+const jqWebNamespace = {
+  name: 'jq-web-namespace',
+  setup(b) {
+    b.onResolve({ filter: /^jq-web$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: 'jq-web', namespace: 'mtg-jq-web' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-jq-web' }, () => ({
+      contents: "import jq from 'jq-web';\nexport default jq;\n",
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+
+// The start-up path in one chunk. With splitting, esbuild gives each module to a chunk per set of
+// entry points (the entry and every dynamic import() target) that reach it, so main.ts's static
+// imports ended up spread over a dozen small files, each costing a resolve, a read and a compile
+// at every start (bench figure a). Every dynamic import of our own modules is routed through a
+// proxy that also imports everything main.ts loads: the whole start-up closure is then reached by
+// the same entry points and lands in one chunk. Only chunk boundaries change: no module is
+// duplicated, each still runs once, and what was lazy stays lazy.
+async function startupClosure() {
+  const result = await build({
+    entryPoints: ['src/cli/bin.ts'],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    loader: { '.mustache': 'text' },
+    outdir: 'unused',
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'static-only',
+        setup(b) {
+          b.onResolve({ filter: /.*/ }, (args) =>
+            args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+          );
+        },
+      },
+    ],
+  });
+  return Object.keys(result.metafile.inputs)
+    .filter((input) => !input.endsWith('src/cli/bin.ts'))
+    .map((input) => resolve(input));
+}
+
+const startupInOneChunk = (closure) => ({
+  name: 'startup-in-one-chunk',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const real = await b.resolve(args.path, {
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        kind: 'import-statement',
+      });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'mtg-lazy-entry' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy-entry' }, (args) => ({
+      contents: `import 'mtg-startup';\nexport * from ${JSON.stringify(args.path)};\n`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^mtg-startup$/ }, () => ({ path: 'mtg-startup', namespace: 'mtg-startup' }));
+    b.onLoad({ filter: /.*/, namespace: 'mtg-startup' }, () => ({
+      contents: closure.map((file) => `import ${JSON.stringify(file)};`).join('\n'),
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+});
+
 // Some CommonJS dependencies call require(); give the ESM bundle of help-build.ts one.
 const requireBanner =
   "import { createRequire as __mtgCreateRequire } from 'node:module'; const require = __mtgCreateRequire(import.meta.url);";
@@ -168,28 +248,81 @@ async function writeHelpTexts() {
 }
 
 await rm(outdir, { recursive: true, force: true });
-await build({
+// First as ES modules, for esbuild's code splitting (it splits only ES module output): files named
+// .cjs already, so that the imports between them name the final files.
+const { outputFiles } = await build({
   entryPoints: { cli: 'src/cli/bin.ts' },
   outdir,
   outExtension: { '.js': '.cjs' },
   bundle: true,
-  format: 'cjs',
+  splitting: true,
+  format: 'esm',
   platform: 'node',
   loader: { '.mustache': 'text' },
   target: 'node20.18',
   minify: true,
   sourcemap: 'linked',
   legalComments: 'none',
+  chunkNames: 'chunks/[name]-[hash]',
   // The native SQLite driver stays a runtime dependency (its .node binary cannot be bundled); only
   // src/mirror/driver.ts imports it, so node:sqlite is one swap away.
   // jq-web finds its jq.wasm beside its own jq.js at run time: load it from node_modules.
   external: ['better-sqlite3', 'jq-web'],
-  // import.meta.url (createRequire in src/mirror/driver.ts) is this file's URL, as in an ES module.
+  // import.meta.url (createRequire in src/mirror/driver.ts): each file's own URL, set below.
   define: { ...define, 'import.meta.url': '__mtgModuleUrl' },
-  banner: { js: "const __mtgModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [lazyChildProcessForCommander, zodEnglishOnly, leanUndici, lazyUndiciHttp2, lazyCrypto],
+  plugins: [
+    lazyChildProcessForCommander,
+    zodEnglishOnly,
+    leanUndici,
+    lazyUndiciHttp2,
+    lazyCrypto,
+    jqWebNamespace,
+    startupInOneChunk(await startupClosure()),
+  ],
+  write: false,
   logLevel: 'warning',
 });
+// Then each file as CommonJS: imports become require()s of the same files, import() of a chunk a
+// require() on first use, exports getters (live, as ES module bindings are). esbuild reads each
+// file's source map and chains it.
+await Promise.all(
+  outputFiles.map((f) =>
+    mkdir(dirname(f.path), { recursive: true }).then(() => writeFile(f.path, f.contents)),
+  ),
+);
+await Promise.all(
+  outputFiles
+    .filter((f) => f.path.endsWith('.cjs'))
+    .map((f) =>
+      build({
+        entryPoints: [f.path],
+        outfile: f.path,
+        allowOverwrite: true,
+        bundle: true,
+        // Every import is another file of this build, a package or a builtin: left as it is.
+        plugins: [
+          {
+            name: 'all-external',
+            setup: (b) =>
+              b.onResolve({ filter: /.*/ }, (args) =>
+                args.kind === 'entry-point' ? undefined : { path: args.path, external: true },
+              ),
+          },
+        ],
+        format: 'cjs',
+        platform: 'node',
+        target: 'node20.18',
+        supported: { 'dynamic-import': false },
+        minify: true,
+        sourcemap: 'linked',
+        legalComments: 'none',
+        banner: f.text.includes('__mtgModuleUrl')
+          ? { js: "const __mtgModuleUrl = require('node:url').pathToFileURL(__filename).href;" }
+          : undefined,
+        logLevel: 'warning',
+      }),
+    ),
+);
 // The start-up file: self-contained; ./cli.cjs stays a real require() of the bundle above.
 await build({
   entryPoints: ['src/cli/entry.ts'],

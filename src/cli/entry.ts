@@ -41,11 +41,11 @@ function preRenderedHelp(argv: string[]): string | undefined {
 
 /**
  * Node >= 22.1 keeps the code it compiles on disk (module.enableCompileCache()), which spares every
- * later run most of compiling dist/cli.cjs (about 1 MB). Where: NODE_COMPILE_CACHE if set, else
- * node-compile-cache in the OS temp dir (TMPDIR), one subfolder per node version; never beside mtg,
- * so a read-only install folder is fine. NODE_DISABLE_COMPILE_CACHE=1 turns it off. A cache that
- * cannot be read or written is skipped silently by node (the call returns a status, it does not
- * throw or print); the try is for a node that throws anyway. Node 20 has no such API: a no-op.
+ * later run most of compiling the CLI (dist/cli.cjs and its chunks). Where: NODE_COMPILE_CACHE if
+ * set, else node-compile-cache in the OS temp dir (TMPDIR), one subfolder per node version; never
+ * beside mtg, so a read-only install folder is fine. NODE_DISABLE_COMPILE_CACHE=1 turns it off. A
+ * cache that cannot be read or written is skipped silently by node (the call returns a status, it
+ * does not throw or print); the try is for a node that throws anyway. Node 20 has no such API.
  */
 function enableCompileCache(): void {
   try {
