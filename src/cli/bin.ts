@@ -1,4 +1,4 @@
-// The process entry, bundled as dist/main.js (scripts/build.mjs; dist/mtg.cjs answers --version and
+// The process entry, bundled as dist/cli.cjs (scripts/build.mjs; dist/mtg.cjs answers --version and
 // help before loading it). The only module that touches `process`: it builds the IO from the real
 // streams, turns SIGINT/SIGTERM into the interrupt run() listens to, treats a closed stdout pipe as
 // the end, and exits once stdout has drained.
