@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-// Thin launcher, CommonJS (bin/package.json): --version and help are answered without node's ESM
-// loader; dist/mtg.cjs imports the ES module bundle for everything else.
+// Thin launcher, CommonJS (bin/package.json): dist/mtg.cjs answers --version and help, and requires
+// the CLI (dist/cli.cjs, CommonJS too) for everything else; node's ES module loader is never set up.
 require('../dist/mtg.cjs');

@@ -1,12 +1,19 @@
-// Bundles the CLI into dist/: src/cli/bin.ts (the process entry, which runs src/cli/main.ts) as ESM
-// (dist/main.js and its chunks), where code
-// splitting keeps what only some commands need (the sandbox, ora, cli-table3) in chunks loaded by
-// dynamic import(), off the start-up path; and src/cli/entry.ts as CommonJS (dist/mtg.cjs, run by
-// bin/mtg.js), which answers --version and help itself and imports dist/main.js for the rest.
-// CommonJS because node sets up its ESM loader only when an ES module is loaded: a CommonJS
-// `--version` ran in 1.11x bare node against 1.36x for the same one line as an ES module (15
-// interleaved runs each; bench figure a).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// Bundles the CLI into dist/, all CommonJS:
+//   - dist/mtg.cjs (src/cli/entry.ts, run by bin/mtg.js) answers --version and help itself, from
+//     dist/help.json, and requires dist/cli.cjs for everything else;
+//   - dist/cli.cjs (src/cli/bin.ts) and dist/chunks/: the CLI, code-split so that what only some
+//     commands need (undici, zod, the sandbox, ora, cli-table3, ...) is in chunks required on first
+//     use, and everything every command loads is in one chunk (startupInOneChunk below).
+// esbuild splits only ES module output, so the CLI is built as ES modules first, then each file is
+// turned into CommonJS on its own (imports into require()s of the same files).
+// Why CommonJS: node sets up its ES module loader when the first ES module loads, and links every
+// ES module file in a graph. A CommonJS `--version` ran in 1.11x bare node against 1.36x for the
+// same one line as an ES module (15 interleaved runs each); on node 26 a one-page API command spent
+// tens of ms in the loader (linking, and the namespaces of the builtins it imported), and node 22+
+// keeps each CommonJS file in its compile cache (src/cli/entry.ts). Why chunks, not one file: the
+// whole CLI in one file (1 MB) cost node 20, which has no compile cache, ~19 ms of compiling at
+// every run, and node 26 ~7 ms with its cache (bench/README.md, "Start-up on each Node line").
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -86,6 +93,66 @@ const leanUndici = {
   },
 };
 
+// undici's client.js requires client-h2.js, which requires node:http2 at load time (and with it
+// tls, http and crypto): on node 26, 20-50 ms of a one-page command that never speaks HTTP/2
+// (undici negotiates h2 only with `allowH2`, which mtg never sets). Bundle it as is, but evaluate
+// it on the first h2 connection: client.js calls it only then.
+const lazyUndiciHttp2 = {
+  name: 'lazy-undici-http2',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
+        ? { path: join(args.resolveDir, 'client-h2.js'), namespace: 'mtg-lazy-h2' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy-h2' }, (args) => ({
+      contents: `let real; module.exports = function connectH2(...args) { return (real ??= require(${JSON.stringify(args.path)}))(...args); };`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+// node:crypto costs 5-15 ms to load on node 26 (its module graph grew: webcrypto's algorithm
+// tables, argon2, ...), and modules on every command's path import it for temporary file names
+// (config/store.ts, output/sink.ts; the export's and the sandbox's hashes too). Give them functions
+// that load it on first call. A name not listed here fails the build ("No matching export").
+const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^node:crypto$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) ? { path: 'node:crypto', namespace: 'mtg-lazy-crypto' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy-crypto' }, () => ({
+      contents: [
+        "const crypto = () => process.getBuiltinModule('node:crypto');",
+        ...['randomBytes', 'createHash', 'createHmac', 'timingSafeEqual'].map(
+          (name) => `export function ${name}(...args) { return crypto().${name}(...args); }`,
+        ),
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
+// jq-web's module.exports is a promise of the jq module. As an ES module, `import('jq-web')`
+// resolved to a namespace whose default is that promise; the CommonJS pass below turns import()
+// into require(), whose interop object would inherit the promise's then() and break `await`.
+// Import it through a module of ours instead, whose namespace has just the default.
+const jqWebNamespace = {
+  name: 'jq-web-namespace',
+  setup(b) {
+    b.onResolve({ filter: /^jq-web$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: 'jq-web', namespace: 'mtg-jq-web' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-jq-web' }, () => ({
+      contents: "import jq from 'jq-web';\nexport default jq;\n",
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+
 // The start-up path in one chunk. With splitting, esbuild gives each module to a chunk per set of
 // entry points (the entry and every dynamic import() target) that reach it, so main.ts's static
 // imports ended up spread over a dozen small files, each costing a resolve, a read and a compile
@@ -147,7 +214,7 @@ const startupInOneChunk = (closure) => ({
   },
 });
 
-// Some CommonJS dependencies call require(); give the ESM bundle one.
+// Some CommonJS dependencies call require(); give the ESM bundle of help-build.ts one.
 const requireBanner =
   "import { createRequire as __mtgCreateRequire } from 'node:module'; const require = __mtgCreateRequire(import.meta.url);";
 const define = { __MTG_VERSION__: JSON.stringify(pkg.version) };
@@ -181,9 +248,12 @@ async function writeHelpTexts() {
 }
 
 await rm(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { main: 'src/cli/bin.ts' },
+// First as ES modules, for esbuild's code splitting (it splits only ES module output): files named
+// .cjs already, so that the imports between them name the final files.
+const { outputFiles } = await build({
+  entryPoints: { cli: 'src/cli/bin.ts' },
   outdir,
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -198,18 +268,62 @@ await build({
   // src/mirror/driver.ts imports it, so node:sqlite is one swap away.
   // jq-web finds its jq.wasm beside its own jq.js at run time: load it from node_modules.
   external: ['better-sqlite3', 'jq-web'],
-  define,
-  banner: { js: requireBanner },
+  // import.meta.url (createRequire in src/mirror/driver.ts): each file's own URL, set below.
+  define: { ...define, 'import.meta.url': '__mtgModuleUrl' },
   plugins: [
     lazyChildProcessForCommander,
     zodEnglishOnly,
     leanUndici,
+    lazyUndiciHttp2,
+    lazyCrypto,
+    jqWebNamespace,
     startupInOneChunk(await startupClosure()),
   ],
+  write: false,
   logLevel: 'warning',
 });
-// The start-up file: self-contained, no banner (CommonJS has its own require); ./main.js stays a
-// real import() of the ESM bundle above.
+// Then each file as CommonJS: imports become require()s of the same files, import() of a chunk a
+// require() on first use, exports getters (live, as ES module bindings are). esbuild reads each
+// file's source map and chains it.
+await Promise.all(
+  outputFiles.map((f) =>
+    mkdir(dirname(f.path), { recursive: true }).then(() => writeFile(f.path, f.contents)),
+  ),
+);
+await Promise.all(
+  outputFiles
+    .filter((f) => f.path.endsWith('.cjs'))
+    .map((f) =>
+      build({
+        entryPoints: [f.path],
+        outfile: f.path,
+        allowOverwrite: true,
+        bundle: true,
+        // Every import is another file of this build, a package or a builtin: left as it is.
+        plugins: [
+          {
+            name: 'all-external',
+            setup: (b) =>
+              b.onResolve({ filter: /.*/ }, (args) =>
+                args.kind === 'entry-point' ? undefined : { path: args.path, external: true },
+              ),
+          },
+        ],
+        format: 'cjs',
+        platform: 'node',
+        target: 'node20.18',
+        supported: { 'dynamic-import': false },
+        minify: true,
+        sourcemap: 'linked',
+        legalComments: 'none',
+        banner: f.text.includes('__mtgModuleUrl')
+          ? { js: "const __mtgModuleUrl = require('node:url').pathToFileURL(__filename).href;" }
+          : undefined,
+        logLevel: 'warning',
+      }),
+    ),
+);
+// The start-up file: self-contained; ./cli.cjs stays a real require() of the bundle above.
 await build({
   entryPoints: ['src/cli/entry.ts'],
   outfile: join(outdir, 'mtg.cjs'),
@@ -220,7 +334,7 @@ await build({
   minify: true,
   sourcemap: 'linked',
   legalComments: 'none',
-  external: ['./main.js'],
+  external: ['./cli.cjs'],
   define,
   logLevel: 'warning',
 });

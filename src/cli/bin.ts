@@ -1,4 +1,4 @@
-// The process entry, bundled as dist/main.js (scripts/build.mjs; dist/mtg.cjs answers --version and
+// The process entry, bundled as dist/cli.cjs (scripts/build.mjs; dist/mtg.cjs answers --version and
 // help before loading it). The only module that touches `process`: it builds the IO from the real
 // streams, turns SIGINT/SIGTERM into the interrupt run() listens to, treats a closed stdout pipe as
 // the end, and exits once stdout has drained.
@@ -21,15 +21,21 @@ const onSignal = (signal: NodeJS.Signals) => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-const code = await run(process.argv.slice(2), systemIO(process), process.env, {
-  interrupt: interrupt.signal,
-});
-// Still ours until the process ends: a signal now (while stdout drains) exits 130 at once, rather
-// than killing the process by default or being taken for a first Ctrl-C that nothing awaits.
-const exitNow = () => process.exit(ExitCode.interrupted);
-process.off('SIGINT', onSignal).on('SIGINT', exitNow);
-process.off('SIGTERM', onSignal).on('SIGTERM', exitNow);
-// Let stdout drain before exiting (a pipe may still hold data).
-process.exitCode = code;
-if (process.stdout.writableLength === 0) process.exit(code);
-else process.stdout.once('drain', () => process.exit(code));
+// No top-level await: the build bundles this file as CommonJS too (scripts/build.mjs).
+async function main(): Promise<void> {
+  const code = await run(process.argv.slice(2), systemIO(process), process.env, {
+    interrupt: interrupt.signal,
+  });
+  // Still ours until the process ends: a signal now (while stdout drains) exits 130 at once, rather
+  // than killing the process by default or being taken for a first Ctrl-C that nothing awaits.
+  const exitNow = () => process.exit(ExitCode.interrupted);
+  process.off('SIGINT', onSignal).on('SIGINT', exitNow);
+  process.off('SIGTERM', onSignal).on('SIGTERM', exitNow);
+  // Let stdout drain before exiting (a pipe may still hold data).
+  process.exitCode = code;
+  if (process.stdout.writableLength === 0) process.exit(code);
+  else process.stdout.once('drain', () => process.exit(code));
+}
+
+// A failure to run surfaces as an unhandled rejection, as it did as a top-level await.
+void main();

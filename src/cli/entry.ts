@@ -1,8 +1,10 @@
 // The bundle's entry point. `mtg --version` and help need none of the CLI: answer them here and load
-// the rest (commander, the command tree, main) only for everything else. Measured by `npm run bench` (a).
+// the rest (commander, the command tree, main) only for everything else. Measured by `npm run bench`
+// (a) and bench/startup.mjs.
 //
-// Built as CommonJS (dist/mtg.cjs, see scripts/build.mjs): answering --version or help then never
-// sets up node's ESM loader. Self-contained on purpose: it imports nothing of ours but dist/main.js.
+// Built as CommonJS (dist/mtg.cjs, see scripts/build.mjs), as is the CLI it loads (dist/cli.cjs):
+// node's ES module loader is never set up. Self-contained on purpose: it requires nothing of ours
+// but dist/cli.cjs.
 
 import type { HelpTexts } from './help-texts.js';
 
@@ -38,9 +40,12 @@ function preRenderedHelp(argv: string[]): string | undefined {
 }
 
 /**
- * Node >= 22.1 can keep the code it compiles on disk (module.enableCompileCache(), in
- * node-compile-cache under the OS temp dir; NODE_DISABLE_COMPILE_CACHE=1 turns it off), which spares
- * the next run most of compiling the bundle. Node 20 has no such API for ES modules: a no-op there.
+ * Node >= 22.1 keeps the code it compiles on disk (module.enableCompileCache()), which spares every
+ * later run most of compiling the CLI (dist/cli.cjs and its chunks). Where: NODE_COMPILE_CACHE if
+ * set, else node-compile-cache in the OS temp dir (TMPDIR), one subfolder per node version; never
+ * beside mtg, so a read-only install folder is fine. NODE_DISABLE_COMPILE_CACHE=1 turns it off. A
+ * cache that cannot be read or written is skipped silently by node (the call returns a status, it
+ * does not throw or print); the try is for a node that throws anyway. Node 20 has no such API.
  */
 function enableCompileCache(): void {
   try {
@@ -63,7 +68,6 @@ if (version) {
   process.stdout.write(help);
 } else {
   enableCompileCache();
-  // A real import() of the ESM bundle (kept by the build); a failure to load it surfaces as an
-  // unhandled rejection, as it did as a top-level await.
-  void import('./main.js');
+  // A real require() of the CLI bundle (kept by the build), which runs it.
+  require('./cli.cjs');
 }

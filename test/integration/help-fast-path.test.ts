@@ -3,7 +3,9 @@
 // that text must be byte for byte what commander prints. The normal path is rendered in-process
 // here (commander's outputHelp(), as --help does) and, for a sample, by the built CLI with
 // MTG_NO_HELP_CACHE=1, the knob that makes src/cli/entry.ts skip the stored texts.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -153,5 +155,57 @@ describe('pre-rendered help: a missing or broken dist/help.json', () => {
   it('falls back to commander silently when the file is missing', async () => {
     rmSync(join(root, 'dist', 'help.json'), { force: true });
     expect(await runCopy(['action-items', 'list', '--help'])).toBe(listHelp());
+  });
+});
+
+describe("node's compile cache (module.enableCompileCache, node >= 22.1)", () => {
+  // A private copy of the built CLI, to see that nothing is ever written beside it.
+  const root = mkdtempSync(join(tmpdir(), 'mtg-compile-cache-'));
+  const install = join(root, 'install');
+  cpSync(join(BIN, '..'), join(install, 'bin'), { recursive: true });
+  cpSync(join(BIN, '..', '..', 'dist'), join(install, 'dist'), { recursive: true });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const filesUnder = (dir: string): string[] =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+  const run = (env: Record<string, string>) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        [join(install, 'bin', 'mtg.js'), 'config', 'list', '--json'],
+        {
+          env: { PATH: process.env.PATH, HOME: root, MTG_CONFIG_DIR: join(root, 'config'), ...env },
+          timeout: 20_000,
+        },
+        (err, stdout, stderr) => {
+          if (err && typeof err.code !== 'number') reject(err);
+          else resolve({ code: err ? (err.code as number) : 0, stdout, stderr });
+        },
+      );
+    });
+
+  it('is kept under the temp folder, never in the install folder, and changes no output', async () => {
+    const installed = filesUnder(install);
+    const reference = await run({ NODE_DISABLE_COMPILE_CACHE: '1' });
+    const temp = join(root, 'tmp');
+    mkdirSync(temp);
+    expect(await run({ TMPDIR: temp })).toEqual(reference); // writes the cache
+    expect(await run({ TMPDIR: temp })).toEqual(reference); // reads it
+    expect(filesUnder(install)).toEqual(installed);
+    const cached = filesUnder(temp).filter((f) => f.startsWith('node-compile-cache'));
+    // Node 20 has no compile cache for mtg to enable: nothing is written anywhere.
+    if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
+      expect(cached.length).toBeGreaterThan(1);
+    } else {
+      expect(cached).toEqual([]);
+    }
+  });
+
+  it('a cache folder that cannot be made is skipped silently', async () => {
+    const reference = await run({ NODE_DISABLE_COMPILE_CACHE: '1' });
+    const notAFolder = join(root, 'a-file');
+    writeFileSync(notAFolder, '');
+    expect(await run({ TMPDIR: notAFolder })).toEqual(reference);
+    expect(await run({ NODE_COMPILE_CACHE: join(notAFolder, 'cache') })).toEqual(reference);
   });
 });
