@@ -5,7 +5,7 @@
 import type { ApiClient } from '../api/client.js';
 import { MissingKeyError, UsageError } from '../api/errors.js';
 import { checkBaseUrl } from '../api/url.js';
-import { needsStore, resolveSettings, type Settings } from '../config/settings.js';
+import { ConfigFileError, needsStore, resolveSettings, type Settings } from '../config/settings.js';
 import type { ConfigStore } from '../config/store.js';
 import type { Globals } from './globals.js';
 import type { IOStreams } from './io.js';
@@ -58,7 +58,7 @@ export class Context {
     try {
       return await resolveSettings(input, store);
     } catch (err) {
-      if (!(err instanceof UsageError)) throw err;
+      if (!(err instanceof ConfigFileError)) throw err;
       this.progress.line(`mtg: warning: ${err.message}; its settings are ignored`);
       return resolveSettings(input, undefined);
     }

@@ -12,7 +12,7 @@ export const run = defineRun(spec.login, async (ctx) => {
   store.checkWritable();
   const settings = await ctx.settings();
   const baseUrl = ctx.baseUrl(settings);
-  const key = await readSecret(ctx.io, 'Paste your API key (input hidden): ');
+  const key = await readSecret(ctx.io, 'Paste your API key (input hidden): ', ctx.signal);
   if (!key) throw new UsageError('No API key given (pipe it on stdin or paste it at the prompt)');
   if (/\s/.test(key)) throw new UsageError('The API key must not contain spaces or line breaks');
   await probe(ctx, key, baseUrl);

@@ -1,6 +1,6 @@
 // mtg auth status: the profile, base URL, key source, masked key and rate-limit state.
 
-import { ExitCode, exitCodeOf } from '../../api/errors.js';
+import { ExitCode, exitCodeOf, MissingKeyError } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
 import { maskKey } from '../../config/settings.js';
 import { planOutput } from '../../output/plan.js';
@@ -38,6 +38,12 @@ export const run = defineRun(spec.status, async (ctx) => {
     }
   } else {
     code = settings.apiKey ? ExitCode.usage : ExitCode.auth;
+    // The exit code alone does not say why: one line that does, and how to fix it.
+    ctx.progress.line(
+      settings.apiKey
+        ? `mtg: No base URL for profile "${settings.profile}": set MTG_BASE_URL, or run \`mtg config set base-url URL\``
+        : `mtg: ${new MissingKeyError(settings.profile).message}`,
+    );
   }
   await plan.one(status);
   return code;
