@@ -15,6 +15,7 @@ export interface SettingsInput {
 
 export interface Settings {
   profile: string;
+  /** From flag, env or the config file; Context.apiKey() puts the credential store before the file. */
   apiKey?: string;
   apiKeySource: Source;
   baseUrl?: string;
