@@ -191,3 +191,35 @@ describe('the config file while a Secret Service is there', () => {
     expect(secretTool('lookup', 'default')).toBeUndefined();
   });
 });
+
+describe('a locked Secret Service', () => {
+  it('is an error naming the store and saying how to unlock it (exit 1), not a fall back to the file', async () => {
+    const dir = configDir();
+    expect((await login(dir, 'default', KEY)).code).toBe(0);
+    const dbusSend = (method: 'Lock') =>
+      execFileSync('dbus-send', [
+        '--session',
+        '--print-reply',
+        '--dest=org.freedesktop.secrets',
+        '/org/freedesktop/secrets',
+        `org.freedesktop.Secret.Service.${method}`,
+        'array:objpath:/org/freedesktop/secrets/collection/login',
+      ]);
+    dbusSend('Lock');
+    try {
+      const r = await mtg(['people', 'list', '--json', '--limit', '1'], dir);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^mtg: The Secret Service is locked .*unlock it .*gnome-keyring-daemon --unlock/,
+      );
+    } finally {
+      // Unlocking asks for a prompt that this bus cannot show: a new daemon, unlocked, takes over.
+      execFileSync('gnome-keyring-daemon', ['--replace', '--unlock', '--components=secrets'], {
+        input: 'pw',
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+    }
+    expect(secretTool('lookup', 'default')).toBe(KEY);
+  });
+});
