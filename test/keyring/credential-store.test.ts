@@ -79,6 +79,12 @@ describe('auth login with a Secret Service', () => {
     expect(secretTool('lookup', 'default')).toBe(KEY);
     expect(readConfig(dir).profiles.default).toEqual({ 'base-url': sandbox.baseUrl });
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(KEY);
+    // `config get` reads the file only: it points at `auth status` rather than saying "no key".
+    const get = await mtg(['config', 'get', 'api-key'], dir);
+    expect(get.code).toBe(1);
+    expect(get.stderr).toMatch(
+      /api-key is not set for profile "default" in the config file; `mtg auth status` shows/,
+    );
   });
 
   it('commands use the stored key; status names the keychain; logout removes it from the store', async () => {
