@@ -97,6 +97,19 @@ describe('no credential store reachable (no session bus)', () => {
     expect(status.stderr).toBe('');
   });
 
+  it('a bus address that leads nowhere (a stale session) is no store: the key goes to the file, never the kernel keyring', async () => {
+    // The library, unpinned, would fall back to the kernel keyring here, which a reboot empties.
+    const dir = mkdtempSync(join(work, 'config-'));
+    const r = await runCli(['auth', 'login', '--base-url', sandbox.baseUrl], {
+      env: { MTG_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(work, 'no-such-bus')}` },
+      input: KEY,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^mtg: No credential store here \(no Secret Service on the session bus/m);
+    expect(r.stderr).toContain(`the key is stored in the config file ${join(dir, 'config.json')}`);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default['api-key']).toBe(KEY);
+  });
+
   it('--move-to-keychain says there is no store and leaves the key in the file (exit 2)', async () => {
     const dir = fileWithKey();
     const r = await runCli(['auth', 'login', '--move-to-keychain'], { env: { MTG_CONFIG_DIR: dir } });
