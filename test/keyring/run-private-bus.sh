@@ -7,6 +7,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 home=$(mktemp -d "${TMPDIR:-/tmp}/mtg-keyring-home-XXXXXX")
 trap 'rm -rf "$home"' EXIT
+trap 'exit 130' INT TERM
 # The keyring files (XDG_DATA_HOME/keyrings) go to the throw-away home.
 HOME="$home" XDG_DATA_HOME="$home/.local/share" XDG_RUNTIME_DIR="" \
   dbus-run-session -- sh -c '
