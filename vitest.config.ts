@@ -15,6 +15,8 @@ export default defineConfig({
   ],
   test: {
     include: ['test/**/*.test.ts'],
+    // These need a real Secret Service on a private bus: vitest.keyring.config.ts runs them.
+    exclude: ['test/keyring/**', '**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -73,7 +73,7 @@ __mtg_subcommands() {
 __mtg_options() {
   case "$1" in
     '') REPLY='-V --version --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'auth login') REPLY='--max-retries --timeout --max-wait' ;;
+    'auth login') REPLY='--insecure-storage --move-to-keychain --max-retries --timeout --max-wait' ;;
     'auth status') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
     'config list') REPLY='--format --json --fields -o --output --bom --raw-cells --jq' ;;
     'meetings list') REPLY='--tag --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
@@ -122,6 +122,8 @@ __mtg_value() {
     '|--max-retries') __mtg_kind=text ;;
     '|--timeout') __mtg_kind=text ;;
     '|--max-wait') __mtg_kind=text ;;
+    'auth login|--insecure-storage') __mtg_kind= ;;
+    'auth login|--move-to-keychain') __mtg_kind= ;;
     'auth login|--max-retries') __mtg_kind=text ;;
     'auth login|--timeout') __mtg_kind=text ;;
     'auth login|--max-wait') __mtg_kind=text ;;

@@ -104,6 +104,8 @@ function __mtg_takes_value
             return 1
         case 'auth login|--max-retries' 'auth login|--timeout' 'auth login|--max-wait'
             return 0
+        case 'auth login|--insecure-storage' 'auth login|--move-to-keychain'
+            return 1
         case 'auth status|--format' 'auth status|--fields' 'auth status|-o' 'auth status|--output' 'auth status|--jq' 'auth status|--max-retries' 'auth status|--timeout' 'auth status|--max-wait'
             return 0
         case 'auth status|--json' 'auth status|--bom' 'auth status|--raw-cells'
@@ -292,8 +294,10 @@ complete -c mtg -n '__mtg_at \'\'' -l max-retries -x -d 'retries of a failed req
 complete -c mtg -n '__mtg_at \'\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
 complete -c mtg -n '__mtg_at \'auth\'' -a 'login' -d 'Store an API key for a profile after checking it with one request'
-complete -c mtg -n '__mtg_at \'auth\'' -a 'logout' -d 'Remove the stored API key of a profile'
+complete -c mtg -n '__mtg_at \'auth\'' -a 'logout' -d 'Remove the stored API key of a profile (credential store and config file)'
 complete -c mtg -n '__mtg_at \'auth\'' -a 'status' -d 'Show the profile, base URL, key source, masked key and rate-limit state'
+complete -c mtg -n '__mtg_at \'auth login\'' -l insecure-storage -d 'store the key in the config file (plain text, mode 0600), not the credential ...'
+complete -c mtg -n '__mtg_at \'auth login\'' -l move-to-keychain -d 'move the profile\'s key from the config file to the credential store (no prompt)'
 complete -c mtg -n '__mtg_at \'auth login\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'auth login\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'auth login\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'

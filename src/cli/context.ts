@@ -5,7 +5,8 @@
 import type { ApiClient } from '../api/client.js';
 import { MissingKeyError, UsageError } from '../api/errors.js';
 import { checkBaseUrl } from '../api/url.js';
-import { needsStore, resolveSettings, type Settings } from '../config/settings.js';
+import type { KeySource } from '../config/keychain.js';
+import { ConfigFileError, needsStore, resolveSettings, type Settings } from '../config/settings.js';
 import type { ConfigStore } from '../config/store.js';
 import type { Globals } from './globals.js';
 import type { IOStreams } from './io.js';
@@ -58,10 +59,26 @@ export class Context {
     try {
       return await resolveSettings(input, store);
     } catch (err) {
-      if (!(err instanceof UsageError)) throw err;
+      if (!(err instanceof ConfigFileError)) throw err;
       this.progress.line(`mtg: warning: ${err.message}; its settings are ignored`);
       return resolveSettings(input, undefined);
     }
+  }
+
+  private keyPromise: Promise<{ key?: string; source: KeySource; storeName?: string }> | undefined;
+
+  /**
+   * The API key and where it came from: --api-key, MTG_API_KEY, the OS credential store, the config
+   * file (first wins). The store is asked only here, once, and never when flag or env gives the key.
+   */
+  apiKey(settings: Settings): Promise<{ key?: string; source: KeySource; storeName?: string }> {
+    if (settings.apiKeySource === 'flag' || settings.apiKeySource === 'env') {
+      return Promise.resolve({ key: settings.apiKey, source: settings.apiKeySource });
+    }
+    this.keyPromise ??= import('../config/keychain.js').then(({ storedKey }) =>
+      storedKey(this.env, settings.profile, settings.apiKey, this.signal),
+    );
+    return this.keyPromise;
   }
 
   /** The base URL, checked; a clear error when none is set anywhere. */
@@ -92,9 +109,12 @@ export class Context {
     if (this.clientInstance && !overrides) return this.clientInstance;
     const settings = await this.settings(false);
     const baseUrl = overrides?.baseUrl ?? this.baseUrl(settings);
-    const apiKey = overrides?.apiKey ?? settings.apiKey;
+    // The client's code loads while the credential store (a child process) is asked.
+    const [apiKey, { ApiClient }] = await Promise.all([
+      overrides?.apiKey ?? this.apiKey(settings).then((found) => found.key),
+      import('../api/client.js'),
+    ]);
     if (!apiKey) throw new MissingKeyError(settings.profile);
-    const { ApiClient } = await import('../api/client.js');
     const client = new ApiClient({
       baseUrl,
       apiKey,

@@ -4,13 +4,16 @@
 // and @inquirer/password about 87 ms with 13 packages (median of 9 cold imports each, on this
 // project's 2-core test machine), where this prompt needs raw mode, no echo, backspace, Enter and
 // Ctrl-C only; neither spares the raw-mode handling for the piped case we keep anyway.
-import { UsageError } from '../api/errors.js';
+import { InterruptedError } from '../api/errors.js';
 import type { IOStreams } from './io.js';
 
 type RawInput = NodeJS.ReadableStream & { setRawMode(mode: boolean): unknown };
 
-/** The secret, trimmed; the prompt goes to stderr, nothing typed is echoed. Ctrl-C: "Cancelled" (exit 2). */
-export async function readSecret(io: IOStreams, prompt: string): Promise<string> {
+/**
+ * The secret, trimmed; the prompt goes to stderr, nothing typed is echoed. Ctrl-C (a keystroke in
+ * raw mode, or SIGINT through `signal`) is an interruption: exit 130, as everywhere else.
+ */
+export async function readSecret(io: IOStreams, prompt: string, signal?: AbortSignal): Promise<string> {
   const stdin = io.in;
   if (!io.inIsTTY) {
     let text = '';
@@ -30,6 +33,7 @@ export async function readSecret(io: IOStreams, prompt: string): Promise<string>
       tty.setRawMode(false);
       tty.pause();
       tty.off('data', onData);
+      signal?.removeEventListener('abort', onAbort);
       io.err.write('\n');
       if (err) reject(err);
       else resolve(key.trim());
@@ -37,11 +41,14 @@ export async function readSecret(io: IOStreams, prompt: string): Promise<string>
     const onData = (chunk: string) => {
       for (const ch of chunk) {
         if (ch === '\r' || ch === '\n') return done();
-        if (ch === '\u0003') return done(new UsageError('Cancelled'));
+        if (ch === '\u0003') return done(new InterruptedError());
         if (ch === '\u007f' || ch === '\b') key = key.slice(0, -1);
         else key += ch;
       }
     };
+    const onAbort = () => done(new InterruptedError());
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort);
     tty.on('data', onData);
   });
 }

@@ -1,6 +1,10 @@
 // Where each setting comes from, first wins: flag, environment, stored profile (cli-contract.md).
 
+import { UsageError } from '../api/errors.js';
 import type { ConfigStore } from './store.js';
+
+/** The config file cannot be used as it is (not JSON, wrong types): a usage error naming the file. */
+export class ConfigFileError extends UsageError {}
 
 export type Source = 'flag' | 'env' | 'config' | 'none';
 
@@ -11,6 +15,7 @@ export interface SettingsInput {
 
 export interface Settings {
   profile: string;
+  /** From flag, env or the config file; Context.apiKey() puts the credential store before the file. */
   apiKey?: string;
   apiKeySource: Source;
   baseUrl?: string;
@@ -60,9 +65,35 @@ export async function resolveSettings(
     apiKeySource: key.source,
     baseUrl: base.value,
     baseUrlSource: base.source,
-    appUrl: env.MTG_APP_URL || stored['app-url'],
+    appUrl: env.MTG_APP_URL ? checkAppUrl(env.MTG_APP_URL, 'MTG_APP_URL') : stored['app-url'],
     configDir: env.MTG_CONFIG_DIR || undefined,
   };
+}
+
+/**
+ * The web app's URL (for meeting links): http or https, no credentials. `from` names where it came
+ * from in the error: `config set app-url` or the MTG_APP_URL variable (checked when it is read).
+ */
+export function checkAppUrl(raw: string, from: 'app-url' | 'MTG_APP_URL'): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Not a URL at all: said below.
+  }
+  const problem = !url
+    ? 'expected something like https://app.example.com'
+    : url.protocol !== 'https:' && url.protocol !== 'http:'
+      ? 'only http and https are supported'
+      : url.username || url.password
+        ? 'it must not contain credentials'
+        : undefined;
+  if (!problem) return raw;
+  throw new UsageError(
+    from === 'app-url'
+      ? `Invalid app URL "${raw}": ${problem}`
+      : `MTG_APP_URL is not a valid app URL ("${raw}"): ${problem}`,
+  );
 }
 
 /** "mtg_sk_…1a2b": enough to tell keys apart, never enough to use one. */

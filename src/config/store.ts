@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { chmod, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { ExitCode, MtgError, UsageError } from '../api/errors.js';
+import { ConfigFileError } from './settings.js';
 
 export const CONFIG_KEYS = ['api-key', 'base-url', 'app-url'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -150,7 +151,9 @@ async function parseConfig(path: string, text: string): Promise<ConfigFile> {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`The config file ${path} is not valid JSON (${(err as Error).message})`, [fixHint]);
+    throw new ConfigFileError(`The config file ${path} is not valid JSON (${(err as Error).message})`, [
+      fixHint,
+    ]);
   }
   const { z } = await import('zod');
   const Profile = z.looseObject({
@@ -172,9 +175,10 @@ async function parseConfig(path: string, text: string): Promise<ConfigFile> {
           ? `profile "${profile}" must be an object of settings`
           : `profile "${profile}", key "${key}" must be a string`;
   // The wrong value itself is not shown: it may be a key.
-  // One line: what is wrong, then the ways to fix it.
-  throw new UsageError(
-    `The config file ${path} has a wrong type: ${where}; fix it with \`mtg config set\`/\`mtg config unset\` or in an editor, or move it away (mv "${path}" "${path}.bak")`,
+  // One line: what is wrong, then the ways to fix it. Not `mtg config set`/`unset`: every change
+  // re-reads the file first, so they refuse it too.
+  throw new ConfigFileError(
+    `The config file ${path} has a wrong type: ${where}; fix it in an editor, or move it away (mv "${path}" "${path}.bak") and set it up again`,
   );
 }
 

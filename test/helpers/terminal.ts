@@ -17,6 +17,8 @@ export interface TerminalOptions {
   timeoutMs?: number;
   /** Size the pseudo-terminal to this many columns (stty) before the command runs. */
   columns?: number;
+  /** Type `keys` on the terminal once the screen shows `after` (a prompt). */
+  type?: { after: string; keys: string };
 }
 
 const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -37,13 +39,19 @@ export function runInTerminal(args: string[], options: TerminalOptions = {}): Pr
     // -q: no start/done lines, -f: flush as written, -e: the command's exit code, -c: the command.
     const child = spawn('script', ['-qfec', size + command + redirect, '/dev/null'], {
       env: env as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.type ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
     let screen = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    let typed = false;
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       screen += d;
+      // `script` passes what it reads on its stdin to the terminal, as keys typed there.
+      if (options.type && !typed && screen.includes(options.type.after)) {
+        typed = true;
+        child.stdin?.write(options.type.keys);
+      }
     });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       screen += d;
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);

@@ -179,7 +179,7 @@ describe('--max-wait', () => {
 });
 
 describe('auth and config', () => {
-  it('auth login verifies the key with one request and stores it with mode 0600 in a 0700 folder', async () => {
+  it('auth login verifies the key with one request and, with no credential store (no session bus), stores it with mode 0600 in a 0700 folder and says so', async () => {
     const dir = join(tempConfigDir(), 'nested');
     const before = sandbox.requests.length;
     const r = await runCli(['auth', 'login', '--base-url', sandbox.baseUrl], {
@@ -193,11 +193,13 @@ describe('auth and config', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default['api-key']).toBe(sandbox.apiKey);
     expect(r.stdout + r.stderr).not.toContain(sandbox.apiKey);
+    expect(r.stderr).toMatch(/^mtg: No credential store here \(no D-Bus session bus/m);
+    expect(r.stderr).toContain(`the key is stored in the config file ${file}`);
 
     const status = await runCli(['auth', 'status', '--json'], { env: { MTG_CONFIG_DIR: dir } });
     expect(status.code).toBe(0);
     const info = JSON.parse(status.stdout);
-    expect(info).toMatchObject({ profile: 'default', keySource: 'config', verified: true });
+    expect(info).toMatchObject({ profile: 'default', keySource: 'config file', verified: true });
     expect(info.key).not.toContain(sandbox.apiKey.slice(8, -4));
     expect(info.rateLimit.limit).toBeGreaterThan(0);
 

@@ -30,11 +30,21 @@ describe('readSecret', () => {
     expect(input.raw).toEqual([true, false]);
   });
 
-  it('Ctrl-C at the prompt cancels (a usage error) and leaves raw mode', async () => {
+  it('Ctrl-C at the prompt is an interruption (exit 130) and leaves raw mode', async () => {
     const { io, input, type } = terminal();
     const secret = readSecret(io, 'Key: ');
     type('sk\u0003');
-    await expect(secret).rejects.toThrow('Cancelled');
+    await expect(secret).rejects.toMatchObject({ exitCode: 130 });
+    expect(input.raw).toEqual([true, false]);
+  });
+
+  it('SIGINT (the run aborted) at the prompt is an interruption too, and leaves raw mode', async () => {
+    const { io, input, type } = terminal();
+    const interrupt = new AbortController();
+    const secret = readSecret(io, 'Key: ', interrupt.signal);
+    type('sk');
+    interrupt.abort('SIGINT');
+    await expect(secret).rejects.toMatchObject({ exitCode: 130 });
     expect(input.raw).toEqual([true, false]);
   });
 });

@@ -1,27 +1,78 @@
-// mtg auth login: store an API key for a profile after checking it with one request.
+// mtg auth login: store an API key for a profile after checking it with one request, in the OS
+// credential store where there is one, else (or with --insecure-storage) in the config file.
 
 import { ExitCode, UsageError } from '../../api/errors.js';
+import type { Context } from '../../cli/context.js';
 import { readSecret } from '../../cli/prompt.js';
 import { defineRun } from '../../cli/spec.js';
+import { credentialStore } from '../../config/keychain.js';
 import { maskKey } from '../../config/settings.js';
+import type { ConfigStore } from '../../config/store.js';
 import { probe } from './probe.js';
 import * as spec from './spec.js';
 
-export const run = defineRun(spec.login, async (ctx) => {
-  const store = await ctx.store();
-  store.checkWritable();
+export const run = defineRun(spec.login, async (ctx, _args, opts) => {
+  if (opts.insecureStorage && opts.moveToKeychain) {
+    throw new UsageError('--insecure-storage and --move-to-keychain ask for opposite places: choose one');
+  }
+  const file = await ctx.store();
+  file.checkWritable();
   const settings = await ctx.settings();
+  if (opts.moveToKeychain) return moveToKeychain(ctx, file, settings.profile);
   const baseUrl = ctx.baseUrl(settings);
-  const key = await readSecret(ctx.io, 'Paste your API key (input hidden): ');
+  const key = await readSecret(ctx.io, 'Paste your API key (input hidden): ', ctx.signal);
   if (!key) throw new UsageError('No API key given (pipe it on stdin or paste it at the prompt)');
   if (/\s/.test(key)) throw new UsageError('The API key must not contain spaces or line breaks');
   await probe(ctx, key, baseUrl);
+  const profile = settings.profile;
+  const baseUrlChange =
+    settings.baseUrlSource !== 'config' ? { 'base-url': baseUrl.href.replace(/\/$/, '') } : {};
+  const loggedIn = `Logged in to ${baseUrl.origin} as profile "${profile}" (key ${maskKey(key)}).`;
+  const store = credentialStore(ctx.env, ctx.signal);
+
+  let noStore = 'unavailable' in store ? store.unavailable : undefined;
+  if (!opts.insecureStorage && !('unavailable' in store)) {
+    const answer = await store.set(profile, key);
+    if ('value' in answer) {
+      // The file keeps the base URL and no key (an older key there would only confuse).
+      await file.update(profile, { 'api-key': undefined, ...baseUrlChange });
+      ctx.progress.note(loggedIn);
+      ctx.progress.note(`Stored in ${store.name} (service "mtg", account "${profile}").`);
+      return ExitCode.ok;
+    }
+    noStore = answer.unavailable;
+  }
+  if (opts.insecureStorage && !('unavailable' in store)) {
+    // The store comes first when keys are looked up: an older key there would hide this one.
+    await store.remove(profile);
+  }
   // Key and base URL in one locked write: a login either stores both or reports failure.
-  await store.update(settings.profile, {
-    'api-key': key,
-    ...(settings.baseUrlSource !== 'config' && { 'base-url': baseUrl.href.replace(/\/$/, '') }),
-  });
-  ctx.progress.note(`Logged in to ${baseUrl.origin} as profile "${settings.profile}" (key ${maskKey(key)}).`);
-  ctx.progress.note(`Stored in ${store.path}`);
+  await file.update(profile, { 'api-key': key, ...baseUrlChange });
+  if (!opts.insecureStorage) {
+    ctx.progress.line(
+      `mtg: No credential store here (${noStore}): the key is stored in the config file ${file.path} (mode 0600)`,
+    );
+  }
+  ctx.progress.note(loggedIn);
+  ctx.progress.note(`Stored in ${file.path}`);
   return ExitCode.ok;
 });
+
+/** The key already in the config file goes to the credential store; the file keeps the rest. */
+async function moveToKeychain(ctx: Context, file: ConfigStore, profile: string): Promise<number> {
+  const key = (await file.profile(profile))['api-key'];
+  if (!key) {
+    throw new UsageError(`Profile "${profile}" has no key in the config file ${file.path}: nothing to move`);
+  }
+  const store = credentialStore(ctx.env, ctx.signal);
+  const answer = 'unavailable' in store ? store : await store.set(profile, key);
+  if ('unavailable' in answer || 'unavailable' in store) {
+    const why = 'unavailable' in answer ? answer.unavailable : '';
+    throw new UsageError(`No credential store here (${why}): the key stays in the config file ${file.path}`);
+  }
+  await file.update(profile, { 'api-key': undefined });
+  ctx.progress.note(
+    `Moved the key of profile "${profile}" from ${file.path} to ${store.name} (service "mtg", account "${profile}").`,
+  );
+  return ExitCode.ok;
+}

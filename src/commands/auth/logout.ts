@@ -1,18 +1,30 @@
-// mtg auth logout: remove the stored API key of a profile.
+// mtg auth logout: remove the stored API key of a profile, from wherever it is (the credential
+// store and the config file).
 
 import { ExitCode } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
+import { credentialStore } from '../../config/keychain.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.logout, async (ctx) => {
   const settings = await ctx.settings();
-  const store = await ctx.store();
-  const had = (await store.profile(settings.profile))['api-key'] !== undefined;
-  if (had) await store.update(settings.profile, { 'api-key': undefined });
+  const file = await ctx.store();
+  const profile = settings.profile;
+  const removedFrom: string[] = [];
+  // The file first: a store that does not answer must not keep a key in the file.
+  if ((await file.profile(profile))['api-key'] !== undefined) {
+    await file.update(profile, { 'api-key': undefined });
+    removedFrom.push(`the config file ${file.path}`);
+  }
+  const store = credentialStore(ctx.env, ctx.signal);
+  if (!('unavailable' in store)) {
+    const answer = await store.remove(profile);
+    if ('value' in answer && answer.value) removedFrom.push(store.name);
+  }
   ctx.progress.note(
-    had
-      ? `Removed the API key of profile "${settings.profile}".`
-      : `Profile "${settings.profile}" had no stored key.`,
+    removedFrom.length > 0
+      ? `Removed the API key of profile "${profile}" from ${removedFrom.join(' and ')}.`
+      : `Profile "${profile}" had no stored key.`,
   );
   if (settings.apiKeySource === 'env')
     ctx.progress.note('Note: MTG_API_KEY is still set in this environment.');

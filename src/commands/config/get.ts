@@ -11,7 +11,10 @@ export const run = defineRun(spec.get, async (ctx, args) => {
   const settings = await ctx.settings();
   const value = (await (await ctx.store()).profile(settings.profile))[key];
   if (value === undefined) {
-    ctx.progress.note(`${key} is not set for profile "${settings.profile}".`);
+    // `auth login` keeps keys in the credential store where there is one: point there.
+    const where =
+      key === 'api-key' ? ' in the config file; `mtg auth status` shows the key in use and where it is' : '';
+    ctx.progress.note(`${key} is not set for profile "${settings.profile}"${where}.`);
     return ExitCode.api;
   }
   // The key itself is never printed back; `auth status` shows it masked.

@@ -1,0 +1,98 @@
+// Issue #20 (7, 5): config advice that works, app URLs named as such (MTG_APP_URL checked), a
+// status with no key that says so, and Ctrl-C at the hidden key prompt exiting 130.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { runCli, sandboxEnv, tempConfigDir } from '../helpers/cli.js';
+import { runInTerminal } from '../helpers/terminal.js';
+
+let sandbox: Sandbox;
+const dirs: string[] = [];
+const configDir = () => {
+  const dir = tempConfigDir();
+  dirs.push(dir);
+  return dir;
+};
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ limits: 'none' });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a config file with a wrongly typed key', () => {
+  it('advises what works (an editor, or moving the file), not `mtg config set`/`unset`, which refuse it', async () => {
+    const dir = configDir();
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"profiles":{"default":{"app-url":7}}}', { mode: 0o600 });
+    const r = await runCli(['config', 'get', 'base-url'], { env: { MTG_CONFIG_DIR: dir } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(file);
+    expect(r.stderr).not.toMatch(/config set|config unset/);
+    expect(r.stderr).toMatch(/editor/);
+    // And config set/unset do refuse such a file: advice naming them could not work.
+    const unset = await runCli(['config', 'unset', 'app-url'], { env: { MTG_CONFIG_DIR: dir } });
+    expect(unset.code).toBe(2);
+  });
+});
+
+describe('app URLs', () => {
+  it('config set app-url with a non-URL says "Invalid app URL", exit 2, nothing stored', async () => {
+    const dir = configDir();
+    const r = await runCli(['config', 'set', 'app-url', 'not a url'], { env: { MTG_CONFIG_DIR: dir } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^mtg: Invalid app URL "not a url"/);
+    expect(r.stderr).not.toMatch(/base URL/);
+  });
+
+  it('a MTG_APP_URL that is not an http(s) URL is exit 2, one line naming MTG_APP_URL', async () => {
+    const env = sandboxEnv(sandbox, { MTG_CONFIG_DIR: configDir() });
+    const list = await runCli(['meetings', 'list', '--json', '--limit', '1'], { env });
+    const id = (JSON.parse(list.stdout) as { id: string }[])[0]!.id;
+    for (const bad of ['not a url', 'ftp://app.example.com']) {
+      const r = await runCli(['meetings', 'view', id, '--web'], { env: { ...env, MTG_APP_URL: bad } });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^mtg: MTG_APP_URL /);
+    }
+    const ok = await runCli(['meetings', 'view', id, '--web'], {
+      env: { ...env, MTG_APP_URL: 'https://app.example.com/' },
+    });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.trim()).toBe(`https://app.example.com/meetings/${encodeURIComponent(id)}`);
+  });
+});
+
+describe('auth status with nothing configured', () => {
+  it('exits 3 with one line on stderr saying no key is set and how to set one', async () => {
+    const r = await runCli(['auth', 'status'], {
+      env: { MTG_CONFIG_DIR: configDir(), MTG_BASE_URL: sandbox.baseUrl },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^mtg: No API key for profile "default".*mtg auth login.*MTG_API_KEY/);
+  });
+});
+
+describe('Ctrl-C at the hidden key prompt', () => {
+  it('exits 130 (interrupted), stores nothing', async () => {
+    const dir = configDir();
+    const r = await runInTerminal(['auth', 'login', '--base-url', sandbox.baseUrl], {
+      env: { MTG_CONFIG_DIR: dir },
+      type: { after: 'input hidden', keys: 'mtg_sk_half\u0003' },
+    });
+    expect(r.screen).toMatch(/Paste your API key/);
+    expect(r.screen).not.toContain('mtg_sk_half');
+    expect(r.code).toBe(130);
+    const status = await runCli(['auth', 'status', '--json'], {
+      env: { MTG_CONFIG_DIR: dir, MTG_BASE_URL: sandbox.baseUrl },
+    });
+    expect(JSON.parse(status.stdout).key).toBeNull();
+  });
+});
