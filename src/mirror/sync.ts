@@ -301,10 +301,10 @@ function meterRequests(client: ApiClient, budget: number | undefined): Meter {
   const original = limiter.acquire;
   let reserved = 0;
   const times: number[] = [];
-  own.acquire = () => {
+  own.acquire = (order?: number) => {
     if (budget !== undefined && reserved >= budget) return Promise.reject(new BudgetReached());
     reserved++;
-    return original.call(limiter).then(
+    return original.call(limiter, order).then(
       (ticket) => {
         times.push(Date.now());
         if (times.length > 30) times.shift();
