@@ -114,6 +114,9 @@ interface Waiter {
 /** How long a queued request must wait (ms), or until the limiter hears back (`ms` undefined). */
 type Hold = { ms: number | undefined; reason: WaitInfo['reason']; limit?: number };
 
+/** A wait that ends within this of the one last announced is the same wait. */
+const ANNOUNCE_SLACK_MS = 100;
+
 /** Done requests kept after no window counts them, so that a window learned late still can. */
 const KEEP_DONE = 64;
 
@@ -131,6 +134,7 @@ export class RateLimiter {
   private pausedUntil = 0;
   private heardBack = false;
   private firstAt: number | undefined;
+  private announcedUntil = Number.NEGATIVE_INFINITY;
   private rttMs = 0;
   private queue: Waiter[] = [];
   private pumping = false;
@@ -233,7 +237,10 @@ export class RateLimiter {
   }
 
   private report(ticket: Ticket, limit: number, remaining: number, reset: number, receivedAt: number): void {
-    const bound = receivedAt + reset * 1000;
+    // The server decided between sending and receiving; taken at the midpoint (the request's
+    // way out is rarely the longer half: the answer carries the body). The margin covers the rest.
+    const decidedAt = ticket.at === undefined ? receivedAt : (ticket.at + receivedAt) / 2;
+    const bound = decidedAt + reset * 1000;
     let w = this.windows.get(limit);
     if (!w) {
       // Learned late (the server reports only the window closest to exhaustion): it began with the
@@ -372,7 +379,11 @@ export class RateLimiter {
           );
           continue;
         }
-        this.options.onWait?.({ ms: hold.ms, reason: hold.reason, limit: hold.limit });
+        // Once per wait, not again each time a report wakes the queue to look at it anew.
+        if (Math.abs(now + hold.ms - this.announcedUntil) > ANNOUNCE_SLACK_MS) {
+          this.announcedUntil = now + hold.ms;
+          this.options.onWait?.({ ms: hold.ms, reason: hold.reason, limit: hold.limit });
+        }
         try {
           await this.sleep(hold.ms, changed);
         } catch (err) {

@@ -77,7 +77,8 @@ describe('RateLimiter', () => {
   it("waits for the window's earliest bound, not the bound of its last request", async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
-    // The window's first request comes back at t=100: it refills by t=1100 at the latest.
+    // The window's first request left at t=0 and came back at t=100: decided about t=50, it refills
+    // by t=1050.
     const first = await limiter.acquire();
     clock.advance(100);
     limiter.observe(first, { limit: 3, remaining: 2, reset: 1 });
@@ -89,7 +90,7 @@ describe('RateLimiter', () => {
     }
     expect(clock.now()).toBe(500);
     await limiter.acquire();
-    expect(clock.sleeps).toEqual([1100 - 500 + RESET_MARGIN_MS]);
+    expect(clock.sleeps).toEqual([1050 - 500 + RESET_MARGIN_MS]);
   });
 
   it('takes the bound of a refilled window from its own reports', async () => {
@@ -102,7 +103,8 @@ describe('RateLimiter', () => {
     clock.advance(100);
     limiter.observe(b, { limit: 3, remaining: 0, reset: 1 });
     await limiter.acquire();
-    expect(clock.sleeps).toEqual([1000 + RESET_MARGIN_MS]);
+    // b left at 1500 and came back at 1600: decided about 1550, the window ends by 2550.
+    expect(clock.sleeps).toEqual([2550 - 1600 + RESET_MARGIN_MS]);
   });
 
   it('ignores a stale report that arrives after a newer one', async () => {
