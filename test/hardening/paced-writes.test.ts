@@ -43,6 +43,56 @@ describe('a batch under the Free plan shape of windows (3 a second and 20 a wind
   }, 60_000);
 });
 
+describe('every batch command is paced the same way', () => {
+  it('tags apply: 6 batches of 100 meetings under "1/1s,3/5s", all applied, exit 0', async () => {
+    sandbox = await startSandbox({ port: 0, limits: '1/1s,3/5s', sizes: { meetings: 600 } });
+    const meetingIds = sandbox.snapshot().meetings.map((m) => m.id);
+    expect(meetingIds.length).toBe(600);
+    const r = await runCli(['tags', 'apply', '2', '--stdin', '--format', 'ndjson', '--fields', 'id'], {
+      env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: configDir },
+      input: `${meetingIds.join('\n')}\n`,
+      timeoutMs: 60_000,
+    });
+    expect(r.stderr).not.toContain('rate-limited');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(600);
+    expect(sandbox.count429).toBeLessThanOrEqual(3);
+  }, 60_000);
+
+  it('meetings share: 3 batches of 50 targets under "1/1s,2/5s", all applied, exit 0', async () => {
+    sandbox = await startSandbox({ port: 0, limits: '1/1s,2/5s' });
+    const meetingId = sandbox.snapshot().meetings[0]!.id;
+    const emails = Array.from({ length: 150 }, (_, i) => `guest${i}@example.com`);
+    // Another client of the account has used the window up: the first batch meets a 429.
+    for (let i = 0; i < 2; i++)
+      await fetch(`${sandbox.baseUrl}/people?limit=1`, {
+        headers: { authorization: `Bearer ${sandbox.apiKey}` },
+      });
+    const r = await runCli(
+      [
+        'meetings',
+        'share',
+        meetingId,
+        '--stdin',
+        '--access',
+        'viewer',
+        '--format',
+        'json',
+        '--max-retries',
+        '0',
+      ],
+      {
+        env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: configDir },
+        input: `${emails.join('\n')}\n`,
+        timeoutMs: 60_000,
+      },
+    );
+    expect(r.stderr).not.toContain('rate-limited');
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { errors: unknown[] }).errors).toEqual([]);
+  }, 60_000);
+});
+
 describe('a 429 is waited out, not counted as a retry', () => {
   it('applies an update after a storm of 429s with --max-retries 1', async () => {
     server = await startOddServer((_req, n) =>
