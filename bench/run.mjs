@@ -467,8 +467,8 @@ async function bulkUpdate() {
     value: sec(value),
     baseline: `${sec(bound)} (the bound, 200 / 20 per s)`,
     ratio: value / bound,
-    target: '<= 1.15x, 0 x 429',
-    met: value / bound <= 1.15 && count429 === 0,
+    target: '<= 1.10x, 0 x 429',
+    met: value / bound <= 1.1 && count429 === 0,
     n,
     extra: `429s: ${count429}`,
   });
@@ -484,6 +484,45 @@ async function bulkUpdate() {
     `e) the strict schedule minimum is ${sec(strict)} (last of 20 per second dispatched at 9 s, + ${latencyMs} ms); ` +
       `concurrent run / strict minimum = ${(value / strict).toFixed(2)}x. One at a time cannot beat ${sec(serialMin)}.`,
   );
+}
+
+// h) the Free plan: 30 updates under "3/1s,20/1m" (issue 20): every one applied, next to no 429, against
+// the theoretical minimum of the two windows (the last 10 wait for the minute window: over a minute by
+// nature). BENCH_QUICK uses "3/1s,20/5s", the same shape with a short second window.
+async function freePlanUpdate() {
+  const n = runs(1);
+  const limits = QUICK ? '3/1s,20/5s' : '3/1s,20/1m';
+  const latencyMs = 20;
+  const ids = Array.from({ length: 30 }, (_, i) => i + 1);
+  const minimum = minimumMs(ids.length, parseWindows(limits), { latencyMs });
+  const times = [];
+  let count429 = 0;
+  let failed = 0;
+  for (let i = 0; i < n; i++) {
+    const sandbox = await startSandbox({ limits, latencyMs, sizes: { actionItems: 100 } });
+    const r = await cli(['action-items', 'update', '--stdin', '--status', 'DONE', '--format', 'ndjson'], {
+      env: sandbox.env,
+      stdin: `${ids.join('\n')}\n`,
+      stdout: 'null',
+    });
+    const stats = await sandbox.stats();
+    await sandbox.close();
+    // Exit 6 is what the Free plan gave before (items "still rate-limited"): counted, not fatal.
+    if (r.code !== 0 && r.code !== 6) check(r, 'free-plan update');
+    failed += ids.length - (stats.requests - stats.count429);
+    times.push(r.ms);
+    count429 += stats.count429;
+  }
+  const value = median(times);
+  row(`h) update 30 items, Free plan "${limits}"`, {
+    value: sec(value),
+    baseline: `${sec(minimum)} (theoretical minimum)`,
+    ratio: value / minimum,
+    target: '<= 1.15x, 0 failed, <= 3 x 429',
+    met: value / minimum <= 1.15 && failed === 0 && count429 <= 3 * n,
+    n,
+    extra: `429s: ${count429}, failed: ${failed}`,
+  });
 }
 
 // f) --jq over 100,000 action items, in-process (jq-web), vs the same json export piped into the
@@ -615,6 +654,10 @@ async function main() {
   if (want('e')) {
     process.stderr.write('e) bulk update ...\n');
     await bulkUpdate();
+  }
+  if (want('h')) {
+    process.stderr.write('h) Free plan update ...\n');
+    await freePlanUpdate();
   }
 
   process.stdout.write(`\nmtg bench — ${new Date().toISOString()}\nmachine: ${machine}\n`);

@@ -12,6 +12,8 @@
 // "5/1s,30/10s", 40 sequential pages, latency 0: 5 per second until the 10 s window's 30 are used
 // (t = 0..5 s), then 5 at t = 10 s and the last 5 at t = 11 s: 11.0 s.
 // "20/1s,1000/1m", 200 concurrent requests, latency 100 ms: 20 per second, last at t = 9 s: 9.1 s.
+// "3/1s,20/1m" (the Free plan), 30 concurrent requests, latency 20 ms: 3 per second until the minute
+// window's 20 are used (t = 0..6 s), then 3 a second from t = 60 s, the last at t = 63 s: 63.02 s.
 
 /** "5/1s,30/10s" -> [{ limit: 5, windowMs: 1000 }, ...] (the sandbox's syntax). */
 export function parseWindows(spec) {

@@ -17,7 +17,13 @@ import {
 import { parseJsonExact } from './exact.js';
 import { ProxyError, proxyFor, refusedTunnelStatus, tunnelPoolFactory } from './proxy.js';
 import { parseRateLimitHeaders, parseRetryAfter, RateLimiter, type WaitInfo } from './ratelimit.js';
-import { backoffMs, retryAfterJitterMs, shouldRetryNetworkError, shouldRetryStatus } from './retry.js';
+import {
+  backoffMs,
+  isCertificateError,
+  retryAfterJitterMs,
+  shouldRetryNetworkError,
+  shouldRetryStatus,
+} from './retry.js';
 import type { UnlistedCheck } from './schemas.js';
 import { endpointUrl, isLoopbackHost, type Query } from './url.js';
 
@@ -93,6 +99,11 @@ function baselineWasmOnly(): void {
   }
 }
 
+/** A 429 is waited out, not counted as a retry; this only bounds a server that never stops. */
+const MAX_REFUSALS = 1000;
+/** A 429 with Retry-After: 0 still waits a little, so that a storm of them cannot spin. */
+const MIN_REFUSAL_WAIT_S = 0.05;
+
 export class ApiClient {
   readonly limiter: RateLimiter;
   private dispatcher: Dispatcher | undefined;
@@ -111,7 +122,7 @@ export class ApiClient {
     this.limiter = new RateLimiter({
       maxWaitMs: options.maxWaitMs,
       onWait: options.onWait,
-      sleep: (ms) => this.sleep(ms),
+      sleep: (ms, cancel) => this.sleep(ms, cancel),
     });
   }
 
@@ -131,21 +142,39 @@ export class ApiClient {
       );
     }
     const what = `${req.method} ${url.pathname}`;
+    // -v shows the filters sent too; a query parameter named like a secret is never shown.
+    const shown = this.options.log ? `${req.method} ${url.pathname}${redactedSearch(url)}` : what;
     const undici = await loadUndici();
     const dispatcher = this.getDispatcher(undici);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    const maxAttempts = this.options.maxRetries + 1;
+    const maxRetries = this.options.maxRetries;
+    // Tries that count against --max-retries; a 429 is waited out instead and does not count.
+    let attempt = 0;
+    let refusals = 0;
+    let order: number | undefined;
     let lastError: MtgError | undefined;
 
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+    // Bounded: each pass returns, throws, spends a retry, or is a 429 (at most MAX_REFUSALS, each
+    // waited out within --max-wait).
+    for (;;) {
       this.throwIfAborted();
-      const ticket = await this.limiter.acquire();
+      const ticket = await this.limiter.acquire(order).catch((err: unknown) => {
+        // --max-wait ends the wait after a 429: say what the server said too.
+        if (
+          err instanceof RateLimitExhaustedError &&
+          lastError instanceof ApiError &&
+          lastError.status === 429
+        )
+          throw new RateLimitExhaustedError(`${lastError.message} — ${err.message}`);
+        throw err;
+      });
+      order = ticket.order;
       const started = performance.now();
-      let res: Dispatcher.ResponseData;
+      let res: Dispatcher.ResponseData | undefined;
       let text: string;
-      // undici's headersTimeout starts once the request is on a socket: a connection that never
-      // completes (a proxy that accepts CONNECT and stays silent) would wait without bound. This
-      // deadline bounds the whole attempt, connecting included, up to the response headers.
+      // undici's headersTimeout starts once the request is on a socket, and its bodyTimeout starts
+      // again with every chunk: neither bounds a connection that never completes or a body that
+      // trickles. This deadline bounds the whole attempt, from connecting to the body's last byte.
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
       const signal = this.options.signal
@@ -167,25 +196,40 @@ export class ApiClient {
           }),
           signal,
         );
+        text = await bodyText(res, signal);
         clearTimeout(timer);
-        text = await res.body.text();
       } catch (err) {
         clearTimeout(timer);
+        this.limiter.settle(ticket);
         this.throwIfAborted();
-        const code = deadline.signal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(err);
+        const code = deadline.signal.aborted
+          ? res
+            ? 'UND_ERR_BODY_TIMEOUT'
+            : 'UND_ERR_HEADERS_TIMEOUT'
+          : errorCode(err);
         // A proxy that answers CONNECT with an error status will answer the same again.
         const refused = refusedTunnelStatus(err);
         const problem =
           refused === undefined
-            ? describeNetworkError(err, this.options.timeoutMs, code, proxyFor(url, this.options.env ?? {}))
+            ? describeNetworkError(
+                err,
+                this.options.timeoutMs,
+                code,
+                proxyFor(url, this.options.env ?? {}),
+                url,
+              )
             : `the proxy at ${proxyFor(url, this.options.env ?? {}) ?? 'the configured proxy'} refused the tunnel (HTTP ${refused})`;
         lastError = new NetworkError(
           `${what} failed: ${problem} (after ${attempt + 1} ${attempt ? 'tries' : 'try'})`,
           code,
         );
-        this.log(`${what} -> ${code ?? 'network error'} after ${elapsed(started)}`);
-        if (attempt + 1 < maxAttempts && refused === undefined && shouldRetryNetworkError(req.method, code)) {
-          await this.backoff(attempt, what);
+        this.log(`${shown} -> ${code ?? 'network error'} after ${elapsed(started)}`);
+        if (
+          attempt < maxRetries &&
+          refused === undefined &&
+          shouldRetryNetworkError(req.method, code, attempt)
+        ) {
+          await this.backoff(attempt++, what);
           continue;
         }
         throw lastError;
@@ -197,7 +241,7 @@ export class ApiClient {
       // Built only under --verbose: this runs for every page of an export.
       if (this.options.log) {
         this.log(
-          `${what} -> ${res.statusCode} in ${elapsed(started)}` +
+          `${shown} -> ${res.statusCode} in ${elapsed(started)}` +
             (rate.remaining !== undefined
               ? ` (rate limit ${rate.remaining}/${rate.limit ?? '?'} left, resets in ${rate.reset ?? '?'} s)`
               : ''),
@@ -236,20 +280,27 @@ export class ApiClient {
           url.pathname,
         );
       }
-      if (attempt + 1 < maxAttempts && shouldRetryStatus(req.method, res.statusCode)) {
-        if (res.statusCode === 429) {
-          const seconds =
-            (retryAfter ?? backoffMs(attempt, this.random) / 1000) + retryAfterJitterMs(this.random) / 1000;
-          this.limiter.pause(seconds);
-        } else {
-          await this.backoff(attempt, what);
+      if (res.statusCode === 429) {
+        // Refused before it was applied: wait it out (the limiter holds everyone, within
+        // --max-wait) and send it again in its turn. It spends no retry.
+        if (++refusals > MAX_REFUSALS) {
+          throw new RateLimitExhaustedError(
+            `${lastError.message} — still rate-limited after ${refusals} refusals`,
+          );
         }
+        const seconds =
+          Math.max(
+            retryAfter ?? backoffMs(Math.min(refusals - 1, 5), this.random) / 1000,
+            MIN_REFUSAL_WAIT_S,
+          ) +
+          retryAfterJitterMs(this.random) / 1000;
+        this.log(`${what}: rate-limited, waiting ${seconds.toFixed(1)} s`);
+        this.limiter.refused(ticket, seconds);
         continue;
       }
-      if (res.statusCode === 429) {
-        throw new RateLimitExhaustedError(
-          `${lastError.message} — still rate-limited after ${attempt + 1} ${attempt ? 'tries' : 'try'}`,
-        );
+      if (attempt < maxRetries && shouldRetryStatus(req.method, res.statusCode)) {
+        await this.backoff(attempt++, what);
+        continue;
       }
       if (attempt > 0) {
         throw new ApiError(
@@ -265,8 +316,6 @@ export class ApiClient {
       }
       throw lastError;
     }
-    // Unreachable: the loop returns or throws on its last attempt.
-    throw lastError ?? new NetworkError(`${what} failed`, undefined);
   }
 
   /**
@@ -322,20 +371,27 @@ export class ApiClient {
     await this.sleep(ms);
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** Sleeps `ms`, or less when `cancel` aborts; Ctrl-C rejects. */
+  private sleep(ms: number, cancel?: AbortSignal): Promise<void> {
     const signal = this.options.signal;
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new InterruptedError());
       const timer = setTimeout(done, ms);
-      function done() {
+      function cleanup() {
+        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        cancel?.removeEventListener('abort', done);
+      }
+      function done() {
+        cleanup();
         resolve();
       }
       function onAbort() {
-        clearTimeout(timer);
+        cleanup();
         reject(new InterruptedError());
       }
       signal?.addEventListener('abort', onAbort, { once: true });
+      cancel?.addEventListener('abort', done, { once: true });
     });
   }
 
@@ -387,6 +443,28 @@ function settleOnAbort<T extends Dispatcher.ResponseData>(
   });
 }
 
+/** The body's text, cut off (the body destroyed) when `signal` aborts: the deadline covers the last byte. */
+function bodyText(res: Dispatcher.ResponseData, signal: AbortSignal): Promise<string> {
+  const stop = () => res.body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+  if (signal.aborted) stop();
+  signal.addEventListener('abort', stop, { once: true });
+  return res.body.text().finally(() => signal.removeEventListener('abort', stop));
+}
+
+/** Query parameters whose value is never printed (-v): a key or token sent in the URL. */
+const SECRET_PARAM = /key|token|secret|passw|auth|signature|session|credential/i;
+
+/** The URL's query for -v, each parameter named like a secret shown as "***". */
+export function redactedSearch(url: URL): string {
+  if (url.search === '') return '';
+  const parts: string[] = [];
+  for (const [name, value] of url.searchParams) {
+    const shown = SECRET_PARAM.test(name) ? '***' : value;
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(shown).replaceAll('%2C', ',')}`);
+  }
+  return `?${parts.join('&')}`;
+}
+
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -409,15 +487,22 @@ function describeNetworkError(
   timeoutMs: number,
   code: string | undefined,
   proxy: string | undefined,
+  url: URL,
 ): string {
   if (err instanceof ProxyError) return err.message;
+  const through = proxy ? ` through the proxy at ${proxy}` : '';
+  // Headers that never came and a body that never finished (or trickled) alike: no answer in time.
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return `no answer within ${timeoutMs / 1000} s (--timeout)${proxy ? ` through the proxy at ${proxy}` : ''}`;
+    return `no answer within ${timeoutMs / 1000} s (--timeout)${through}`;
   }
-  if (code === 'ECONNREFUSED') return 'connection refused (is the server running?)';
+  if (code === 'ECONNREFUSED') return `connection refused by ${url.host} (is the server running?)`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was dropped';
-  if (code === 'ENOTFOUND') return 'host not found';
-  return err instanceof Error ? err.message : String(err);
+  if (code === 'ENOTFOUND') return `host not found: ${url.hostname} does not resolve (check the base URL)`;
+  const message = sanitizeOneLine((err instanceof Error ? err.message : String(err)).split('\n')[0]!);
+  if (code !== undefined && isCertificateError(code)) {
+    return `the TLS certificate of ${url.host} was refused: ${message} (${code})`;
+  }
+  return message;
 }
 
 function parseJson(text: string, what: string): unknown {

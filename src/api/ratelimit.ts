@@ -11,37 +11,15 @@ export interface RateLimitHeaders {
   reset?: number;
 }
 
-/** What the limiter knows: the latest window report and how many requests went out since. */
-export interface PacingState {
-  limit?: number;
-  remaining?: number;
-  /** Epoch ms when the reported window refills. */
-  resetAt?: number;
-  /** Requests dispatched after the one whose headers are applied; the server may not have counted them. */
-  inFlightSince: number;
-  /** Epoch ms until which a 429 asked us to wait. */
-  pausedUntil: number;
-}
-
 export interface WaitInfo {
   ms: number;
   reason: 'window' | 'retry-after';
-  /** The reported window's allowance, to name it for people ("the window of 300 requests"). */
+  /** The window's allowance, to name it for people ("the window of 300 requests"). */
   limit?: number;
 }
 
 /** A small margin so that we do not arrive a hair before a window that rounds down. */
 export const RESET_MARGIN_MS = 50;
-
-/** How long to wait before the next request may go out (0 = now). Pure: unit-tested on its own. */
-export function pacingDelay(state: PacingState, now: number): WaitInfo | undefined {
-  if (state.pausedUntil > now)
-    return { ms: state.pausedUntil - now, reason: 'retry-after', limit: state.limit };
-  if (state.remaining === undefined || state.resetAt === undefined) return undefined;
-  if (now >= state.resetAt) return undefined; // the window has refilled
-  if (state.remaining - state.inFlightSince > 0) return undefined;
-  return { ms: state.resetAt - now + RESET_MARGIN_MS, reason: 'window', limit: state.limit };
-}
 
 /** Above this, a RateLimit-Reset is a Unix time (as X-RateLimit-Reset is on some APIs), not a delay. */
 const EPOCH_RESET_FROM = 1_000_000_000;
@@ -82,7 +60,8 @@ export interface RateLimiterOptions {
   /** The most a command may wait on rate limits in all (--max-wait). */
   maxWaitMs: number;
   now?: () => number;
-  sleep?: (ms: number) => Promise<void>;
+  /** Sleeps `ms`; may end early when `cancel` aborts (the limiter learned something new). */
+  sleep?: (ms: number, cancel?: AbortSignal) => Promise<void>;
   onWait?: (info: WaitInfo) => void;
 }
 
@@ -90,20 +69,83 @@ export interface Ticket {
   seq: number;
   /** When the request was let out (the limiter's clock); lets observe() tell which window it fell in. */
   at?: number;
+  /** The caller's place in the queue: a retry passes it back to acquire() to keep its turn. */
+  order?: number;
 }
 
+/** A request let out: the windows count it until the server's report covers it or it was refused. */
+interface Sent {
+  seq: number;
+  at: number;
+  doneAt?: number;
+  /** Answered 429: the server did not count it. */
+  refused?: boolean;
+}
+
+/**
+ * One of the server's windows, known by its allowance. The server reports only the window closest
+ * to exhaustion on each response, so each window is remembered from its own last report and counts
+ * every request sent since then itself.
+ */
+interface Window {
+  limit: number;
+  /** Remaining as of the report (or the whole allowance once the window refilled). */
+  remaining: number;
+  /** Requests sent after this one's report count against `remaining`... */
+  reportSeq: number;
+  /** ...unless they were answered before the window refilled at `since`. */
+  since: number;
+  /** When the window refills: the earliest bound its reports gave, or an estimate after a refill. */
+  resetAt?: number;
+  /** resetAt came from this window's reports (not an estimate), and the last one's Remaining. */
+  reported?: { bound: number; remaining: number };
+  /** The window's length: its longest Reset seen, or from its first request to its earliest bound. */
+  periodMs: number;
+  /** When the first request of the window's current period left, if known. */
+  startedAt?: number;
+}
+
+interface Waiter {
+  order: number;
+  resolve: (ticket: Ticket) => void;
+  reject: (err: unknown) => void;
+}
+
+/** How long a queued request must wait (ms), or until the limiter hears back (`ms` undefined). */
+type Hold = { ms: number | undefined; reason: WaitInfo['reason']; limit?: number };
+
+/** A wait that ends within this of the one last announced is the same wait. */
+const ANNOUNCE_SLACK_MS = 100;
+
+/** Done requests kept after no window counts them, so that a window learned late still can. */
+const KEEP_DONE = 64;
+
+/**
+ * Admits requests in their callers' order, each only when every window known so far has room for
+ * it after counting the requests already sent and not yet covered by a report. Until the first
+ * response says what the windows are, one request goes out alone. A 429 pauses everyone for its
+ * Retry-After, and the refused request keeps its place ahead of later ones (acquire(order)).
+ */
 export class RateLimiter {
-  private readonly state: PacingState = { inFlightSince: 0, pausedUntil: 0 };
-  private dispatched = 0;
-  private appliedSeq = 0;
-  private turn: Promise<void> = Promise.resolve();
+  private readonly windows = new Map<number, Window>();
+  private sent: Sent[] = [];
+  private seq = 0;
+  private orders = 0;
+  private pausedUntil = 0;
+  private heardBack = false;
+  private firstAt: number | undefined;
+  private announcedUntil = Number.NEGATIVE_INFINITY;
+  private rttMs = 0;
+  private queue: Waiter[] = [];
+  private pumping = false;
+  private changed = new AbortController();
   private waitedMs = 0;
   private readonly now: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, cancel?: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: RateLimiterOptions) {
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.sleep = options.sleep ?? cancellableSleep;
   }
 
   /** Total time spent waiting so far (for messages). */
@@ -116,79 +158,255 @@ export class RateLimiter {
     this.waitedMs = 0;
   }
 
-  /** Wait for our turn and for the window, then count the request as dispatched. */
-  acquire(): Promise<Ticket> {
-    const next = this.turn.then(() => this.waitForWindow());
-    // A failed wait (max-wait reached) must not wedge later callers.
-    this.turn = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    return next;
-  }
-
-  private async waitForWindow(): Promise<Ticket> {
-    // Bounded: each pass either dispatches or sleeps through a wait that --max-wait caps.
-    for (;;) {
-      const wait = pacingDelay(
-        { ...this.state, inFlightSince: this.dispatched - this.appliedSeq },
-        this.now(),
-      );
-      if (!wait) break;
-      if (this.waitedMs + wait.ms > this.options.maxWaitMs) {
-        throw new RateLimitExhaustedError(
-          `Still rate-limited: the server asks to wait ${Math.ceil(wait.ms / 1000)} s more, beyond --max-wait ` +
-            `${Math.round(this.options.maxWaitMs / 1000)} s (waited ${Math.round(this.waitedMs / 1000)} s in all)`,
-        );
-      }
-      this.options.onWait?.(wait);
-      await this.sleep(wait.ms);
-      this.waitedMs += wait.ms;
-      if (this.state.resetAt !== undefined && this.now() >= this.state.resetAt) {
-        // The window refilled: assume its full allowance until the next report says otherwise.
-        this.state.remaining = this.state.limit;
-        this.state.resetAt = undefined;
-        this.appliedSeq = this.dispatched;
-      }
-    }
-    this.dispatched++;
-    return { seq: this.dispatched, at: this.now() };
+  /**
+   * Wait for our turn and for room in every window, then count the request as sent. `order` (from
+   * an earlier ticket) puts a retried request back in its place, ahead of requests queued after it.
+   */
+  acquire(order?: number): Promise<Ticket> {
+    return new Promise<Ticket>((resolve, reject) => {
+      const waiter: Waiter = { order: order ?? ++this.orders, resolve, reject };
+      let at = this.queue.length;
+      while (at > 0 && this.queue[at - 1]!.order > waiter.order) at--;
+      this.queue.splice(at, 0, waiter);
+      void this.pump();
+    });
   }
 
   /**
-   * Apply a response's headers, unless a newer request's report was applied already.
+   * Apply a response's headers to the window they describe (by its allowance), unless a newer
+   * request's report of that window was applied already.
    *
    * Each report bounds the window's end from above: the server decided at or before `receivedAt`,
-   * so the window refills no later than receivedAt + Reset. Every report of the same window gives
-   * such a bound; the earliest one is the tightest, and it comes from early in the window. Keeping
-   * only the latest report's bound (from the window's last request) made a batch wait out the
-   * window plus the time it took to send the window's requests (bench figure e: 13.0 s for 200
-   * updates at 20 per second, now about 10.8 s). A report is taken to be of the same window when it
-   * names the same allowance, shows less remaining than the last one and its request left before
-   * the window's bound; a report of a refilled window shows more remaining (or a different
-   * window) and replaces the bound.
+   * so the window refills no later than receivedAt + Reset. The earliest of a window's bounds is the
+   * tightest (Reset is whole seconds); keeping only the latest report's bound made a batch wait out
+   * the window plus the time it took to send its requests (bench figure e). A report is of the same
+   * window when it shows less remaining than the last one and its request left before that bound;
+   * otherwise the window has refilled and the report replaces the bound.
    */
   observe(ticket: Ticket, headers: RateLimitHeaders, receivedAt = this.now()): void {
-    if (ticket.seq <= this.appliedSeq) return;
-    if (headers.remaining === undefined) return;
-    const bound = headers.reset === undefined ? undefined : receivedAt + headers.reset * 1000;
-    const prior = this.state;
-    const sameWindow =
-      bound !== undefined &&
-      prior.resetAt !== undefined &&
-      prior.remaining !== undefined &&
-      ticket.at !== undefined &&
-      headers.limit === prior.limit &&
-      headers.remaining < prior.remaining &&
-      ticket.at < prior.resetAt;
-    this.appliedSeq = ticket.seq;
-    this.state.limit = headers.limit;
-    this.state.remaining = headers.remaining;
-    this.state.resetAt = sameWindow ? Math.min(prior.resetAt!, bound) : bound;
+    this.settle(ticket, receivedAt);
+    this.heardBack = true;
+    const { remaining, reset } = headers;
+    if (remaining !== undefined && reset !== undefined)
+      this.report(ticket, headers.limit ?? 0, remaining, reset, receivedAt);
+    this.notify();
   }
 
-  /** A 429: nobody sends until Retry-After has passed. */
-  pause(seconds: number): void {
-    this.state.pausedUntil = Math.max(this.state.pausedUntil, this.now() + seconds * 1000);
+  /** The request ended without a usable report (a network error, a timeout): it no longer waits. */
+  settle(ticket: Ticket, at = this.now()): void {
+    const sent = this.sent.find((s) => s.seq === ticket.seq);
+    if (sent && sent.doneAt === undefined) {
+      sent.doneAt = at;
+      if (ticket.at !== undefined) this.rttMs = at - ticket.at;
+    }
+    this.notify();
   }
+
+  /** A 429: the server did not count the request; nobody sends until Retry-After has passed. */
+  refused(ticket: Ticket, retryAfterSeconds: number): void {
+    const sent = this.sent.find((s) => s.seq === ticket.seq);
+    if (sent) sent.refused = true;
+    this.pause(retryAfterSeconds);
+  }
+
+  /** Nobody sends until `seconds` from now. */
+  pause(seconds: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + seconds * 1000);
+    this.notify();
+  }
+
+  /**
+   * The least time `requests` more requests take under the windows seen so far (ms), or undefined
+   * while no window is known. The sustainable-rate arithmetic: what each window has left now, then
+   * its whole allowance once per period; the slowest window decides.
+   */
+  minimumMs(requests: number): number | undefined {
+    if (this.windows.size === 0) return undefined;
+    const now = this.now();
+    let slowest = 0;
+    for (const w of this.windows.values()) {
+      const refilled = w.resetAt !== undefined && now >= w.resetAt;
+      const room = refilled ? w.limit : Math.max(0, w.remaining - this.used(w));
+      if (requests <= room || w.limit <= 0) continue;
+      const beyond = requests - room;
+      const firstRefill = refilled || w.resetAt === undefined ? 0 : w.resetAt - now;
+      // The last refill's requests go out at its start: periods after the first refill.
+      slowest = Math.max(slowest, firstRefill + (Math.ceil(beyond / w.limit) - 1) * w.periodMs);
+    }
+    return slowest;
+  }
+
+  private report(ticket: Ticket, limit: number, remaining: number, reset: number, receivedAt: number): void {
+    // The server decided between sending and receiving; taken at the midpoint (the request's
+    // way out is rarely the longer half: the answer carries the body). The margin covers the rest.
+    const decidedAt = ticket.at === undefined ? receivedAt : (ticket.at + receivedAt) / 2;
+    const bound = decidedAt + reset * 1000;
+    let w = this.windows.get(limit);
+    if (!w) {
+      // Learned late (the server reports only the window closest to exhaustion): it began with the
+      // command's first request, as far as this command can tell.
+      w = {
+        limit,
+        remaining,
+        reportSeq: ticket.seq,
+        since: Number.NEGATIVE_INFINITY,
+        periodMs: 0,
+        startedAt: this.firstAt,
+      };
+      this.windows.set(limit, w);
+    } else {
+      if (ticket.seq <= w.reportSeq) return; // a newer request's report came first
+      // Sent before the window refilled: its report is most likely of the window that ended.
+      if (ticket.at !== undefined && ticket.at < w.since) return;
+    }
+    w.periodMs = Math.max(w.periodMs, reset * 1000);
+    const prior = w.reported;
+    const sameWindow =
+      prior !== undefined &&
+      ticket.at !== undefined &&
+      ticket.at < prior.bound &&
+      remaining < prior.remaining;
+    w.resetAt = sameWindow ? Math.min(prior.bound, bound) : bound;
+    w.reported = { bound: w.resetAt, remaining };
+    if (w.startedAt !== undefined) w.periodMs = Math.max(w.periodMs, w.resetAt - w.startedAt);
+    w.remaining = remaining;
+    w.reportSeq = ticket.seq;
+    w.since = Number.NEGATIVE_INFINITY;
+  }
+
+  /** Requests the window has not been told about: sent after its report, not refused, not answered before it refilled. */
+  private used(w: Window): number {
+    let n = 0;
+    for (const s of this.sent) if (this.counts(w, s)) n++;
+    return n;
+  }
+
+  private counts(w: Window, s: Sent): boolean {
+    return s.seq > w.reportSeq && !s.refused && !(s.doneAt !== undefined && s.doneAt < w.since);
+  }
+
+  /** Windows whose end has passed have their whole allowance again, from the next request on. */
+  private refill(now: number): void {
+    for (const w of this.windows.values()) {
+      if (w.resetAt === undefined || now < w.resetAt) continue;
+      w.since = w.resetAt;
+      w.remaining = w.limit;
+      w.reportSeq = 0;
+      w.resetAt = undefined;
+      w.reported = undefined;
+      w.startedAt = undefined;
+    }
+  }
+
+  /** What keeps the next request back, or undefined when it may go now. */
+  private hold(now: number): Hold | undefined {
+    if (this.pausedUntil > now) return { ms: this.pausedUntil - now, reason: 'retry-after' };
+    this.refill(now);
+    const inFlight = this.sent.some((s) => s.doneAt === undefined);
+    // Nothing known yet: one request finds out what the windows are before others follow it.
+    if (!this.heardBack && inFlight) return { ms: undefined, reason: 'window' };
+    let hold: Hold | undefined;
+    for (const w of this.windows.values()) {
+      if (w.remaining - this.used(w) > 0) continue;
+      // Full, with no end known: its requests are in flight and their reports will say.
+      const ms =
+        w.resetAt === undefined
+          ? inFlight
+            ? undefined
+            : Math.max(w.periodMs, 1000)
+          : w.resetAt - now + RESET_MARGIN_MS;
+      if (!hold || ms === undefined || (hold.ms !== undefined && ms > hold.ms))
+        hold = { ms: hold && hold.ms === undefined ? undefined : ms, reason: 'window', limit: w.limit };
+    }
+    return hold;
+  }
+
+  private send(now: number): Ticket {
+    const ticket: Ticket = { seq: ++this.seq, at: now };
+    this.firstAt ??= now;
+    this.sent.push({ seq: ticket.seq, at: now });
+    // A refilled window's new period starts when the server sees its first request.
+    for (const w of this.windows.values()) {
+      if (w.startedAt === undefined) w.startedAt = now;
+      if (w.resetAt === undefined && w.periodMs > 0) w.resetAt = now + w.periodMs + this.rttMs;
+    }
+    this.prune();
+    return ticket;
+  }
+
+  private prune(): void {
+    const done = this.sent.filter(
+      (s) => s.doneAt !== undefined && ![...this.windows.values()].some((w) => this.counts(w, s)),
+    );
+    if (done.length <= KEEP_DONE) return;
+    const drop = new Set(done.slice(0, done.length - KEEP_DONE));
+    this.sent = this.sent.filter((s) => !drop.has(s));
+  }
+
+  private notify(): void {
+    this.changed.abort();
+    this.changed = new AbortController();
+  }
+
+  /** Lets queued requests out in order. Bounded: each pass sends, fails a caller or waits. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0) {
+        const now = this.now();
+        const hold = this.hold(now);
+        if (!hold) {
+          const waiter = this.queue.shift()!;
+          waiter.resolve({ ...this.send(now), order: waiter.order });
+          continue;
+        }
+        if (hold.ms !== undefined && this.waitedMs + hold.ms > this.options.maxWaitMs) {
+          this.queue
+            .shift()!
+            .reject(
+              new RateLimitExhaustedError(
+                `Still rate-limited: the server asks to wait ${Math.ceil(hold.ms / 1000)} s more, beyond --max-wait ` +
+                  `${Math.round(this.options.maxWaitMs / 1000)} s (waited ${Math.round(this.waitedMs / 1000)} s in all)`,
+              ),
+            );
+          continue;
+        }
+        const changed = this.changed.signal;
+        if (hold.ms === undefined) {
+          await new Promise<void>((resolve) =>
+            changed.addEventListener('abort', () => resolve(), { once: true }),
+          );
+          continue;
+        }
+        // Once per wait, not again each time a report wakes the queue to look at it anew.
+        if (Math.abs(now + hold.ms - this.announcedUntil) > ANNOUNCE_SLACK_MS) {
+          this.announcedUntil = now + hold.ms;
+          this.options.onWait?.({ ms: hold.ms, reason: hold.reason, limit: hold.limit });
+        }
+        try {
+          await this.sleep(hold.ms, changed);
+        } catch (err) {
+          // Interrupted (Ctrl-C): every queued caller stops.
+          for (const waiter of this.queue.splice(0)) waiter.reject(err);
+          return;
+        }
+        this.waitedMs += Math.min(hold.ms, Math.max(0, this.now() - now));
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+}
+
+function cancellableSleep(ms: number, cancel?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      cancel?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    cancel?.addEventListener('abort', done, { once: true });
+  });
 }

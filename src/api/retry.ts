@@ -14,12 +14,36 @@ const NEVER_SENT = new Set([
   'MTG_PROXY_CLOSED',
 ]);
 
+/** Errors another try cannot mend: the name does not resolve, the certificate is refused. */
+const NEVER_MENDED = new Set(['ENOTFOUND', 'ERR_INVALID_URL']);
+
+/** A TLS certificate (or TLS setup) error: node's and OpenSSL's codes. Retrying gets the same certificate. */
+export function isCertificateError(code: string): boolean {
+  return (
+    code.startsWith('ERR_TLS_') ||
+    code.startsWith('ERR_SSL_') ||
+    code.startsWith('CERT_') ||
+    code.startsWith('UNABLE_TO_') ||
+    code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+    code === 'SELF_SIGNED_CERT_IN_CHAIN' ||
+    code === 'HOSTNAME_MISMATCH'
+  );
+}
+
+/** A refused connection may be a server restarting: one quick retry, not the whole series. */
+const RETRIED_ONCE = new Set(['ECONNREFUSED']);
+
 export function isIdempotent(method: string): boolean {
   return method === 'GET' || method === 'PUT' || method === 'HEAD' || method === 'DELETE';
 }
 
-/** A request that got no HTTP answer: retry? `errorCode` is Node's/undici's error code. */
-export function shouldRetryNetworkError(method: string, errorCode: string | undefined): boolean {
+/**
+ * A request that got no HTTP answer: retry? `errorCode` is Node's/undici's error code; `attempt`
+ * counts the tries already retried (0 after the first).
+ */
+export function shouldRetryNetworkError(method: string, errorCode: string | undefined, attempt = 0): boolean {
+  if (errorCode !== undefined && (NEVER_MENDED.has(errorCode) || isCertificateError(errorCode))) return false;
+  if (errorCode !== undefined && RETRIED_ONCE.has(errorCode)) return attempt === 0;
   if (errorCode !== undefined && NEVER_SENT.has(errorCode)) return true;
   return isIdempotent(method);
 }

@@ -140,15 +140,25 @@ export async function checkOutputOptions(ctx: Context, resource: ResourceName): 
 }
 
 /**
- * Validate --format/--fields and open the output, before anything is sent (a bad --fields is exit 2
- * with nothing sent).
+ * Validate --format/--fields before anything is sent (a bad --fields is exit 2 with nothing sent),
+ * and open the output: an -o file at once (a file that cannot be opened fails before any request),
+ * stdout at the first applied item, so that a batch where every item failed prints no csv/tsv
+ * header. json still prints its one document, an empty array.
  */
 export async function openItemOutput(ctx: Context, resource: ResourceName): Promise<ItemOutput> {
-  const output = await (await (await import('../output/plan.js')).planOutput(ctx, resource)).open();
+  const plan = await (await import('../output/plan.js')).planOutput(ctx, resource);
+  let output = plan.destination === undefined ? undefined : await plan.open();
+  const opened = async () => {
+    output ??= await plan.open();
+    return output;
+  };
   return {
-    write: (items) => output.write(items),
-    finish: (keep) => (keep ? output.commit() : output.discard()),
-    abort: () => output.abort(),
+    write: async (items) => (await opened()).write(items),
+    finish: async (keep) => {
+      if (keep) return (await opened()).commit();
+      if (output || plan.format === 'json') await (await opened()).discard();
+    },
+    abort: async () => output?.abort(),
   };
 }
 

@@ -76,7 +76,13 @@ export interface SyncProgressEvent {
   items: number;
   /** Transcripts still to fetch (transcripts phase). */
   left?: number;
-  /** Estimated time to fetch them, at the pace the rate limit has allowed so far. */
+  /**
+   * Requests still to make in this run: the pages left of this and the later list walks (each as
+   * large as its last complete walk) and the transcripts left. Undefined while that cannot be known
+   * (a walk never completed before, or the meetings walk has not told the transcripts yet).
+   */
+  requestsLeft?: number;
+  /** Estimated time for requestsLeft, at the pace the rate limit allows; undefined: unknown. */
   etaMs?: number;
   /** The phase ended. */
   done?: boolean;
@@ -301,10 +307,10 @@ function meterRequests(client: ApiClient, budget: number | undefined): Meter {
   const original = limiter.acquire;
   let reserved = 0;
   const times: number[] = [];
-  own.acquire = () => {
+  own.acquire = (order?: number) => {
     if (budget !== undefined && reserved >= budget) return Promise.reject(new BudgetReached());
     reserved++;
-    return original.call(limiter).then(
+    return original.call(limiter, order).then(
       (ticket) => {
         times.push(Date.now());
         if (times.length > 30) times.shift();
@@ -377,8 +383,28 @@ class SyncEngine {
   /** Transcripts to fetch after the walks, once the meetings walk has told (shown in every phase). */
   private transcriptsLeft: number | undefined;
 
+  /** The walks still to run (the current one first), each with the pages its last complete walk had. */
+  private walksLeft: { def: ListDef; expected: number | undefined }[] = [];
+  /** Transcripts pending when the run began: the estimate until the meetings walk has told. */
+  private transcriptsPending: number | undefined;
+  /** Pages of the current walk committed so far (a resumed walk's earlier pages included). */
+  private walkPages = 0;
+
   async walkAll(runStartedAt: string): Promise<void> {
-    for (const def of listDefs(this.only)) {
+    const last = this.db.prepare<{ pages: number }>(
+      'SELECT pages FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL ORDER BY id DESC LIMIT 1',
+    );
+    this.walksLeft = listDefs(this.only).map((def) => ({
+      def,
+      expected: last.get(def.resource, walkQuery(def))?.pages,
+    }));
+    // Until the meetings walk tells, the transcripts already pending are the estimate (a later
+    // sync; on a first one the walks' sizes are unknown anyway).
+    if (this.transcriptsWanted) {
+      this.transcriptsPending = this.pendingTranscripts(this.options.full ? runStartedAt : undefined).length;
+    }
+    while (this.walksLeft.length > 0) {
+      const def = this.walksLeft[0]!.def;
       await this.walk(def);
       if (def.phase === 'meetings' && this.transcriptsWanted) {
         this.transcriptsLeft = this.pendingTranscripts(this.options.full ? runStartedAt : undefined).length;
@@ -386,22 +412,43 @@ class SyncEngine {
     }
   }
 
-  /** Time for `left` requests at the slower of the recent pace and the tightest window seen. */
+  /** Requests still to make (see SyncProgressEvent.requestsLeft), or undefined when not known. */
+  private requestsLeft(): number | undefined {
+    let n = 0;
+    for (const [i, walk] of this.walksLeft.entries()) {
+      if (walk.expected === undefined) return undefined;
+      n += i === 0 ? Math.max(0, walk.expected - this.walkPages) : walk.expected;
+    }
+    if (this.transcriptsWanted) {
+      const transcripts = this.transcriptsLeft ?? this.transcriptsPending;
+      if (transcripts === undefined) return undefined;
+      n += transcripts;
+    }
+    return n;
+  }
+
+  /**
+   * Time for `left` requests: the slowest of the recent pace, the tightest window's sustainable
+   * pace, and the limiter's least time under the windows as they stand now.
+   */
   private eta(left: number): number | undefined {
     const recent = this.meter.msPerRequest();
     const window = this.windowPace();
-    if (recent === undefined && window === undefined) return undefined;
-    return Math.round(left * Math.max(recent ?? 0, window ?? 0));
+    const floor = this.client.limiter.minimumMs(left);
+    if (recent === undefined && window === undefined && floor === undefined) return undefined;
+    return Math.round(Math.max(left * Math.max(recent ?? 0, window ?? 0), floor ?? 0));
   }
 
   private listProgress(phase: SyncPhase, pages: number, items: number, done?: boolean): void {
     const left = this.transcriptsLeft;
+    const requestsLeft = this.requestsLeft();
     this.progress({
       phase,
       requests: this.meter.count(),
       pages,
       items,
-      ...(left !== undefined && { left, etaMs: this.eta(left) }),
+      ...(left !== undefined && { left }),
+      ...(requestsLeft !== undefined && { requestsLeft, etaMs: this.eta(requestsLeft) }),
       ...(done && { done }),
     });
   }
@@ -432,6 +479,7 @@ class SyncEngine {
     );
     const finish = db.prepare('UPDATE walks SET next_url = NULL, completed_at = ? WHERE id = ?');
     let position = walk.items;
+    this.walkPages = walk.pages;
     let pages = 0;
     let items = 0;
     let startUrl = walk.next_url === null ? undefined : new URL(walk.next_url);
@@ -456,9 +504,12 @@ class SyncEngine {
           });
           this.commits++;
           pages++;
+          this.walkPages++;
           items += page.items.length;
           this.listProgress(def.phase, pages, items);
         }
+        this.walksLeft.shift();
+        this.walkPages = 0;
         this.listProgress(def.phase, pages, items, true);
         return;
       } catch (err) {
@@ -472,6 +523,7 @@ class SyncEngine {
         // the items already marked stay marked (nothing is tombstoned for the restart).
         db.prepare('UPDATE walks SET next_url = NULL, items = 0 WHERE id = ?').run(walk.id);
         position = 0;
+        this.walkPages = 0;
         startUrl = undefined;
       }
     }
@@ -657,6 +709,7 @@ class SyncEngine {
         pages: 0,
         items: this.transcriptsFetched,
         left,
+        requestsLeft: left,
         etaMs: this.eta(left),
         done: finished,
       });

@@ -122,7 +122,9 @@ describe('a server that is not the sandbox', () => {
             ? { status, body: JSON.stringify({ code: 'SOME_CODE', error: `server says ${status}` }) }
             : { status, headers: { 'content-type': 'text/plain' }, body: status === 404 ? '' : 'nope' },
         );
-        const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-retries', '0'], {
+        // A 429 spends no retry (it is waited out): --max-wait is what ends it.
+        const wait = status === 429 ? ['--max-wait', '1'] : [];
+        const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-retries', '0', ...wait], {
           env: oddEnv(server),
         });
         expect(r.code).toBe(exit);

@@ -1,3 +1,5 @@
+// The sync's progress under two rate-limit windows: the ETA follows the tightest window seen (not the
+// burst a short window allows), and the transcripts left show in every phase after the meetings walk.
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { openMirror } from '../../src/mirror/open.js';
@@ -52,4 +54,53 @@ describe('sync progress under "5/1s,30/10s"', () => {
     expect(transcripts.length).toBeGreaterThan(30);
     for (const e of transcripts) expect(e.etaMs!).toBeGreaterThanOrEqual(e.left! * 290);
   }, 90_000);
+});
+
+describe('sync progress counts the pages left, not only the transcripts', () => {
+  it('says the time is unknown on a first sync, and counts down pages and transcripts on the next', async () => {
+    const sb = await startSandbox({
+      seed: 7,
+      limits: 'none',
+      pageSize: 5,
+      sizes: { meetings: 12, actionItems: 9, people: 6, companies: 3 },
+    });
+    sandboxes.push(sb);
+    const client = new ApiClient({
+      baseUrl: new URL(sb.baseUrl),
+      apiKey: sb.apiKey,
+      userAgent: 'mtg-test',
+      timeoutMs: 10_000,
+      maxRetries: 2,
+      maxWaitMs: 60_000,
+    });
+    const dataDir = tempDir('mtg-eta-');
+    const sync = async () => {
+      const mirror = openMirror({ profile: 'default', dataDir, baseUrl: sb.baseUrl });
+      const events: SyncProgressEvent[] = [];
+      try {
+        expect((await runSync(client, mirror, {}, (e) => events.push(e))).complete).toBe(true);
+      } finally {
+        mirror.close();
+      }
+      return events;
+    };
+    const first = await sync();
+    // No walk ever completed: the pages to come are not known, so neither is the time.
+    const firstLists = first.filter((e) => e.phase !== 'transcripts' && !e.done);
+    expect(firstLists.length).toBeGreaterThan(0);
+    for (const e of firstLists) {
+      expect(e.requestsLeft).toBeUndefined();
+      expect(e.etaMs).toBeUndefined();
+    }
+    const second = await sync();
+    const lists = second.filter((e) => e.phase !== 'transcripts');
+    // Every list phase knows what is left, and it counts down by one per page committed.
+    for (const e of lists) expect(e.requestsLeft).toBeDefined();
+    const pages = lists.filter((e) => !e.done);
+    const totalPages = pages.length;
+    expect(totalPages).toBe(first.filter((e) => e.phase !== 'transcripts' && !e.done).length);
+    expect(pages.map((e) => e.requestsLeft)).toEqual(
+      Array.from({ length: totalPages }, (_, i) => totalPages - 1 - i),
+    );
+  }, 60_000);
 });

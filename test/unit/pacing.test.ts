@@ -1,81 +1,11 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RateLimitExhaustedError } from '../../src/api/errors.js';
 import {
-  type PacingState,
-  pacingDelay,
   parseRateLimitHeaders,
   parseRetryAfter,
   RateLimiter,
   RESET_MARGIN_MS,
 } from '../../src/api/ratelimit.js';
-
-const fresh = (over: Partial<PacingState> = {}): PacingState => ({
-  inFlightSince: 0,
-  pausedUntil: 0,
-  ...over,
-});
-
-describe('pacingDelay', () => {
-  it('sends at once while budget remains or nothing is known', () => {
-    expect(pacingDelay(fresh(), 1000)).toBeUndefined();
-    expect(pacingDelay(fresh({ limit: 20, remaining: 3, resetAt: 2000 }), 1000)).toBeUndefined();
-  });
-
-  it('waits for the reset when Remaining is 0', () => {
-    const wait = pacingDelay(fresh({ limit: 20, remaining: 0, resetAt: 13_000 }), 1000);
-    expect(wait).toEqual({ ms: 12_000 + RESET_MARGIN_MS, reason: 'window', limit: 20 });
-  });
-
-  it('counts requests still in flight against the remaining budget', () => {
-    expect(
-      pacingDelay(fresh({ limit: 5, remaining: 2, resetAt: 2000, inFlightSince: 2 }), 1000)?.reason,
-    ).toBe('window');
-    expect(
-      pacingDelay(fresh({ limit: 5, remaining: 2, resetAt: 2000, inFlightSince: 1 }), 1000),
-    ).toBeUndefined();
-  });
-
-  it('sends once the reported window has refilled', () => {
-    expect(pacingDelay(fresh({ limit: 5, remaining: 0, resetAt: 1000 }), 1000)).toBeUndefined();
-  });
-
-  it('honors a 429 pause before anything else', () => {
-    expect(pacingDelay(fresh({ remaining: 10, resetAt: 5000, pausedUntil: 4000 }), 1000)).toMatchObject({
-      ms: 3000,
-      reason: 'retry-after',
-    });
-  });
-
-  it('never waits longer than the reset or pause it was told (property)', () => {
-    fc.assert(
-      fc.property(
-        fc.nat(100),
-        fc.nat(100),
-        fc.nat(120_000),
-        fc.nat(120_000),
-        fc.nat(20),
-        (limit, remaining, resetIn, pauseIn, inFlight) => {
-          const now = 1_000_000;
-          const state = fresh({
-            limit,
-            remaining,
-            resetAt: now + resetIn,
-            pausedUntil: now + pauseIn,
-            inFlightSince: inFlight,
-          });
-          const wait = pacingDelay(state, now);
-          if (wait) {
-            expect(wait.ms).toBeGreaterThan(0);
-            expect(wait.ms).toBeLessThanOrEqual(Math.max(resetIn + RESET_MARGIN_MS, pauseIn));
-          }
-          // With budget left and no pause there is no wait.
-          if (pauseIn === 0 && remaining - inFlight > 0) expect(wait).toBeUndefined();
-        },
-      ),
-    );
-  });
-});
 
 describe('rate-limit headers', () => {
   it('parses RateLimit-* and tolerates junk', () => {
@@ -147,7 +77,8 @@ describe('RateLimiter', () => {
   it("waits for the window's earliest bound, not the bound of its last request", async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
-    // The window's first request comes back at t=100: it refills by t=1100 at the latest.
+    // The window's first request left at t=0 and came back at t=100: decided about t=50, it refills
+    // by t=1050.
     const first = await limiter.acquire();
     clock.advance(100);
     limiter.observe(first, { limit: 3, remaining: 2, reset: 1 });
@@ -159,7 +90,7 @@ describe('RateLimiter', () => {
     }
     expect(clock.now()).toBe(500);
     await limiter.acquire();
-    expect(clock.sleeps).toEqual([1100 - 500 + RESET_MARGIN_MS]);
+    expect(clock.sleeps).toEqual([1050 - 500 + RESET_MARGIN_MS]);
   });
 
   it('takes the bound of a refilled window from its own reports', async () => {
@@ -172,15 +103,18 @@ describe('RateLimiter', () => {
     clock.advance(100);
     limiter.observe(b, { limit: 3, remaining: 0, reset: 1 });
     await limiter.acquire();
-    expect(clock.sleeps).toEqual([1000 + RESET_MARGIN_MS]);
+    // b left at 1500 and came back at 1600: decided about 1550, the window ends by 2550.
+    expect(clock.sleeps).toEqual([2550 - 1600 + RESET_MARGIN_MS]);
   });
 
   it('ignores a stale report that arrives after a newer one', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const probe = await limiter.acquire();
+    limiter.observe(probe, { limit: 10, remaining: 9, reset: 1 });
     const a = await limiter.acquire();
     const b = await limiter.acquire();
-    limiter.observe(b, { limit: 10, remaining: 8, reset: 1 });
+    limiter.observe(b, { limit: 10, remaining: 7, reset: 1 });
     limiter.observe(a, { limit: 10, remaining: 0, reset: 1 });
     await limiter.acquire();
     expect(clock.sleeps).toEqual([]);
@@ -211,5 +145,104 @@ describe('RateLimiter', () => {
     limiter.pause(3);
     await limiter.acquire();
     expect(waits).toEqual([{ ms: 3000, reason: 'retry-after', limit: undefined }]);
+  });
+});
+
+describe('RateLimiter with more than one window (the server reports only the closest to exhaustion)', () => {
+  it('sends one request alone until the first report says what the windows are', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const first = await limiter.acquire();
+    let second = false;
+    const next = limiter.acquire().then((t) => {
+      second = true;
+      return t;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second).toBe(false);
+    limiter.observe(first, { limit: 3, remaining: 2, reset: 1 });
+    await next;
+    expect(second).toBe(true);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('remembers a window no longer reported and holds requests when it is full', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 120_000, now: clock.now, sleep: clock.sleep });
+    // 3 a second and 5 a minute: the minute window is reported once, then only the second one.
+    const a = await limiter.acquire();
+    limiter.observe(a, { limit: 3, remaining: 2, reset: 1 });
+    const b = await limiter.acquire();
+    limiter.observe(b, { limit: 5, remaining: 3, reset: 60 });
+    const c = await limiter.acquire();
+    limiter.observe(c, { limit: 3, remaining: 0, reset: 1 });
+    expect(clock.sleeps).toEqual([]);
+    // The second window refills after its wait; the minute window has 2 left (c counted in it).
+    const d = await limiter.acquire();
+    expect(clock.sleeps).toEqual([1000 + RESET_MARGIN_MS]);
+    limiter.observe(d, { limit: 3, remaining: 2, reset: 1 });
+    const e = await limiter.acquire();
+    limiter.observe(e, { limit: 3, remaining: 1, reset: 1 });
+    // Five sent in the minute: the sixth waits for the minute window, not the second one.
+    await limiter.acquire();
+    expect(clock.sleeps).toHaveLength(2);
+    expect(clock.sleeps[1]).toBeGreaterThan(55_000);
+    expect(clock.sleeps[1]).toBeLessThanOrEqual(60_000 + RESET_MARGIN_MS);
+  });
+
+  it('counts requests in flight against every window before letting more out', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 120_000, now: clock.now, sleep: clock.sleep });
+    const a = await limiter.acquire();
+    limiter.observe(a, { limit: 20, remaining: 2, reset: 60 });
+    await limiter.acquire();
+    await limiter.acquire();
+    expect(clock.sleeps).toEqual([]);
+    // Two in flight use the two left: the next waits for the window.
+    await limiter.acquire();
+    expect(clock.sleeps).toEqual([60_000 + RESET_MARGIN_MS]);
+  });
+
+  it('does not count a refused (429) request against the window, and lets it out before later ones', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const a = await limiter.acquire();
+    limiter.observe(a, { limit: 3, remaining: 1, reset: 1 });
+    const b = await limiter.acquire();
+    // b is refused; c and d queue after it, then b asks again with its own order.
+    limiter.observe(b, { limit: 3, remaining: 0, reset: 1 });
+    limiter.refused(b, 0.5);
+    const order: string[] = [];
+    const c = limiter.acquire().then(() => order.push('c'));
+    const again = limiter.acquire(b.order).then(() => order.push('b'));
+    await Promise.all([c, again]);
+    expect(order).toEqual(['b', 'c']);
+  });
+
+  it('knows the least time left for N requests from the windows it learned', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
+    expect(limiter.minimumMs(10)).toBeUndefined();
+    const a = await limiter.acquire();
+    limiter.observe(a, { limit: 20, remaining: 19, reset: 60 });
+    // 19 fit now; 20 more need one refill (60 s); 21 more need two (60 s + a period).
+    expect(limiter.minimumMs(19)).toBe(0);
+    expect(limiter.minimumMs(39)).toBe(60_000);
+    expect(limiter.minimumMs(40)).toBe(120_000);
+  });
+
+  it('wakes a request held by a 429 storm only once the pause has passed, within --max-wait', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 2_000, now: clock.now, sleep: clock.sleep });
+    for (let i = 0; i < 3; i++) {
+      const t = await limiter.acquire();
+      limiter.observe(t, {});
+      limiter.refused(t, 0.5);
+    }
+    expect(clock.sleeps).toEqual([500, 500]);
+    const t = await limiter.acquire();
+    limiter.observe(t, {});
+    limiter.refused(t, 5);
+    await expect(limiter.acquire()).rejects.toBeInstanceOf(RateLimitExhaustedError);
   });
 });

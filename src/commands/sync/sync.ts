@@ -54,12 +54,12 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
           else ctx.progress.update(text);
           return;
         }
-        // Once the meetings walk has told, the transcripts still to come (and their time) show too.
-        const left =
-          e.left === undefined
-            ? ''
-            : `; ${humanCount(e.left)} transcripts left${e.etaMs === undefined || e.left === 0 ? '' : `, about ${formatDuration(e.etaMs / 1000)}`}`;
-        const text = `Syncing ${noun}: ${humanCount(e.items)} (${e.pages} ${e.pages === 1 ? 'page' : 'pages'}, ${humanCount(e.requests)} requests so far)${left}`;
+        // Once the meetings walk has told, the transcripts still to come show too; the time counts
+        // the pages left as well, and says so when it cannot know them (a first sync).
+        const left = e.left === undefined ? '' : `; ${humanCount(e.left)} transcripts left`;
+        const eta =
+          e.etaMs === undefined ? '; ETA unknown' : `; about ${formatDuration(e.etaMs / 1000)} to go`;
+        const text = `Syncing ${noun}: ${humanCount(e.items)} (${e.pages} ${e.pages === 1 ? 'page' : 'pages'}, ${humanCount(e.requests)} requests so far)${left}${eta}`;
         if (e.done) ctx.progress.debug(text);
         else ctx.progress.update(text);
       },

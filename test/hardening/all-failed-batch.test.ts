@@ -1,0 +1,54 @@
+// A batch where every item failed writes no data (issue 20, item 6): no csv/tsv header, nothing in
+// ndjson, and for json the one valid document a script can parse, an empty array.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { runCli, sandboxEnv } from '../helpers/cli.js';
+
+let dir: string;
+let sandbox: Sandbox;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mtg-all-failed-'));
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// IDs the sandbox does not have: every update is a 404.
+const update = (format: string) =>
+  runCli(['action-items', 'update', '--stdin', '--status', 'done', '--format', format], {
+    env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: dir },
+    input: '990001\n990002\n',
+  });
+
+describe('a batch where every item failed', () => {
+  for (const format of ['csv', 'tsv', 'ndjson']) {
+    it(`prints nothing on stdout in ${format}`, async () => {
+      const r = await update(format);
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain('action item 990001');
+      expect(r.stdout).toBe('');
+    });
+  }
+
+  it('prints an empty array in json', async () => {
+    const r = await update('json');
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it('still prints the header when one item applied', async () => {
+    const r = await runCli(['action-items', 'update', '--stdin', '--status', 'done', '--format', 'tsv'], {
+      env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: dir },
+      input: '990001\n1\n',
+    });
+    expect(r.code).toBe(6);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^id\t/);
+  });
+});
