@@ -9,12 +9,10 @@ import { writeChunk, writeNoWait } from './stream.js';
 import { humanDate, humanDuration, textWidth, truncate } from './text.js';
 import type { ItemWriter, ResourceView, WriterOptions } from './types.js';
 
-const DEFAULT_WIDTH = 100;
+const DEFAULT_WIDTH = 80;
 const GAP = 2; // spaces between columns
 const MIN_COL = 4;
 const HUMAN_KEYS = ['name', 'title', 'email', 'domain', 'url', 'id'];
-// Identifier columns are never cut: a truncated ID cannot be copied into the next command.
-const ID_COLUMNS = new Set(['id', 'domain']);
 
 /** Cell text for people: arrays of objects by a readable key (tags by name), joined with ", ". */
 function humanCell(value: unknown, view: ResourceView, column: string, now?: number): string {
@@ -38,42 +36,74 @@ function humanLabel(o: Record<string, unknown>): unknown {
   return JSON.stringify(o);
 }
 
-/** Columns at most this wide (dates, durations, statuses) keep their width while text gives way. */
-const COMPACT = 16;
+/**
+ * Which columns give way first when a table is wider than the terminal, as a person would choose:
+ * long free text (names, titles, descriptions, notes, tags) first, widest first, so each keeps a
+ * fair share; then values that are copied whole (emails, links, lists of IDs); then short facts
+ * (dates, durations, statuses, numbers). IDs never: a cut ID cannot be pasted into the next command.
+ */
+export enum GiveWay {
+  never = 0,
+  text = 1,
+  copied = 2,
+  facts = 3,
+}
+
+// Identifier columns are never cut: a truncated ID cannot be copied into the next command.
+const ID_COLUMNS = new Set(['id', 'domain']);
+const COPIED = /(^|\.)(email|url|.*Ids?|teamId|externalLinks)$/;
+const FACTS = /(At|^at|^duration|^status|^access|^timestamp|^seq|^run|^resource|^change|^rank|^in)$/;
+
+/** How a column gives way (by its last path segment: `assignee.name` is a name). */
+export function giveWayOf(column: string): GiveWay {
+  const last = column.slice(column.lastIndexOf('.') + 1);
+  if (ID_COLUMNS.has(column)) return GiveWay.never;
+  if (FACTS.test(last)) return GiveWay.facts;
+  if (COPIED.test(last)) return GiveWay.copied;
+  return GiveWay.text;
+}
 
 /**
- * Column widths that fit `total`: pinned columns (IDs) keep their full width, then short columns
- * (dates, durations) while there is room; the widest text columns give way first (water-filling),
- * down to MIN_COL.
+ * Column widths that fit `total`: columns give way in the order of their rank (GiveWay), each rank
+ * down to MIN_COL before the next is touched; within a rank the widest columns give way first
+ * (water-filling). Rank 0 (IDs) keeps its width even when the line is then too wide. Columns
+ * without a rank give way as text.
  */
 export function fitWidths(
   natural: readonly number[],
   total: number,
-  pinned: readonly boolean[] = [],
+  ranks: readonly GiveWay[] = [],
 ): number[] {
   const n = natural.length;
-  const avail = total - GAP * (n - 1);
-  if (natural.reduce((a, b) => a + b, 0) <= avail) return [...natural];
-  const sum = (idx: number[]) => idx.reduce((a, i) => a + (natural[i] ?? 0), 0);
-  const all = natural.map((_, i) => i);
-  const fixed = all.filter((i) => pinned[i]);
-  let compact = all.filter((i) => !pinned[i] && (natural[i] ?? 0) <= COMPACT);
-  let text = all.filter((i) => !pinned[i] && (natural[i] ?? 0) > COMPACT);
-  if (sum(fixed) + sum(compact) + MIN_COL * text.length > avail) {
-    text = [...compact, ...text];
-    compact = [];
-  }
   const widths = [...natural];
-  let remaining = avail - sum(fixed) - sum(compact);
-  const sorted = [...text].sort((x, y) => (natural[x] ?? 0) - (natural[y] ?? 0));
-  for (let k = 0; k < sorted.length; k++) {
-    const i = sorted[k]!;
-    const share = Math.floor(remaining / (sorted.length - k));
-    const w = Math.max(Math.min(natural[i] ?? 0, MIN_COL), Math.min(natural[i] ?? 0, share));
-    widths[i] = w;
-    remaining -= w;
+  let excess = widths.reduce((a, b) => a + b, 0) + GAP * (n - 1) - total;
+  for (const rank of [GiveWay.text, GiveWay.copied, GiveWay.facts]) {
+    if (excess <= 0) break;
+    const members = widths.map((_, i) => i).filter((i) => (ranks[i] ?? GiveWay.text) === rank);
+    excess -= shrink(widths, members, excess);
   }
   return widths;
+}
+
+/** Cuts up to `excess` columns from `members`, widest first, none below MIN_COL; returns how many. */
+function shrink(widths: number[], members: number[], excess: number): number {
+  let cut = 0;
+  while (cut < excess) {
+    // The widest members above the floor lose one column each round, down to the next widest.
+    const open = members.filter((i) => (widths[i] ?? 0) > MIN_COL);
+    if (open.length === 0) break;
+    const top = Math.max(...open.map((i) => widths[i] ?? 0));
+    const widest = open.filter((i) => widths[i] === top);
+    const next = Math.max(MIN_COL, ...open.filter((i) => widths[i]! < top).map((i) => widths[i] ?? 0));
+    const each = Math.min(top - next, Math.ceil((excess - cut) / widest.length));
+    for (const i of widest) {
+      if (cut >= excess) break;
+      const step = Math.min(each, excess - cut);
+      widths[i] = (widths[i] ?? 0) - step;
+      cut += step;
+    }
+  }
+  return cut;
 }
 
 type Paint = (text: string, column: string, raw: string) => string;
@@ -106,8 +136,7 @@ async function render(headers: string[], rows: string[][], width: number, paint:
   for (const r of rows) {
     for (let i = 0; i < natural.length; i++) natural[i] = Math.max(natural[i] ?? 0, textWidth(r[i] ?? ''));
   }
-  const pinned = headers.map((h) => ID_COLUMNS.has(h));
-  const widths = fitWidths(natural, width, pinned);
+  const widths = fitWidths(natural, width, headers.map(giveWayOf));
   const clip = (s: string, i: number): string => truncate(s, widths[i] ?? MIN_COL);
   const chunks: string[] = [];
   for (let b = 0; b < rows.length; b += BLOCK_ROWS) {
