@@ -74,9 +74,10 @@ export const view = defineCommand({
   aliases: ['show'],
   summary: 'Show one meeting: notes, attendees, action items, insights',
   description:
-    'Show one meeting. In a terminal (or with --format table) a readable page: details, attendees, notes, ' +
-    'private notes, action items, insights and sharing. With --json or --format ndjson the meeting exactly ' +
-    'as the API sent it; csv/tsv give one row. --web prints the link to the meeting in the web app ' +
+    'Show one meeting as a readable page: details, attendees, notes, private notes, action items, ' +
+    'insights and sharing, wrapped at word boundaries to the terminal (COLUMNS, else 80). Piped or ' +
+    'with -o FILE it is the same page as plain text. With --json or --format ndjson the meeting exactly ' +
+    'as the API sent it (for scripts); csv/tsv, or --fields, give one row. --web prints the link to the meeting in the web app ' +
     '(from MTG_APP_URL or `mtg config set app-url URL`) without sending a request.',
   args: [{ name: 'MEETING_ID', description: 'the meeting ID', required: true }],
   options: [
