@@ -64,7 +64,12 @@ function withRelative(iso: string, timeZone?: string, now?: number): string {
  * `text` word-wrapped to the page: the first line starts with `first`, the others with `rest` (a
  * hanging indent). Lines the terminal would wrap itself break words mid-way ("imp/rove").
  */
-function fit(text: string, width: number, first: string, rest = ' '.repeat(visibleWidth(first))): string[] {
+function wrapLine(
+  text: string,
+  width: number,
+  first: string,
+  rest = ' '.repeat(visibleWidth(first)),
+): string[] {
   return wrap(text, width, first, rest);
 }
 
@@ -72,7 +77,7 @@ function fit(text: string, width: number, first: string, rest = ' '.repeat(visib
 function details(rows: [string, string | undefined][], c: ChalkInstance, width: number): string[] {
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined && r[1] !== '');
   const keyWidth = Math.max(0, ...shown.map(([k]) => visibleWidth(k)));
-  return shown.flatMap(([k, v]) => fit(v, width, `${INDENT}${c.dim(padToWidth(k, keyWidth))}  `));
+  return shown.flatMap(([k, v]) => wrapLine(v, width, `${INDENT}${c.dim(padToWidth(k, keyWidth))}  `));
 }
 
 function section(title: string, body: string[], c: ChalkInstance): string[] {
@@ -92,7 +97,7 @@ function personLine(
 function attendees(m: Meeting, c: ChalkInstance, width: number): string[] {
   return m.attendees.flatMap((a) => {
     const marks = [a.isCalendarEventOrganizer ? 'organizer' : ''].filter(Boolean);
-    return fit(
+    return wrapLine(
       `${personLine(a, c)}${marks.length ? c.dim(` (${marks.join(', ')})`) : ''}`,
       width,
       `${INDENT}• `,
@@ -121,14 +126,14 @@ function actionItems(m: Meeting, c: ChalkInstance, width: number): string[] {
   const under = `${INDENT}${' '.repeat(9)}`; // under the title, past the status
   return m.actionItems.flatMap((item) => {
     const who = item.assignee ? text1(item.assignee.name) || text1(item.assignee.email) : 'unassigned';
-    const head = fit(
+    const head = wrapLine(
       `${text1(item.title)}${c.dim(` — ${who}`)}`,
       width,
       `${INDENT}${statusLabel(item.status, c)}  `,
       under,
     );
     const description = text1(item.description);
-    return description ? [...head, ...fit(c.dim(description), width, under)] : head;
+    return description ? [...head, ...wrapLine(c.dim(description), width, under)] : head;
   });
 }
 
@@ -146,7 +151,7 @@ function insights(m: Meeting, c: ChalkInstance, width: number): string[] {
       const where = [text1(r.speaker), r.timestamp === null ? '' : formatClock(r.timestamp)].filter(Boolean);
       const source = where.length ? c.dim(` (${where.join(' at ')})`) : '';
       if (typeof r.insight === 'string') {
-        lines.push(...fit(`${text1(r.insight)}${source}`, width, `${INDENT}  • `));
+        lines.push(...wrapLine(`${text1(r.insight)}${source}`, width, `${INDENT}  • `));
         continue;
       }
       const entries = Object.entries(r.insight);
@@ -154,7 +159,9 @@ function insights(m: Meeting, c: ChalkInstance, width: number): string[] {
       entries.forEach(([key, value], i) => {
         const bullet = i === 0 ? '• ' : '  ';
         const head = `${INDENT}  ${bullet}${c.dim(`${text1(key)}:`)} `;
-        lines.push(...fit(`${insightValue(value)}${i === 0 ? source : ''}`, width, head, `${INDENT}    `));
+        lines.push(
+          ...wrapLine(`${insightValue(value)}${i === 0 ? source : ''}`, width, head, `${INDENT}    `),
+        );
       });
     }
   }
@@ -176,7 +183,7 @@ function sharedWith(m: Meeting, c: ChalkInstance, width: number): string[] {
   if (visibleWidth(INDENT) + whoWidth + 2 + accessWidth <= width) {
     return rows.map(([who, access]) => `${INDENT}${padToWidth(who, whoWidth)}  ${access}`);
   }
-  return rows.flatMap(([who, access]) => fit(`${who} (${access})`, width, INDENT, `${INDENT}  `));
+  return rows.flatMap(([who, access]) => wrapLine(`${who} (${access})`, width, INDENT, `${INDENT}  `));
 }
 
 /** The page's width: the terminal's (or COLUMNS), at most MAX_WIDTH so long lines stay readable. */
@@ -190,7 +197,7 @@ export function renderMeetingPage(m: Meeting, opts: MeetingPageOptions): string 
   const width = pageWidth(opts);
   const tags = m.tags.map((t) => text1(t.name)).join(', ');
   const lines = [
-    ...fit(c.bold(text1(m.name) || 'Untitled meeting'), width, ''),
+    ...wrapLine(c.bold(text1(m.name) || 'Untitled meeting'), width, ''),
     ...details(
       [
         ['ID', text1(m.id)],
