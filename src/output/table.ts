@@ -179,26 +179,59 @@ function tableColumns(view: ResourceView, opts: WriterOptions, first: unknown): 
   return isPlainObject(first) ? fieldsOfValue(first).slice(0, 8) : ['value'];
 }
 
+/** Whether `path` or an object on its way was sent (`assignee: null` answers `assignee.name`). */
+function wasSent(item: unknown, path: string): boolean {
+  let at: unknown = item;
+  for (const key of path.split('.')) {
+    if (!isPlainObject(at) || !(key in at)) return false;
+    at = at[key];
+    if (at === null) return true;
+  }
+  return true;
+}
+
 export function tableWriter(out: NodeJS.WritableStream, view: ResourceView, opts: WriterOptions): ItemWriter {
   let columns: string[] | undefined;
   const rows: string[][] = []; // only the cell text of the shown columns is kept, not the items
+  // Which default columns any item carried at all (null counts: "unassigned" is an answer). A
+  // column the server sent for no item (the assignee of an update's response) is left out rather
+  // than shown blank, which would read as a value; columns named by --fields always stay.
+  const sent: boolean[] = [];
   let closed = false;
   const add = (item: unknown): void => {
     if (closed) throw new Error('write after end');
     columns ??= tableColumns(view, opts, item);
     const cols = columns;
+    if (!isPlainObject(item) && cols[0] === 'value') {
+      rows.push([humanCell(item, view, 'value', opts.now)]);
+      sent[0] = true;
+      return;
+    }
     rows.push(
-      isPlainObject(item) || cols[0] !== 'value'
-        ? cols.map((c) => humanCell(getPath(item, c), view, c, opts.now))
-        : [humanCell(item, view, 'value', opts.now)],
+      cols.map((c, i) => {
+        const value = getPath(item, c);
+        if (value !== undefined || wasSent(item, c)) sent[i] = true;
+        return humanCell(value, view, c, opts.now);
+      }),
     );
+  };
+  /** The columns to print and the rows cut to them. */
+  const shown = (cols: string[]): { headers: string[]; cells: string[][] } => {
+    if (opts.fields && opts.fields.length > 0) return { headers: cols, cells: rows };
+    const keep = cols.map((_, i) => sent[i] === true || ID_COLUMNS.has(cols[i] ?? ''));
+    if (keep.every(Boolean) || !keep.some(Boolean)) return { headers: cols, cells: rows };
+    return {
+      headers: cols.filter((_, i) => keep[i]),
+      cells: rows.map((r) => r.filter((_, i) => keep[i])),
+    };
   };
   const finish = async (interrupted: boolean): Promise<void> => {
     if (closed) return;
     closed = true;
     if (rows.length === 0 || !columns) return; // the caller reports "No … found." on stderr
     const { paint, head } = painters(view, opts.color);
-    const chunks = await render(columns, rows, opts.width ?? DEFAULT_WIDTH, paint, head);
+    const { headers, cells } = shown(columns);
+    const chunks = await render(headers, cells, opts.width ?? DEFAULT_WIDTH, paint, head);
     for (const text of chunks) {
       if (interrupted) writeNoWait(out, text);
       else await writeChunk(out, text);
