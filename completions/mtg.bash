@@ -72,34 +72,34 @@ __mtg_subcommands() {
 # The options of node $1 itself, in REPLY.
 __mtg_options() {
   case "$1" in
-    '') REPLY='-V --version --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'auth login') REPLY='--max-retries --timeout --max-wait' ;;
-    'auth status') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
+    '') REPLY='-V --version --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'auth login') REPLY='-v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'auth status') REPLY='--format --json --fields -o --output --bom --raw-cells --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'config list') REPLY='--format --json --fields -o --output --bom --raw-cells --jq' ;;
-    'meetings list') REPLY='--tag --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'meetings search') REPLY='--tag --attendee --meeting --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'meetings view') REPLY='--web --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'meetings transcript') REPLY='--format --json --fields -o --output --jq --limit --max-retries --timeout --max-wait' ;;
-    'meetings share') REPLY='--email --team --access --stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'action-items list') REPLY='--assignee --assignee-team --status --attendee --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'action-items create') REPLY='--description --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'action-items update') REPLY='--stdin --title --description --status --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'tags create') REPLY='--description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'tags update') REPLY='--name --description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'tags apply') REPLY='--stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'calendar set-notes') REPLY='--notes --notes-file --tag --clear-tags --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'people list') REPLY='--domain --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'companies list') REPLY='--tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'companies view') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'sync') REPLY='--no-transcripts --only --budget --full --format --json -o --output --jq --max-retries --timeout --max-wait' ;;
+    'meetings list') REPLY='--tag --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'meetings search') REPLY='--tag --attendee --meeting --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'meetings view') REPLY='--web --format --json --fields -o --output --bom --raw-cells --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'meetings transcript') REPLY='--format --json --fields -o --output --jq --limit -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'meetings share') REPLY='--email --team --access --stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'action-items list') REPLY='--assignee --assignee-team --status --attendee --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'action-items create') REPLY='--description --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'action-items update') REPLY='--stdin --title --description --status --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'tags create') REPLY='--description --dry-run --format --json --fields -o --output --bom --raw-cells --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'tags update') REPLY='--name --description --dry-run --format --json --fields -o --output --bom --raw-cells --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'tags apply') REPLY='--stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'calendar set-notes') REPLY='--notes --notes-file --tag --clear-tags --dry-run --format --json --fields -o --output --bom --raw-cells --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'people list') REPLY='--domain --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'companies list') REPLY='--tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'companies view') REPLY='--format --json --fields -o --output --bom --raw-cells --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'sync') REPLY='--no-transcripts --only --budget --full --format --json -o --output --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'changes') REPLY='--since --after --resource --format --json --fields -o --output --bom --raw-cells --jq --limit' ;;
-    'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer --format --max-retries --timeout --max-wait' ;;
+    'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer --format -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'find') REPLY='--in --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit' ;;
     'sql') REPLY='--schema --format --json --fields -o --output --bom --raw-cells --jq --limit' ;;
     'mirror status') REPLY='--format --json -o --output --jq' ;;
     'mirror reset') REPLY='--force' ;;
-    'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync --format --json -o --output --jq --max-retries --timeout --max-wait' ;;
-    'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run --format --json --fields -o --output --jq --limit --max-retries --timeout --max-wait' ;;
+    'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync --format --json -o --output --jq -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run --format --json --fields -o --output --jq --limit -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --base-path --format --json' ;;
     *) REPLY= ;;
   esac
@@ -119,9 +119,13 @@ __mtg_value() {
     '|--jq') __mtg_kind=text ;;
     '|--limit') __mtg_kind=text ;;
     '|--checkpoint') __mtg_kind=file ;;
+    '|-v'|'|--verbose') __mtg_kind= ;;
+    '|--api-key') __mtg_kind=text ;;
     '|--max-retries') __mtg_kind=text ;;
     '|--timeout') __mtg_kind=text ;;
     '|--max-wait') __mtg_kind=text ;;
+    'auth login|-v'|'auth login|--verbose') __mtg_kind= ;;
+    'auth login|--api-key') __mtg_kind=text ;;
     'auth login|--max-retries') __mtg_kind=text ;;
     'auth login|--timeout') __mtg_kind=text ;;
     'auth login|--max-wait') __mtg_kind=text ;;
@@ -132,6 +136,8 @@ __mtg_value() {
     'auth status|--bom') __mtg_kind= ;;
     'auth status|--raw-cells') __mtg_kind= ;;
     'auth status|--jq') __mtg_kind=text ;;
+    'auth status|-v'|'auth status|--verbose') __mtg_kind= ;;
+    'auth status|--api-key') __mtg_kind=text ;;
     'auth status|--max-retries') __mtg_kind=text ;;
     'auth status|--timeout') __mtg_kind=text ;;
     'auth status|--max-wait') __mtg_kind=text ;;
@@ -154,6 +160,8 @@ __mtg_value() {
     'meetings list|--jq') __mtg_kind=text ;;
     'meetings list|--limit') __mtg_kind=text ;;
     'meetings list|--checkpoint') __mtg_kind=file ;;
+    'meetings list|-v'|'meetings list|--verbose') __mtg_kind= ;;
+    'meetings list|--api-key') __mtg_kind=text ;;
     'meetings list|--max-retries') __mtg_kind=text ;;
     'meetings list|--timeout') __mtg_kind=text ;;
     'meetings list|--max-wait') __mtg_kind=text ;;
@@ -171,6 +179,8 @@ __mtg_value() {
     'meetings search|--jq') __mtg_kind=text ;;
     'meetings search|--limit') __mtg_kind=text ;;
     'meetings search|--checkpoint') __mtg_kind=file ;;
+    'meetings search|-v'|'meetings search|--verbose') __mtg_kind= ;;
+    'meetings search|--api-key') __mtg_kind=text ;;
     'meetings search|--max-retries') __mtg_kind=text ;;
     'meetings search|--timeout') __mtg_kind=text ;;
     'meetings search|--max-wait') __mtg_kind=text ;;
@@ -182,6 +192,8 @@ __mtg_value() {
     'meetings view|--bom') __mtg_kind= ;;
     'meetings view|--raw-cells') __mtg_kind= ;;
     'meetings view|--jq') __mtg_kind=text ;;
+    'meetings view|-v'|'meetings view|--verbose') __mtg_kind= ;;
+    'meetings view|--api-key') __mtg_kind=text ;;
     'meetings view|--max-retries') __mtg_kind=text ;;
     'meetings view|--timeout') __mtg_kind=text ;;
     'meetings view|--max-wait') __mtg_kind=text ;;
@@ -191,6 +203,8 @@ __mtg_value() {
     'meetings transcript|-o'|'meetings transcript|--output') __mtg_kind=file ;;
     'meetings transcript|--jq') __mtg_kind=text ;;
     'meetings transcript|--limit') __mtg_kind=text ;;
+    'meetings transcript|-v'|'meetings transcript|--verbose') __mtg_kind= ;;
+    'meetings transcript|--api-key') __mtg_kind=text ;;
     'meetings transcript|--max-retries') __mtg_kind=text ;;
     'meetings transcript|--timeout') __mtg_kind=text ;;
     'meetings transcript|--max-wait') __mtg_kind=text ;;
@@ -206,6 +220,8 @@ __mtg_value() {
     'meetings share|--bom') __mtg_kind= ;;
     'meetings share|--raw-cells') __mtg_kind= ;;
     'meetings share|--jq') __mtg_kind=text ;;
+    'meetings share|-v'|'meetings share|--verbose') __mtg_kind= ;;
+    'meetings share|--api-key') __mtg_kind=text ;;
     'meetings share|--max-retries') __mtg_kind=text ;;
     'meetings share|--timeout') __mtg_kind=text ;;
     'meetings share|--max-wait') __mtg_kind=text ;;
@@ -223,6 +239,8 @@ __mtg_value() {
     'action-items list|--jq') __mtg_kind=text ;;
     'action-items list|--limit') __mtg_kind=text ;;
     'action-items list|--checkpoint') __mtg_kind=file ;;
+    'action-items list|-v'|'action-items list|--verbose') __mtg_kind= ;;
+    'action-items list|--api-key') __mtg_kind=text ;;
     'action-items list|--max-retries') __mtg_kind=text ;;
     'action-items list|--timeout') __mtg_kind=text ;;
     'action-items list|--max-wait') __mtg_kind=text ;;
@@ -236,6 +254,8 @@ __mtg_value() {
     'action-items create|--bom') __mtg_kind= ;;
     'action-items create|--raw-cells') __mtg_kind= ;;
     'action-items create|--jq') __mtg_kind=text ;;
+    'action-items create|-v'|'action-items create|--verbose') __mtg_kind= ;;
+    'action-items create|--api-key') __mtg_kind=text ;;
     'action-items create|--max-retries') __mtg_kind=text ;;
     'action-items create|--timeout') __mtg_kind=text ;;
     'action-items create|--max-wait') __mtg_kind=text ;;
@@ -252,6 +272,8 @@ __mtg_value() {
     'action-items update|--bom') __mtg_kind= ;;
     'action-items update|--raw-cells') __mtg_kind= ;;
     'action-items update|--jq') __mtg_kind=text ;;
+    'action-items update|-v'|'action-items update|--verbose') __mtg_kind= ;;
+    'action-items update|--api-key') __mtg_kind=text ;;
     'action-items update|--max-retries') __mtg_kind=text ;;
     'action-items update|--timeout') __mtg_kind=text ;;
     'action-items update|--max-wait') __mtg_kind=text ;;
@@ -264,6 +286,8 @@ __mtg_value() {
     'tags create|--bom') __mtg_kind= ;;
     'tags create|--raw-cells') __mtg_kind= ;;
     'tags create|--jq') __mtg_kind=text ;;
+    'tags create|-v'|'tags create|--verbose') __mtg_kind= ;;
+    'tags create|--api-key') __mtg_kind=text ;;
     'tags create|--max-retries') __mtg_kind=text ;;
     'tags create|--timeout') __mtg_kind=text ;;
     'tags create|--max-wait') __mtg_kind=text ;;
@@ -277,6 +301,8 @@ __mtg_value() {
     'tags update|--bom') __mtg_kind= ;;
     'tags update|--raw-cells') __mtg_kind= ;;
     'tags update|--jq') __mtg_kind=text ;;
+    'tags update|-v'|'tags update|--verbose') __mtg_kind= ;;
+    'tags update|--api-key') __mtg_kind=text ;;
     'tags update|--max-retries') __mtg_kind=text ;;
     'tags update|--timeout') __mtg_kind=text ;;
     'tags update|--max-wait') __mtg_kind=text ;;
@@ -289,6 +315,8 @@ __mtg_value() {
     'tags apply|--bom') __mtg_kind= ;;
     'tags apply|--raw-cells') __mtg_kind= ;;
     'tags apply|--jq') __mtg_kind=text ;;
+    'tags apply|-v'|'tags apply|--verbose') __mtg_kind= ;;
+    'tags apply|--api-key') __mtg_kind=text ;;
     'tags apply|--max-retries') __mtg_kind=text ;;
     'tags apply|--timeout') __mtg_kind=text ;;
     'tags apply|--max-wait') __mtg_kind=text ;;
@@ -304,6 +332,8 @@ __mtg_value() {
     'calendar set-notes|--bom') __mtg_kind= ;;
     'calendar set-notes|--raw-cells') __mtg_kind= ;;
     'calendar set-notes|--jq') __mtg_kind=text ;;
+    'calendar set-notes|-v'|'calendar set-notes|--verbose') __mtg_kind= ;;
+    'calendar set-notes|--api-key') __mtg_kind=text ;;
     'calendar set-notes|--max-retries') __mtg_kind=text ;;
     'calendar set-notes|--timeout') __mtg_kind=text ;;
     'calendar set-notes|--max-wait') __mtg_kind=text ;;
@@ -318,6 +348,8 @@ __mtg_value() {
     'people list|--jq') __mtg_kind=text ;;
     'people list|--limit') __mtg_kind=text ;;
     'people list|--checkpoint') __mtg_kind=file ;;
+    'people list|-v'|'people list|--verbose') __mtg_kind= ;;
+    'people list|--api-key') __mtg_kind=text ;;
     'people list|--max-retries') __mtg_kind=text ;;
     'people list|--timeout') __mtg_kind=text ;;
     'people list|--max-wait') __mtg_kind=text ;;
@@ -331,6 +363,8 @@ __mtg_value() {
     'companies list|--jq') __mtg_kind=text ;;
     'companies list|--limit') __mtg_kind=text ;;
     'companies list|--checkpoint') __mtg_kind=file ;;
+    'companies list|-v'|'companies list|--verbose') __mtg_kind= ;;
+    'companies list|--api-key') __mtg_kind=text ;;
     'companies list|--max-retries') __mtg_kind=text ;;
     'companies list|--timeout') __mtg_kind=text ;;
     'companies list|--max-wait') __mtg_kind=text ;;
@@ -341,6 +375,8 @@ __mtg_value() {
     'companies view|--bom') __mtg_kind= ;;
     'companies view|--raw-cells') __mtg_kind= ;;
     'companies view|--jq') __mtg_kind=text ;;
+    'companies view|-v'|'companies view|--verbose') __mtg_kind= ;;
+    'companies view|--api-key') __mtg_kind=text ;;
     'companies view|--max-retries') __mtg_kind=text ;;
     'companies view|--timeout') __mtg_kind=text ;;
     'companies view|--max-wait') __mtg_kind=text ;;
@@ -352,6 +388,8 @@ __mtg_value() {
     'sync|--json') __mtg_kind= ;;
     'sync|-o'|'sync|--output') __mtg_kind=file ;;
     'sync|--jq') __mtg_kind=text ;;
+    'sync|-v'|'sync|--verbose') __mtg_kind= ;;
+    'sync|--api-key') __mtg_kind=text ;;
     'sync|--max-retries') __mtg_kind=text ;;
     'sync|--timeout') __mtg_kind=text ;;
     'sync|--max-wait') __mtg_kind=text ;;
@@ -375,6 +413,8 @@ __mtg_value() {
     'watch|--once') __mtg_kind= ;;
     'watch|--consumer') __mtg_kind=text ;;
     'watch|--format') __mtg_kind=choices REPLY='ndjson table' ;;
+    'watch|-v'|'watch|--verbose') __mtg_kind= ;;
+    'watch|--api-key') __mtg_kind=text ;;
     'watch|--max-retries') __mtg_kind=text ;;
     'watch|--timeout') __mtg_kind=text ;;
     'watch|--max-wait') __mtg_kind=text ;;
@@ -415,6 +455,8 @@ __mtg_value() {
     'export markdown|--json') __mtg_kind= ;;
     'export markdown|-o'|'export markdown|--output') __mtg_kind=file ;;
     'export markdown|--jq') __mtg_kind=text ;;
+    'export markdown|-v'|'export markdown|--verbose') __mtg_kind= ;;
+    'export markdown|--api-key') __mtg_kind=text ;;
     'export markdown|--max-retries') __mtg_kind=text ;;
     'export markdown|--timeout') __mtg_kind=text ;;
     'export markdown|--max-wait') __mtg_kind=text ;;
@@ -430,6 +472,8 @@ __mtg_value() {
     'api|-o'|'api|--output') __mtg_kind=file ;;
     'api|--jq') __mtg_kind=text ;;
     'api|--limit') __mtg_kind=text ;;
+    'api|-v'|'api|--verbose') __mtg_kind= ;;
+    'api|--api-key') __mtg_kind=text ;;
     'api|--max-retries') __mtg_kind=text ;;
     'api|--timeout') __mtg_kind=text ;;
     'api|--max-wait') __mtg_kind=text ;;
@@ -447,7 +491,6 @@ __mtg_value() {
     'sandbox|--base-path') __mtg_kind=text ;;
     'sandbox|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'sandbox|--json') __mtg_kind= ;;
-    *'|--api-key') __mtg_kind=text ;;
     *'|--base-url') __mtg_kind=text ;;
     *'|--profile') __mtg_kind=text ;;
     *) __mtg_kind= ;;
@@ -465,7 +508,7 @@ __mtg_arg_choices() {
   esac
 }
 
-__mtg_globals='--no-color -q --quiet -v --verbose --insecure --api-key --base-url --profile --offline -h --help'
+__mtg_globals='--no-color -q --quiet --insecure --base-url --profile --offline -h --help'
 
 _mtg() {
   local REPLY __mtg_kind cur=${COMP_WORDS[COMP_CWORD]} prev= node= word opt= prefix= i=1 npos=0

@@ -12,21 +12,15 @@ export type ListFormat = (typeof LIST_FORMATS)[number];
 // to the command's own options. The contract lists all of them as global options: given before or
 // after the command words, they mean the same.
 
-/** Options of every command: how mtg talks (colors, progress), to which API and with which key. */
+/**
+ * Options of every command: how mtg talks (colors, progress), and which profile and server it means
+ * (the mirror's commands check the base URL too, and `config set base-url` takes --insecure). What
+ * only a request uses (-v, --api-key) is in NETWORK_OPTIONS, offered by the commands that send one.
+ */
 export const COMMON_OPTIONS = [
   { flags: '--no-color', description: 'disable colors (also NO_COLOR)', global: true },
   { flags: '-q, --quiet', description: 'no progress or notes on stderr', global: true },
-  {
-    flags: '-v, --verbose',
-    description: 'log each request, status, timing and rate-limit state to stderr',
-    global: true,
-  },
   { flags: '--insecure', description: 'allow http:// to a host other than loopback', global: true },
-  {
-    flags: '--api-key <key>',
-    description: 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)',
-    global: true,
-  },
   { flags: '--base-url <url>', description: 'API base URL (also MTG_BASE_URL)', global: true },
   { flags: '--profile <name>', description: 'config profile (also MTG_PROFILE)', global: true },
   {
@@ -46,7 +40,7 @@ const FORMAT = {
 const JSON_FLAG = { flags: '--json', description: 'same as --format json', global: true } as const;
 const FIELDS = {
   flags: '--fields <list>',
-  description: 'choose and order fields, e.g. id,title,assignee.name',
+  description: 'choose and order fields (a,b,c; dotted paths such as a.b)',
   global: true,
 } as const;
 const OUTPUT_FILE = {
@@ -100,6 +94,16 @@ export const LIST_OPTIONS = [LIMIT, CHECKPOINT] as const;
 export const LIMIT_OPTIONS = [LIMIT] as const;
 /** Commands that send requests. */
 export const NETWORK_OPTIONS = [
+  {
+    flags: '-v, --verbose',
+    description: 'log each request, status, timing and rate-limit state to stderr',
+    global: true,
+  },
+  {
+    flags: '--api-key <key>',
+    description: 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)',
+    global: true,
+  },
   { flags: '--max-retries <n>', description: 'retries of a failed request', defaultValue: '5', global: true },
   { flags: '--timeout <seconds>', description: 'per-request timeout', defaultValue: '30', global: true },
   {
@@ -124,6 +128,21 @@ export function withFormats<const O extends readonly OptionSpec[]>(
     o === FORMAT ? { ...FORMAT, choices: formats, description: `output format: ${description}` } : o,
   ) as unknown as O;
 }
+
+/**
+ * The option set with its --fields example naming the command's own fields (help shows it):
+ * `withFields(OUTPUT_OPTIONS, 'id,name,createdAt')`. A test checks each example against the command.
+ */
+export function withFields<const O extends readonly OptionSpec[]>(options: O, example: string): O {
+  return options.map((o) =>
+    o === FIELDS ? { ...FIELDS, description: `choose and order fields, e.g. ${example}` } : o,
+  ) as unknown as O;
+}
+
+/** --limit of the commands that query the local mirror: nothing is fetched, the query stops. */
+export const LOCAL_LIMIT_OPTIONS = [
+  { ...LIMIT, description: 'show at most N items (the query of the mirror stops there)' },
+] as const;
 
 /** Every global option: the common ones, then each option of every set once. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [

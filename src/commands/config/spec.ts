@@ -1,6 +1,6 @@
 // mtg config get|set|unset|list, as data: the stored settings of each profile.
 
-import { OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 import { CONFIG_KEYS } from '../../config/store.js';
 
@@ -43,6 +43,6 @@ export const unset = defineCommand({
 export const list = defineCommand({
   name: 'list',
   summary: 'List every stored profile and its settings (keys masked)',
-  options: [...OUTPUT_OPTIONS],
+  options: [...withFields(OUTPUT_OPTIONS, 'profile,key,value')],
   examples: ['mtg config list', 'mtg config list --json'],
 });
