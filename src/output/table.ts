@@ -66,40 +66,45 @@ export function giveWayOf(column: string): GiveWay {
 /**
  * Column widths that fit `total`: columns give way in the order of their rank (GiveWay), each rank
  * down to MIN_COL before the next is touched; within a rank the widest columns give way first
- * (water-filling). Rank 0 (IDs) keeps its width even when the line is then too wide. Columns
- * without a rank give way as text.
+ * (water-filling), and a column keeps its header's width (`floors`) while others of its rank can
+ * still give. Rank 0 (IDs) keeps its width even when the line is then too wide. Columns without a
+ * rank give way as text.
  */
 export function fitWidths(
   natural: readonly number[],
   total: number,
   ranks: readonly GiveWay[] = [],
+  floors: readonly number[] = [],
 ): number[] {
   const n = natural.length;
   const widths = [...natural];
   let excess = widths.reduce((a, b) => a + b, 0) + GAP * (n - 1) - total;
+  const header = (i: number) => Math.max(MIN_COL, Math.min(natural[i] ?? 0, floors[i] ?? 0));
   for (const rank of [GiveWay.text, GiveWay.copied, GiveWay.facts]) {
-    if (excess <= 0) break;
     const members = widths.map((_, i) => i).filter((i) => (ranks[i] ?? GiveWay.text) === rank);
-    excess -= shrink(widths, members, excess);
+    for (const floor of [header, () => MIN_COL]) {
+      if (excess <= 0) return widths;
+      excess -= shrink(widths, members, excess, floor);
+    }
   }
   return widths;
 }
 
-/** Cuts up to `excess` columns from `members`, widest first, none below MIN_COL; returns how many. */
-function shrink(widths: number[], members: number[], excess: number): number {
+/** Cuts up to `excess` columns from `members`, widest first, none below its floor; returns how many. */
+function shrink(widths: number[], members: number[], excess: number, floor: (i: number) => number): number {
   let cut = 0;
   while (cut < excess) {
-    // The widest members above the floor lose one column each round, down to the next widest.
-    const open = members.filter((i) => (widths[i] ?? 0) > MIN_COL);
+    // The widest members above their floor give way, down to the next widest (or their floor).
+    const open = members.filter((i) => (widths[i] ?? 0) > floor(i));
     if (open.length === 0) break;
     const top = Math.max(...open.map((i) => widths[i] ?? 0));
     const widest = open.filter((i) => widths[i] === top);
-    const next = Math.max(MIN_COL, ...open.filter((i) => widths[i]! < top).map((i) => widths[i] ?? 0));
-    const each = Math.min(top - next, Math.ceil((excess - cut) / widest.length));
+    const next = Math.max(0, ...open.filter((i) => (widths[i] ?? 0) < top).map((i) => widths[i] ?? 0));
     for (const i of widest) {
       if (cut >= excess) break;
-      const step = Math.min(each, excess - cut);
-      widths[i] = (widths[i] ?? 0) - step;
+      const target = Math.max(next, floor(i));
+      const step = Math.min(top - target, Math.ceil((excess - cut) / widest.length), excess - cut);
+      widths[i] = top - step;
       cut += step;
     }
   }
@@ -136,7 +141,12 @@ async function render(headers: string[], rows: string[][], width: number, paint:
   for (const r of rows) {
     for (let i = 0; i < natural.length; i++) natural[i] = Math.max(natural[i] ?? 0, textWidth(r[i] ?? ''));
   }
-  const widths = fitWidths(natural, width, headers.map(giveWayOf));
+  const widths = fitWidths(
+    natural,
+    width,
+    headers.map(giveWayOf),
+    headers.map((h) => textWidth(h)),
+  );
   const clip = (s: string, i: number): string => truncate(s, widths[i] ?? MIN_COL);
   const chunks: string[] = [];
   for (let b = 0; b < rows.length; b += BLOCK_ROWS) {

@@ -126,6 +126,21 @@ describe('columns give way in the order a person would', () => {
     expect(stringWidth(c.name)).toBeGreaterThanOrEqual(stringWidth(c.tags));
   });
 
+  it('a column keeps its header whole while others can still give way', async () => {
+    const person = {
+      id: 21,
+      firstName: 'Oskar',
+      lastName: 'Kowalski',
+      email: 'oskar.kowalski21@globex.example',
+      companyName: 'Globex',
+      title: 'Customer Success Manager',
+    };
+    const lines = await render('person', [person], 80);
+    expect(lines[0]).toMatch(/^id\s+firstName\s+lastName\s+email\s+companyName\s+title$/);
+    expect(lines[1]).toContain(person.email);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+  });
+
   it('at 80 columns the tags are whole and the name takes the rest', async () => {
     const lines = await render('meeting', [meeting], 80);
     const c = cellsOf(lines);
