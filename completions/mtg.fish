@@ -98,101 +98,103 @@ end
 # Whether option $argv[2] at node $argv[1] takes a value.
 function __mtg_takes_value
     switch "$argv[1]|$argv[2]"
-        case '|--format' '|--fields' '|-o' '|--output' '|--jq' '|--limit' '|--checkpoint' '|--api-key' '|--max-retries' '|--timeout' '|--max-wait'
+        case '|--format' '|--fields' '|-o' '|--output' '|--jq' '|--limit' '|--checkpoint' '|--base-url' '|--api-key' '|--max-retries' '|--timeout' '|--max-wait'
             return 0
-        case '|-V' '|--version' '|--json' '|--bom' '|--raw-cells' '|-v' '|--verbose'
+        case '|-V' '|--version' '|--json' '|--bom' '|--raw-cells' '|--insecure' '|-v' '|--verbose'
             return 1
-        case 'auth login|--api-key' 'auth login|--max-retries' 'auth login|--timeout' 'auth login|--max-wait'
+        case 'auth login|--base-url' 'auth login|--api-key' 'auth login|--max-retries' 'auth login|--timeout' 'auth login|--max-wait'
             return 0
-        case 'auth login|-v' 'auth login|--verbose'
+        case 'auth login|--insecure' 'auth login|-v' 'auth login|--verbose'
             return 1
-        case 'auth status|--format' 'auth status|--fields' 'auth status|-o' 'auth status|--output' 'auth status|--jq' 'auth status|--api-key' 'auth status|--max-retries' 'auth status|--timeout' 'auth status|--max-wait'
+        case 'auth status|--format' 'auth status|--fields' 'auth status|-o' 'auth status|--output' 'auth status|--jq' 'auth status|--base-url' 'auth status|--api-key' 'auth status|--max-retries' 'auth status|--timeout' 'auth status|--max-wait'
             return 0
-        case 'auth status|--json' 'auth status|--bom' 'auth status|--raw-cells' 'auth status|-v' 'auth status|--verbose'
+        case 'auth status|--json' 'auth status|--bom' 'auth status|--raw-cells' 'auth status|--insecure' 'auth status|-v' 'auth status|--verbose'
+            return 1
+        case 'config set|--insecure'
             return 1
         case 'config list|--format' 'config list|--fields' 'config list|-o' 'config list|--output' 'config list|--jq'
             return 0
         case 'config list|--json' 'config list|--bom' 'config list|--raw-cells'
             return 1
-        case 'meetings list|--tag' 'meetings list|--since' 'meetings list|--until' 'meetings list|--format' 'meetings list|--fields' 'meetings list|-o' 'meetings list|--output' 'meetings list|--jq' 'meetings list|--limit' 'meetings list|--checkpoint' 'meetings list|--api-key' 'meetings list|--max-retries' 'meetings list|--timeout' 'meetings list|--max-wait'
+        case 'meetings list|--tag' 'meetings list|--since' 'meetings list|--until' 'meetings list|--format' 'meetings list|--fields' 'meetings list|-o' 'meetings list|--output' 'meetings list|--jq' 'meetings list|--limit' 'meetings list|--checkpoint' 'meetings list|--base-url' 'meetings list|--api-key' 'meetings list|--max-retries' 'meetings list|--timeout' 'meetings list|--max-wait'
             return 0
-        case 'meetings list|--json' 'meetings list|--bom' 'meetings list|--raw-cells' 'meetings list|-v' 'meetings list|--verbose'
+        case 'meetings list|--json' 'meetings list|--bom' 'meetings list|--raw-cells' 'meetings list|--insecure' 'meetings list|-v' 'meetings list|--verbose'
             return 1
-        case 'meetings search|--tag' 'meetings search|--attendee' 'meetings search|--meeting' 'meetings search|--since' 'meetings search|--until' 'meetings search|--format' 'meetings search|--fields' 'meetings search|-o' 'meetings search|--output' 'meetings search|--jq' 'meetings search|--limit' 'meetings search|--checkpoint' 'meetings search|--api-key' 'meetings search|--max-retries' 'meetings search|--timeout' 'meetings search|--max-wait'
+        case 'meetings search|--tag' 'meetings search|--attendee' 'meetings search|--meeting' 'meetings search|--since' 'meetings search|--until' 'meetings search|--format' 'meetings search|--fields' 'meetings search|-o' 'meetings search|--output' 'meetings search|--jq' 'meetings search|--limit' 'meetings search|--checkpoint' 'meetings search|--base-url' 'meetings search|--api-key' 'meetings search|--max-retries' 'meetings search|--timeout' 'meetings search|--max-wait'
             return 0
-        case 'meetings search|--json' 'meetings search|--bom' 'meetings search|--raw-cells' 'meetings search|-v' 'meetings search|--verbose'
+        case 'meetings search|--json' 'meetings search|--bom' 'meetings search|--raw-cells' 'meetings search|--insecure' 'meetings search|-v' 'meetings search|--verbose'
             return 1
-        case 'meetings view|--format' 'meetings view|--fields' 'meetings view|-o' 'meetings view|--output' 'meetings view|--jq' 'meetings view|--api-key' 'meetings view|--max-retries' 'meetings view|--timeout' 'meetings view|--max-wait'
+        case 'meetings view|--format' 'meetings view|--fields' 'meetings view|-o' 'meetings view|--output' 'meetings view|--jq' 'meetings view|--base-url' 'meetings view|--api-key' 'meetings view|--max-retries' 'meetings view|--timeout' 'meetings view|--max-wait'
             return 0
-        case 'meetings view|--web' 'meetings view|--json' 'meetings view|--bom' 'meetings view|--raw-cells' 'meetings view|-v' 'meetings view|--verbose'
+        case 'meetings view|--web' 'meetings view|--json' 'meetings view|--bom' 'meetings view|--raw-cells' 'meetings view|--insecure' 'meetings view|-v' 'meetings view|--verbose'
             return 1
-        case 'meetings transcript|--format' 'meetings transcript|--fields' 'meetings transcript|-o' 'meetings transcript|--output' 'meetings transcript|--jq' 'meetings transcript|--limit' 'meetings transcript|--api-key' 'meetings transcript|--max-retries' 'meetings transcript|--timeout' 'meetings transcript|--max-wait'
+        case 'meetings transcript|--format' 'meetings transcript|--fields' 'meetings transcript|-o' 'meetings transcript|--output' 'meetings transcript|--jq' 'meetings transcript|--limit' 'meetings transcript|--base-url' 'meetings transcript|--api-key' 'meetings transcript|--max-retries' 'meetings transcript|--timeout' 'meetings transcript|--max-wait'
             return 0
-        case 'meetings transcript|--json' 'meetings transcript|-v' 'meetings transcript|--verbose'
+        case 'meetings transcript|--json' 'meetings transcript|--insecure' 'meetings transcript|-v' 'meetings transcript|--verbose'
             return 1
-        case 'meetings share|--email' 'meetings share|--team' 'meetings share|--access' 'meetings share|--format' 'meetings share|--fields' 'meetings share|-o' 'meetings share|--output' 'meetings share|--jq' 'meetings share|--api-key' 'meetings share|--max-retries' 'meetings share|--timeout' 'meetings share|--max-wait'
+        case 'meetings share|--email' 'meetings share|--team' 'meetings share|--access' 'meetings share|--format' 'meetings share|--fields' 'meetings share|-o' 'meetings share|--output' 'meetings share|--jq' 'meetings share|--base-url' 'meetings share|--api-key' 'meetings share|--max-retries' 'meetings share|--timeout' 'meetings share|--max-wait'
             return 0
-        case 'meetings share|--stdin' 'meetings share|--dry-run' 'meetings share|--json' 'meetings share|--bom' 'meetings share|--raw-cells' 'meetings share|-v' 'meetings share|--verbose'
+        case 'meetings share|--stdin' 'meetings share|--dry-run' 'meetings share|--json' 'meetings share|--bom' 'meetings share|--raw-cells' 'meetings share|--insecure' 'meetings share|-v' 'meetings share|--verbose'
             return 1
-        case 'action-items list|--assignee' 'action-items list|--assignee-team' 'action-items list|--status' 'action-items list|--attendee' 'action-items list|--tag' 'action-items list|--format' 'action-items list|--fields' 'action-items list|-o' 'action-items list|--output' 'action-items list|--jq' 'action-items list|--limit' 'action-items list|--checkpoint' 'action-items list|--api-key' 'action-items list|--max-retries' 'action-items list|--timeout' 'action-items list|--max-wait'
+        case 'action-items list|--assignee' 'action-items list|--assignee-team' 'action-items list|--status' 'action-items list|--attendee' 'action-items list|--tag' 'action-items list|--format' 'action-items list|--fields' 'action-items list|-o' 'action-items list|--output' 'action-items list|--jq' 'action-items list|--limit' 'action-items list|--checkpoint' 'action-items list|--base-url' 'action-items list|--api-key' 'action-items list|--max-retries' 'action-items list|--timeout' 'action-items list|--max-wait'
             return 0
-        case 'action-items list|--json' 'action-items list|--bom' 'action-items list|--raw-cells' 'action-items list|-v' 'action-items list|--verbose'
+        case 'action-items list|--json' 'action-items list|--bom' 'action-items list|--raw-cells' 'action-items list|--insecure' 'action-items list|-v' 'action-items list|--verbose'
             return 1
-        case 'action-items create|--description' 'action-items create|--assignee' 'action-items create|--format' 'action-items create|--fields' 'action-items create|-o' 'action-items create|--output' 'action-items create|--jq' 'action-items create|--api-key' 'action-items create|--max-retries' 'action-items create|--timeout' 'action-items create|--max-wait'
+        case 'action-items create|--description' 'action-items create|--assignee' 'action-items create|--format' 'action-items create|--fields' 'action-items create|-o' 'action-items create|--output' 'action-items create|--jq' 'action-items create|--base-url' 'action-items create|--api-key' 'action-items create|--max-retries' 'action-items create|--timeout' 'action-items create|--max-wait'
             return 0
-        case 'action-items create|--dry-run' 'action-items create|--json' 'action-items create|--bom' 'action-items create|--raw-cells' 'action-items create|-v' 'action-items create|--verbose'
+        case 'action-items create|--dry-run' 'action-items create|--json' 'action-items create|--bom' 'action-items create|--raw-cells' 'action-items create|--insecure' 'action-items create|-v' 'action-items create|--verbose'
             return 1
-        case 'action-items update|--title' 'action-items update|--description' 'action-items update|--status' 'action-items update|--assignee' 'action-items update|--format' 'action-items update|--fields' 'action-items update|-o' 'action-items update|--output' 'action-items update|--jq' 'action-items update|--api-key' 'action-items update|--max-retries' 'action-items update|--timeout' 'action-items update|--max-wait'
+        case 'action-items update|--title' 'action-items update|--description' 'action-items update|--status' 'action-items update|--assignee' 'action-items update|--format' 'action-items update|--fields' 'action-items update|-o' 'action-items update|--output' 'action-items update|--jq' 'action-items update|--base-url' 'action-items update|--api-key' 'action-items update|--max-retries' 'action-items update|--timeout' 'action-items update|--max-wait'
             return 0
-        case 'action-items update|--stdin' 'action-items update|--dry-run' 'action-items update|--json' 'action-items update|--bom' 'action-items update|--raw-cells' 'action-items update|-v' 'action-items update|--verbose'
+        case 'action-items update|--stdin' 'action-items update|--dry-run' 'action-items update|--json' 'action-items update|--bom' 'action-items update|--raw-cells' 'action-items update|--insecure' 'action-items update|-v' 'action-items update|--verbose'
             return 1
-        case 'tags create|--description' 'tags create|--format' 'tags create|--fields' 'tags create|-o' 'tags create|--output' 'tags create|--jq' 'tags create|--api-key' 'tags create|--max-retries' 'tags create|--timeout' 'tags create|--max-wait'
+        case 'tags create|--description' 'tags create|--format' 'tags create|--fields' 'tags create|-o' 'tags create|--output' 'tags create|--jq' 'tags create|--base-url' 'tags create|--api-key' 'tags create|--max-retries' 'tags create|--timeout' 'tags create|--max-wait'
             return 0
-        case 'tags create|--dry-run' 'tags create|--json' 'tags create|--bom' 'tags create|--raw-cells' 'tags create|-v' 'tags create|--verbose'
+        case 'tags create|--dry-run' 'tags create|--json' 'tags create|--bom' 'tags create|--raw-cells' 'tags create|--insecure' 'tags create|-v' 'tags create|--verbose'
             return 1
-        case 'tags update|--name' 'tags update|--description' 'tags update|--format' 'tags update|--fields' 'tags update|-o' 'tags update|--output' 'tags update|--jq' 'tags update|--api-key' 'tags update|--max-retries' 'tags update|--timeout' 'tags update|--max-wait'
+        case 'tags update|--name' 'tags update|--description' 'tags update|--format' 'tags update|--fields' 'tags update|-o' 'tags update|--output' 'tags update|--jq' 'tags update|--base-url' 'tags update|--api-key' 'tags update|--max-retries' 'tags update|--timeout' 'tags update|--max-wait'
             return 0
-        case 'tags update|--dry-run' 'tags update|--json' 'tags update|--bom' 'tags update|--raw-cells' 'tags update|-v' 'tags update|--verbose'
+        case 'tags update|--dry-run' 'tags update|--json' 'tags update|--bom' 'tags update|--raw-cells' 'tags update|--insecure' 'tags update|-v' 'tags update|--verbose'
             return 1
-        case 'tags apply|--format' 'tags apply|--fields' 'tags apply|-o' 'tags apply|--output' 'tags apply|--jq' 'tags apply|--api-key' 'tags apply|--max-retries' 'tags apply|--timeout' 'tags apply|--max-wait'
+        case 'tags apply|--format' 'tags apply|--fields' 'tags apply|-o' 'tags apply|--output' 'tags apply|--jq' 'tags apply|--base-url' 'tags apply|--api-key' 'tags apply|--max-retries' 'tags apply|--timeout' 'tags apply|--max-wait'
             return 0
-        case 'tags apply|--stdin' 'tags apply|--dry-run' 'tags apply|--json' 'tags apply|--bom' 'tags apply|--raw-cells' 'tags apply|-v' 'tags apply|--verbose'
+        case 'tags apply|--stdin' 'tags apply|--dry-run' 'tags apply|--json' 'tags apply|--bom' 'tags apply|--raw-cells' 'tags apply|--insecure' 'tags apply|-v' 'tags apply|--verbose'
             return 1
-        case 'calendar set-notes|--notes' 'calendar set-notes|--notes-file' 'calendar set-notes|--tag' 'calendar set-notes|--format' 'calendar set-notes|--fields' 'calendar set-notes|-o' 'calendar set-notes|--output' 'calendar set-notes|--jq' 'calendar set-notes|--api-key' 'calendar set-notes|--max-retries' 'calendar set-notes|--timeout' 'calendar set-notes|--max-wait'
+        case 'calendar set-notes|--notes' 'calendar set-notes|--notes-file' 'calendar set-notes|--tag' 'calendar set-notes|--format' 'calendar set-notes|--fields' 'calendar set-notes|-o' 'calendar set-notes|--output' 'calendar set-notes|--jq' 'calendar set-notes|--base-url' 'calendar set-notes|--api-key' 'calendar set-notes|--max-retries' 'calendar set-notes|--timeout' 'calendar set-notes|--max-wait'
             return 0
-        case 'calendar set-notes|--clear-tags' 'calendar set-notes|--dry-run' 'calendar set-notes|--json' 'calendar set-notes|--bom' 'calendar set-notes|--raw-cells' 'calendar set-notes|-v' 'calendar set-notes|--verbose'
+        case 'calendar set-notes|--clear-tags' 'calendar set-notes|--dry-run' 'calendar set-notes|--json' 'calendar set-notes|--bom' 'calendar set-notes|--raw-cells' 'calendar set-notes|--insecure' 'calendar set-notes|-v' 'calendar set-notes|--verbose'
             return 1
-        case 'people list|--domain' 'people list|--tag' 'people list|--format' 'people list|--fields' 'people list|-o' 'people list|--output' 'people list|--jq' 'people list|--limit' 'people list|--checkpoint' 'people list|--api-key' 'people list|--max-retries' 'people list|--timeout' 'people list|--max-wait'
+        case 'people list|--domain' 'people list|--tag' 'people list|--format' 'people list|--fields' 'people list|-o' 'people list|--output' 'people list|--jq' 'people list|--limit' 'people list|--checkpoint' 'people list|--base-url' 'people list|--api-key' 'people list|--max-retries' 'people list|--timeout' 'people list|--max-wait'
             return 0
-        case 'people list|--json' 'people list|--bom' 'people list|--raw-cells' 'people list|-v' 'people list|--verbose'
+        case 'people list|--json' 'people list|--bom' 'people list|--raw-cells' 'people list|--insecure' 'people list|-v' 'people list|--verbose'
             return 1
-        case 'companies list|--tag' 'companies list|--format' 'companies list|--fields' 'companies list|-o' 'companies list|--output' 'companies list|--jq' 'companies list|--limit' 'companies list|--checkpoint' 'companies list|--api-key' 'companies list|--max-retries' 'companies list|--timeout' 'companies list|--max-wait'
+        case 'companies list|--tag' 'companies list|--format' 'companies list|--fields' 'companies list|-o' 'companies list|--output' 'companies list|--jq' 'companies list|--limit' 'companies list|--checkpoint' 'companies list|--base-url' 'companies list|--api-key' 'companies list|--max-retries' 'companies list|--timeout' 'companies list|--max-wait'
             return 0
-        case 'companies list|--json' 'companies list|--bom' 'companies list|--raw-cells' 'companies list|-v' 'companies list|--verbose'
+        case 'companies list|--json' 'companies list|--bom' 'companies list|--raw-cells' 'companies list|--insecure' 'companies list|-v' 'companies list|--verbose'
             return 1
-        case 'companies view|--format' 'companies view|--fields' 'companies view|-o' 'companies view|--output' 'companies view|--jq' 'companies view|--api-key' 'companies view|--max-retries' 'companies view|--timeout' 'companies view|--max-wait'
+        case 'companies view|--format' 'companies view|--fields' 'companies view|-o' 'companies view|--output' 'companies view|--jq' 'companies view|--base-url' 'companies view|--api-key' 'companies view|--max-retries' 'companies view|--timeout' 'companies view|--max-wait'
             return 0
-        case 'companies view|--json' 'companies view|--bom' 'companies view|--raw-cells' 'companies view|-v' 'companies view|--verbose'
+        case 'companies view|--json' 'companies view|--bom' 'companies view|--raw-cells' 'companies view|--insecure' 'companies view|-v' 'companies view|--verbose'
             return 1
-        case 'sync|--only' 'sync|--budget' 'sync|--format' 'sync|-o' 'sync|--output' 'sync|--jq' 'sync|--api-key' 'sync|--max-retries' 'sync|--timeout' 'sync|--max-wait'
+        case 'sync|--only' 'sync|--budget' 'sync|--format' 'sync|-o' 'sync|--output' 'sync|--jq' 'sync|--base-url' 'sync|--api-key' 'sync|--max-retries' 'sync|--timeout' 'sync|--max-wait'
             return 0
-        case 'sync|--no-transcripts' 'sync|--full' 'sync|--json' 'sync|-v' 'sync|--verbose'
+        case 'sync|--no-transcripts' 'sync|--full' 'sync|--json' 'sync|--insecure' 'sync|-v' 'sync|--verbose'
             return 1
-        case 'changes|--since' 'changes|--after' 'changes|--resource' 'changes|--format' 'changes|--fields' 'changes|-o' 'changes|--output' 'changes|--jq' 'changes|--limit'
+        case 'changes|--since' 'changes|--after' 'changes|--resource' 'changes|--format' 'changes|--fields' 'changes|-o' 'changes|--output' 'changes|--jq' 'changes|--limit' 'changes|--base-url'
             return 0
-        case 'changes|--json' 'changes|--bom' 'changes|--raw-cells'
+        case 'changes|--json' 'changes|--bom' 'changes|--raw-cells' 'changes|--insecure'
             return 1
-        case 'watch|--interval' 'watch|--resource' 'watch|--exec' 'watch|--exec-timeout' 'watch|--consumer' 'watch|--format' 'watch|--api-key' 'watch|--max-retries' 'watch|--timeout' 'watch|--max-wait'
+        case 'watch|--interval' 'watch|--resource' 'watch|--exec' 'watch|--exec-timeout' 'watch|--consumer' 'watch|--format' 'watch|--base-url' 'watch|--api-key' 'watch|--max-retries' 'watch|--timeout' 'watch|--max-wait'
             return 0
-        case 'watch|--no-transcripts' 'watch|--from-start' 'watch|--once' 'watch|-v' 'watch|--verbose'
+        case 'watch|--no-transcripts' 'watch|--from-start' 'watch|--once' 'watch|--insecure' 'watch|-v' 'watch|--verbose'
             return 1
-        case 'find|--in' 'find|--since' 'find|--until' 'find|--format' 'find|--fields' 'find|-o' 'find|--output' 'find|--jq' 'find|--limit'
+        case 'find|--in' 'find|--since' 'find|--until' 'find|--format' 'find|--fields' 'find|-o' 'find|--output' 'find|--jq' 'find|--limit' 'find|--base-url'
             return 0
-        case 'find|--json' 'find|--bom' 'find|--raw-cells'
+        case 'find|--json' 'find|--bom' 'find|--raw-cells' 'find|--insecure'
             return 1
-        case 'sql|--format' 'sql|--fields' 'sql|-o' 'sql|--output' 'sql|--jq' 'sql|--limit'
+        case 'sql|--format' 'sql|--fields' 'sql|-o' 'sql|--output' 'sql|--jq' 'sql|--limit' 'sql|--base-url'
             return 0
-        case 'sql|--schema' 'sql|--json' 'sql|--bom' 'sql|--raw-cells'
+        case 'sql|--schema' 'sql|--json' 'sql|--bom' 'sql|--raw-cells' 'sql|--insecure'
             return 1
         case 'mirror status|--format' 'mirror status|-o' 'mirror status|--output' 'mirror status|--jq'
             return 0
@@ -200,19 +202,19 @@ function __mtg_takes_value
             return 1
         case 'mirror reset|--force'
             return 1
-        case 'export markdown|--since' 'export markdown|--until' 'export markdown|--template' 'export markdown|--format' 'export markdown|-o' 'export markdown|--output' 'export markdown|--jq' 'export markdown|--api-key' 'export markdown|--max-retries' 'export markdown|--timeout' 'export markdown|--max-wait'
+        case 'export markdown|--since' 'export markdown|--until' 'export markdown|--template' 'export markdown|--format' 'export markdown|-o' 'export markdown|--output' 'export markdown|--jq' 'export markdown|--base-url' 'export markdown|--api-key' 'export markdown|--max-retries' 'export markdown|--timeout' 'export markdown|--max-wait'
             return 0
-        case 'export markdown|--transcripts' 'export markdown|--private-notes' 'export markdown|--prune' 'export markdown|--print-template' 'export markdown|--sync' 'export markdown|--json' 'export markdown|-v' 'export markdown|--verbose'
+        case 'export markdown|--transcripts' 'export markdown|--private-notes' 'export markdown|--prune' 'export markdown|--print-template' 'export markdown|--sync' 'export markdown|--json' 'export markdown|--insecure' 'export markdown|-v' 'export markdown|--verbose'
             return 1
-        case 'api|-X' 'api|--method' 'api|-F' 'api|--field' 'api|-f' 'api|--raw-field' 'api|--input' 'api|--format' 'api|--fields' 'api|-o' 'api|--output' 'api|--jq' 'api|--limit' 'api|--api-key' 'api|--max-retries' 'api|--timeout' 'api|--max-wait'
+        case 'api|-X' 'api|--method' 'api|-F' 'api|--field' 'api|-f' 'api|--raw-field' 'api|--input' 'api|--format' 'api|--fields' 'api|-o' 'api|--output' 'api|--jq' 'api|--limit' 'api|--base-url' 'api|--api-key' 'api|--max-retries' 'api|--timeout' 'api|--max-wait'
             return 0
-        case 'api|--paginate' 'api|--dry-run' 'api|--json' 'api|-v' 'api|--verbose'
+        case 'api|--paginate' 'api|--dry-run' 'api|--json' 'api|--insecure' 'api|-v' 'api|--verbose'
             return 1
         case 'sandbox|--port' 'sandbox|--host' 'sandbox|--plan' 'sandbox|--limits' 'sandbox|--seed' 'sandbox|--page-size' 'sandbox|--latency' 'sandbox|--faults' 'sandbox|--churn' 'sandbox|--action-items' 'sandbox|--meetings' 'sandbox|--base-path' 'sandbox|--format'
             return 0
         case 'sandbox|--json'
             return 1
-        case '*|--base-url' '*|--profile'
+        case '*|--profile'
             return 0
         case "*"
             return 1
@@ -290,6 +292,8 @@ complete -c mtg -n '__mtg_at \'\'' -l raw-cells -d 'csv/tsv: do not prefix formu
 complete -c mtg -n '__mtg_at \'\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'\'' -l limit -x -d 'stop after N items (and stop fetching pages)'
 complete -c mtg -n '__mtg_at \'\'' -l checkpoint -r -F -d 'list commands: record progress in FILE and resume from it'
+complete -c mtg -n '__mtg_at \'\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'\'' -l max-retries -x -d 'retries of a failed request'
@@ -298,6 +302,8 @@ complete -c mtg -n '__mtg_at \'\'' -l max-wait -x -d 'the most to wait on rate l
 complete -c mtg -n '__mtg_at \'auth\'' -a 'login' -d 'Store an API key for a profile after checking it with one request'
 complete -c mtg -n '__mtg_at \'auth\'' -a 'logout' -d 'Remove the stored API key of a profile'
 complete -c mtg -n '__mtg_at \'auth\'' -a 'status' -d 'Show the profile, base URL, key source, masked key and rate-limit state'
+complete -c mtg -n '__mtg_at \'auth login\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'auth login\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'auth login\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'auth login\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'auth login\'' -l max-retries -x -d 'retries of a failed request'
@@ -310,6 +316,8 @@ complete -c mtg -n '__mtg_at \'auth status\'' -s o -l output -r -F -d 'write dat
 complete -c mtg -n '__mtg_at \'auth status\'' -l bom -d 'start csv output with a UTF-8 byte-order mark'
 complete -c mtg -n '__mtg_at \'auth status\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'auth status\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'auth status\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'auth status\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'auth status\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'auth status\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'auth status\'' -l max-retries -x -d 'retries of a failed request'
@@ -320,6 +328,7 @@ complete -c mtg -n '__mtg_at \'config\'' -a 'set' -d 'Store a setting in the pro
 complete -c mtg -n '__mtg_at \'config\'' -a 'unset' -d 'Remove a setting from the profile'
 complete -c mtg -n '__mtg_at \'config\'' -a 'list' -d 'List every stored profile and its settings (keys masked)'
 complete -c mtg -n '__mtg_at \'config get\'; and __mtg_args_at -eq 0' -a 'api-key base-url app-url'
+complete -c mtg -n '__mtg_at \'config set\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'config set\'; and __mtg_args_at -eq 0' -a 'api-key base-url app-url'
 complete -c mtg -n '__mtg_at \'config unset\'; and __mtg_args_at -eq 0' -a 'api-key base-url app-url'
 complete -c mtg -n '__mtg_at \'config list\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
@@ -348,6 +357,8 @@ complete -c mtg -n '__mtg_at \'meetings list\'' -l raw-cells -d 'csv/tsv: do not
 complete -c mtg -n '__mtg_at \'meetings list\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'meetings list\'' -l limit -x -d 'stop after N items (and stop fetching pages)'
 complete -c mtg -n '__mtg_at \'meetings list\'' -l checkpoint -r -F -d 'list commands: record progress in FILE and resume from it'
+complete -c mtg -n '__mtg_at \'meetings list\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'meetings list\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'meetings list\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'meetings list\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'meetings list\'' -l max-retries -x -d 'retries of a failed request'
@@ -367,6 +378,8 @@ complete -c mtg -n '__mtg_at \'meetings search\'' -l raw-cells -d 'csv/tsv: do n
 complete -c mtg -n '__mtg_at \'meetings search\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l limit -x -d 'stop after N items (and stop fetching pages)'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l checkpoint -r -F -d 'list commands: record progress in FILE and resume from it'
+complete -c mtg -n '__mtg_at \'meetings search\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'meetings search\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'meetings search\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l max-retries -x -d 'retries of a failed request'
@@ -380,6 +393,8 @@ complete -c mtg -n '__mtg_at \'meetings view\'' -s o -l output -r -F -d 'write d
 complete -c mtg -n '__mtg_at \'meetings view\'' -l bom -d 'start csv output with a UTF-8 byte-order mark'
 complete -c mtg -n '__mtg_at \'meetings view\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'meetings view\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'meetings view\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'meetings view\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'meetings view\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'meetings view\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'meetings view\'' -l max-retries -x -d 'retries of a failed request'
@@ -391,6 +406,8 @@ complete -c mtg -n '__mtg_at \'meetings transcript\'' -l fields -x -d 'choose an
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -s o -l output -r -F -d 'write data to FILE atomically instead of stdout'
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -l limit -x -d 'print at most the first N entries'
+complete -c mtg -n '__mtg_at \'meetings transcript\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'meetings transcript\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -l max-retries -x -d 'retries of a failed request'
@@ -408,6 +425,8 @@ complete -c mtg -n '__mtg_at \'meetings share\'' -s o -l output -r -F -d 'write 
 complete -c mtg -n '__mtg_at \'meetings share\'' -l bom -d 'start csv output with a UTF-8 byte-order mark'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'meetings share\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'meetings share\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'meetings share\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'meetings share\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l max-retries -x -d 'retries of a failed request'
@@ -430,6 +449,8 @@ complete -c mtg -n '__mtg_at \'action-items list\'' -l raw-cells -d 'csv/tsv: do
 complete -c mtg -n '__mtg_at \'action-items list\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'action-items list\'' -l limit -x -d 'stop after N items (and stop fetching pages)'
 complete -c mtg -n '__mtg_at \'action-items list\'' -l checkpoint -r -F -d 'list commands: record progress in FILE and resume from it'
+complete -c mtg -n '__mtg_at \'action-items list\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'action-items list\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'action-items list\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'action-items list\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'action-items list\'' -l max-retries -x -d 'retries of a failed request'
@@ -445,6 +466,8 @@ complete -c mtg -n '__mtg_at \'action-items create\'' -s o -l output -r -F -d 'w
 complete -c mtg -n '__mtg_at \'action-items create\'' -l bom -d 'start csv output with a UTF-8 byte-order mark'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'action-items create\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'action-items create\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'action-items create\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'action-items create\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l max-retries -x -d 'retries of a failed request'
@@ -463,6 +486,8 @@ complete -c mtg -n '__mtg_at \'action-items update\'' -s o -l output -r -F -d 'w
 complete -c mtg -n '__mtg_at \'action-items update\'' -l bom -d 'start csv output with a UTF-8 byte-order mark'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'action-items update\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'action-items update\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'action-items update\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'action-items update\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l max-retries -x -d 'retries of a failed request'
@@ -480,6 +505,8 @@ complete -c mtg -n '__mtg_at \'tags create\'' -s o -l output -r -F -d 'write dat
 complete -c mtg -n '__mtg_at \'tags create\'' -l bom -d 'start csv output with a UTF-8 byte-order mark'
 complete -c mtg -n '__mtg_at \'tags create\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'tags create\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'tags create\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'tags create\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'tags create\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'tags create\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'tags create\'' -l max-retries -x -d 'retries of a failed request'
@@ -495,6 +522,8 @@ complete -c mtg -n '__mtg_at \'tags update\'' -s o -l output -r -F -d 'write dat
 complete -c mtg -n '__mtg_at \'tags update\'' -l bom -d 'start csv output with a UTF-8 byte-order mark'
 complete -c mtg -n '__mtg_at \'tags update\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'tags update\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'tags update\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'tags update\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'tags update\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'tags update\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'tags update\'' -l max-retries -x -d 'retries of a failed request'
@@ -509,6 +538,8 @@ complete -c mtg -n '__mtg_at \'tags apply\'' -s o -l output -r -F -d 'write data
 complete -c mtg -n '__mtg_at \'tags apply\'' -l bom -d 'start csv output with a UTF-8 byte-order mark'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'tags apply\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'tags apply\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'tags apply\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'tags apply\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l max-retries -x -d 'retries of a failed request'
@@ -527,6 +558,8 @@ complete -c mtg -n '__mtg_at \'calendar set-notes\'' -s o -l output -r -F -d 'wr
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l bom -d 'start csv output with a UTF-8 byte-order mark'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l max-retries -x -d 'retries of a failed request'
@@ -544,6 +577,8 @@ complete -c mtg -n '__mtg_at \'people list\'' -l raw-cells -d 'csv/tsv: do not p
 complete -c mtg -n '__mtg_at \'people list\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'people list\'' -l limit -x -d 'stop after N items (and stop fetching pages)'
 complete -c mtg -n '__mtg_at \'people list\'' -l checkpoint -r -F -d 'list commands: record progress in FILE and resume from it'
+complete -c mtg -n '__mtg_at \'people list\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'people list\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'people list\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'people list\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'people list\'' -l max-retries -x -d 'retries of a failed request'
@@ -561,6 +596,8 @@ complete -c mtg -n '__mtg_at \'companies list\'' -l raw-cells -d 'csv/tsv: do no
 complete -c mtg -n '__mtg_at \'companies list\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'companies list\'' -l limit -x -d 'stop after N items (and stop fetching pages)'
 complete -c mtg -n '__mtg_at \'companies list\'' -l checkpoint -r -F -d 'list commands: record progress in FILE and resume from it'
+complete -c mtg -n '__mtg_at \'companies list\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'companies list\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'companies list\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'companies list\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'companies list\'' -l max-retries -x -d 'retries of a failed request'
@@ -573,6 +610,8 @@ complete -c mtg -n '__mtg_at \'companies view\'' -s o -l output -r -F -d 'write 
 complete -c mtg -n '__mtg_at \'companies view\'' -l bom -d 'start csv output with a UTF-8 byte-order mark'
 complete -c mtg -n '__mtg_at \'companies view\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'companies view\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'companies view\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'companies view\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'companies view\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'companies view\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'companies view\'' -l max-retries -x -d 'retries of a failed request'
@@ -586,6 +625,8 @@ complete -c mtg -n '__mtg_at \'sync\'' -l format -x -a 'json' -d 'output format:
 complete -c mtg -n '__mtg_at \'sync\'' -l json -d 'same as --format json'
 complete -c mtg -n '__mtg_at \'sync\'' -s o -l output -r -F -d 'write data to FILE atomically instead of stdout'
 complete -c mtg -n '__mtg_at \'sync\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'sync\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'sync\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'sync\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'sync\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'sync\'' -l max-retries -x -d 'retries of a failed request'
@@ -602,6 +643,8 @@ complete -c mtg -n '__mtg_at \'changes\'' -l bom -d 'start csv output with a UTF
 complete -c mtg -n '__mtg_at \'changes\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'changes\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'changes\'' -l limit -x -d 'show at most N items (the query of the mirror stops there)'
+complete -c mtg -n '__mtg_at \'changes\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'changes\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'watch\'' -l interval -x -d 'time from one sync\'s start to the next (default 5m): 30s, 5m, 1h'
 complete -c mtg -n '__mtg_at \'watch\'' -l resource -x -a 'meetings action-items people companies transcripts' -d 'only these resources (repeatable, comma lists); only their lists are synced'
 complete -c mtg -n '__mtg_at \'watch\'' -l exec -x -d 'run CMD (sh -c) once per event, event JSON on stdin'
@@ -611,6 +654,8 @@ complete -c mtg -n '__mtg_at \'watch\'' -l from-start -d 'replay the whole chang
 complete -c mtg -n '__mtg_at \'watch\'' -l once -d 'one sync, hand its events over, then exit (cron and CI jobs)'
 complete -c mtg -n '__mtg_at \'watch\'' -l consumer -x -d 'the name the last handled seq is kept under (default: default)'
 complete -c mtg -n '__mtg_at \'watch\'' -l format -x -a 'ndjson table' -d 'output format: ndjson (default when piped), table (on a terminal)'
+complete -c mtg -n '__mtg_at \'watch\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'watch\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'watch\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'watch\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'watch\'' -l max-retries -x -d 'retries of a failed request'
@@ -627,6 +672,8 @@ complete -c mtg -n '__mtg_at \'find\'' -l bom -d 'start csv output with a UTF-8 
 complete -c mtg -n '__mtg_at \'find\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'find\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'find\'' -l limit -x -d 'show at most N items (the query of the mirror stops there)'
+complete -c mtg -n '__mtg_at \'find\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'find\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'sql\'' -l schema -d 'print the CREATE statements of the tables'
 complete -c mtg -n '__mtg_at \'sql\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'sql\'' -l json -d 'same as --format json'
@@ -636,6 +683,8 @@ complete -c mtg -n '__mtg_at \'sql\'' -l bom -d 'start csv output with a UTF-8 b
 complete -c mtg -n '__mtg_at \'sql\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'sql\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'sql\'' -l limit -x -d 'show at most N items (the query of the mirror stops there)'
+complete -c mtg -n '__mtg_at \'sql\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'sql\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'status' -d 'Where the mirror is, what it holds, when it was last synced'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'reset' -d 'Delete this profile\'s mirror (the next `mtg sync` starts over)'
 complete -c mtg -n '__mtg_at \'mirror status\'' -l format -x -a 'table json ndjson' -d 'output format: table (text, the default), json, ndjson'
@@ -657,6 +706,8 @@ complete -c mtg -n '__mtg_at \'export markdown\'' -l format -x -a 'json' -d 'out
 complete -c mtg -n '__mtg_at \'export markdown\'' -l json -d 'same as --format json'
 complete -c mtg -n '__mtg_at \'export markdown\'' -s o -l output -r -F -d 'write data to FILE atomically instead of stdout'
 complete -c mtg -n '__mtg_at \'export markdown\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'export markdown\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'export markdown\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'export markdown\'' -l max-retries -x -d 'retries of a failed request'
@@ -674,6 +725,8 @@ complete -c mtg -n '__mtg_at \'api\'' -l fields -x -d 'choose and order fields (
 complete -c mtg -n '__mtg_at \'api\'' -s o -l output -r -F -d 'write data to FILE atomically instead of stdout'
 complete -c mtg -n '__mtg_at \'api\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'api\'' -l limit -x -d 'with --paginate: stop after N items (and stop fetching pages)'
+complete -c mtg -n '__mtg_at \'api\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'api\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'api\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
 complete -c mtg -n '__mtg_at \'api\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
 complete -c mtg -n '__mtg_at \'api\'' -l max-retries -x -d 'retries of a failed request'
@@ -696,8 +749,6 @@ complete -c mtg -n '__mtg_at \'sandbox\'' -l json -d 'same as --format json'
 complete -c mtg -n '__mtg_at \'completion\'; and __mtg_args_at -eq 0' -a 'bash zsh fish'
 complete -c mtg -l no-color -d 'disable colors (also NO_COLOR)'
 complete -c mtg -s q -l quiet -d 'no progress or notes on stderr'
-complete -c mtg -l insecure -d 'allow http:// to a host other than loopback'
-complete -c mtg -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
 complete -c mtg -l profile -x -d 'config profile (also MTG_PROFILE)'
 complete -c mtg -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -s h -l help -d 'show help'

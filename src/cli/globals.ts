@@ -13,15 +13,13 @@ export type ListFormat = (typeof LIST_FORMATS)[number];
 // after the command words, they mean the same.
 
 /**
- * Options of every command: how mtg talks (colors, progress), and which profile and server it means
- * (the mirror's commands check the base URL too, and `config set base-url` takes --insecure). What
- * only a request uses (-v, --api-key) is in NETWORK_OPTIONS, offered by the commands that send one.
+ * Options of every command: how mtg talks (colors, progress) and which profile it means. What only
+ * a server's address or a request uses (--base-url, --insecure, -v, --api-key) is in the sets below,
+ * offered by the commands that use it.
  */
 export const COMMON_OPTIONS = [
   { flags: '--no-color', description: 'disable colors (also NO_COLOR)', global: true },
   { flags: '-q, --quiet', description: 'no progress or notes on stderr', global: true },
-  { flags: '--insecure', description: 'allow http:// to a host other than loopback', global: true },
-  { flags: '--base-url <url>', description: 'API base URL (also MTG_BASE_URL)', global: true },
   { flags: '--profile <name>', description: 'config profile (also MTG_PROFILE)', global: true },
   {
     flags: '--offline',
@@ -92,8 +90,24 @@ export const FORMAT_ONLY_OPTIONS = [FORMAT] as const;
 export const LIST_OPTIONS = [LIMIT, CHECKPOINT] as const;
 /** Commands that stop after N items but cannot resume. */
 export const LIMIT_OPTIONS = [LIMIT] as const;
+const INSECURE = {
+  flags: '--insecure',
+  description: 'allow http:// to a host other than loopback',
+  global: true,
+} as const;
+const BASE_URL = {
+  flags: '--base-url <url>',
+  description: 'API base URL (also MTG_BASE_URL)',
+  global: true,
+} as const;
+/** `config set base-url`: an http:// URL of another host is stored only with --insecure. */
+export const INSECURE_OPTIONS = [INSECURE] as const;
+/** Commands that read the local mirror without a request: which server's copy they mean. */
+export const MIRROR_OPTIONS = [BASE_URL, INSECURE] as const;
 /** Commands that send requests. */
 export const NETWORK_OPTIONS = [
+  BASE_URL,
+  INSECURE,
   {
     flags: '-v, --verbose',
     description: 'log each request, status, timing and rate-limit state to stderr',

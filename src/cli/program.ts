@@ -159,7 +159,8 @@ export function buildProgram(tree: TreeNode[], version: string, run: Runner, io:
       'command words:\n' +
       '  output   --format, --json, --fields, -o/--output, --bom, --raw-cells, --jq\n' +
       '  list     --limit, --checkpoint\n' +
-      '  network  -v/--verbose, --api-key, --max-retries, --timeout, --max-wait\n' +
+      '  network  --base-url, --insecure, -v/--verbose, --api-key, --max-retries,\n' +
+      '           --timeout, --max-wait (the mirror commands: --base-url, --insecure)\n' +
       examplesText([
         'mtg sandbox                               # a local API to try everything',
         'mtg action-items list --assignee anyone --json',

@@ -51,6 +51,12 @@ describe('help texts', () => {
         expect(help, `mtg ${path} --help: ${flag}`).not.toContain(flag);
       }
     }
+    // Nor a server's address, except where it names the server whose mirror is read.
+    for (const path of LOCAL.filter((p) => !['find', 'sql', 'changes'].includes(p))) {
+      expect(texts.texts[path], path).not.toContain('--base-url');
+      if (path !== 'config set') expect(texts.texts[path], path).not.toContain('--insecure');
+    }
+    for (const path of ['find', 'sql', 'changes']) expect(texts.texts[path]).toContain('--base-url');
     for (const path of ['meetings list', 'action-items update', 'sync', 'auth login', 'api']) {
       for (const flag of ['--api-key', '-v, --verbose', '--max-retries'])
         expect(texts.texts[path]).toContain(flag);
@@ -61,6 +67,7 @@ describe('help texts', () => {
     [['config', 'list', '--api-key', 'k'], 'config list', '--api-key'],
     [['-v', 'find', 'budget'], 'find', '--verbose'],
     [['sql', 'select 1', '--verbose'], 'sql', '--verbose'],
+    [['completion', 'bash', '--base-url', 'http://127.0.0.1:1'], 'completion', '--base-url'],
   ])('mtg %j is refused: exit 2, one line', async (argv, path, flag) => {
     const r = await runInProcess(argv, { env });
     expect(r.code).toBe(2);

@@ -1,6 +1,6 @@
 // mtg changes, as data: the mirror's change log, oldest first, in every output format.
 
-import { LOCAL_LIMIT_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
+import { LOCAL_LIMIT_OPTIONS, MIRROR_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { wholeNumber } from '../../cli/input.js';
 import { defineCommand } from '../../cli/spec.js';
 
@@ -32,6 +32,7 @@ export const changes = defineCommand({
     },
     ...withFields(OUTPUT_OPTIONS, 'seq,resource,id,change,item.title'),
     ...LOCAL_LIMIT_OPTIONS,
+    ...MIRROR_OPTIONS,
   ],
   instead: { '--checkpoint': 'use --after SEQ' },
   examples: [

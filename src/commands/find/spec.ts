@@ -1,6 +1,6 @@
 // mtg find, as data: full-text search of the local mirror, one result per matching passage.
 
-import { LOCAL_LIMIT_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
+import { LOCAL_LIMIT_OPTIONS, MIRROR_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const KINDS = ['name', 'notes', 'transcript', 'action-items', 'attendees'] as const;
@@ -36,6 +36,7 @@ export const find = defineCommand({
     { flags: '--until <time>', description: 'meetings created before: ISO date/time or 30m, 24h, 7d, 2w' },
     ...withFields(OUTPUT_OPTIONS, 'meetingId,meetingName,snippet'),
     ...LOCAL_LIMIT_OPTIONS,
+    ...MIRROR_OPTIONS,
   ],
   examples: [
     'mtg find "pricing page" --in transcript',
