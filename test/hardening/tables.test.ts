@@ -202,6 +202,22 @@ describe('the built CLI on a terminal', () => {
     await sandbox.close();
   });
 
+  it('an unsized pseudo-terminal (as under `script` in CI) takes COLUMNS, else 80', async () => {
+    const env = sandboxEnv(sandbox, { NO_COLOR: '1' });
+    for (const [columns, fit] of [
+      ['60', 60],
+      [undefined, 80],
+    ] as const) {
+      const tty = await runInTerminal(['meetings', 'list', '--limit', '5'], {
+        env: { ...env, COLUMNS: columns },
+      });
+      expect(tty.code).toBe(0);
+      const lines = tty.screen.split(/\r?\n/).filter((l) => /^(id\s+name|mtg_)/.test(l));
+      expect(lines.length).toBeGreaterThan(1);
+      for (const line of lines) expect(stringWidth(line), `COLUMNS=${columns}`).toBeLessThanOrEqual(fit);
+    }
+  });
+
   it('meetings list at 60 and 200 columns: lines fit, IDs whole, durations human; json stays raw', async () => {
     const env = sandboxEnv(sandbox, { NO_COLOR: '1' });
     const json = await runCli(['meetings', 'list', '--json', '--limit', '5'], { env });
