@@ -51,7 +51,8 @@ export enum GiveWay {
 
 // Identifier columns are never cut: a truncated ID cannot be copied into the next command.
 const ID_COLUMNS = new Set(['id', 'domain']);
-const COPIED = /(^|\.)(email|url|.*Ids?|teamId|externalLinks)$/;
+// Copied whole into another command or a browser: emails, links, (lists of) IDs.
+const COPIED = /(^email|Email|^url|Url|^id|Ids?|^externalLinks)$/;
 const FACTS = /(At|^at|^duration|^status|^access|^timestamp|^seq|^run|^resource|^change|^rank|^in)$/;
 
 /** How a column gives way (by its last path segment: `assignee.name` is a name). */
