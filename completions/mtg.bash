@@ -72,34 +72,35 @@ __mtg_subcommands() {
 # The options of node $1 itself, in REPLY.
 __mtg_options() {
   case "$1" in
-    '') REPLY='-V --version --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'auth login') REPLY='--insecure-storage --move-to-keychain --max-retries --timeout --max-wait' ;;
-    'auth status') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
+    '') REPLY='-V --version --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'auth login') REPLY='--insecure-storage --move-to-keychain --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'auth status') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'config set') REPLY='--insecure' ;;
     'config list') REPLY='--format --json --fields -o --output --bom --raw-cells --jq' ;;
-    'meetings list') REPLY='--tag --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'meetings search') REPLY='--tag --attendee --meeting --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'meetings view') REPLY='--web --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'meetings transcript') REPLY='--format --json --fields -o --output --jq --limit --max-retries --timeout --max-wait' ;;
-    'meetings share') REPLY='--email --team --access --stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'action-items list') REPLY='--assignee --assignee-team --status --attendee --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'action-items create') REPLY='--description --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'action-items update') REPLY='--stdin --title --description --status --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'tags create') REPLY='--description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'tags update') REPLY='--name --description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'tags apply') REPLY='--stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'calendar set-notes') REPLY='--notes --notes-file --clear-notes --tag --clear-tags --dry-run --format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'people list') REPLY='--domain --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'companies list') REPLY='--tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --max-retries --timeout --max-wait' ;;
-    'companies view') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --max-retries --timeout --max-wait' ;;
-    'sync') REPLY='--no-transcripts --only --budget --full --format --json -o --output --jq --max-retries --timeout --max-wait' ;;
-    'changes') REPLY='--since --after --resource --format --json --fields -o --output --bom --raw-cells --jq --limit' ;;
-    'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer --format --max-retries --timeout --max-wait' ;;
-    'find') REPLY='--in --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit' ;;
-    'sql') REPLY='--schema --format --json --fields -o --output --bom --raw-cells --jq --limit' ;;
+    'meetings list') REPLY='--tag --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'meetings search') REPLY='--tag --attendee --meeting --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'meetings view') REPLY='--web --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'meetings transcript') REPLY='--format --json --fields -o --output --jq --limit --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'meetings share') REPLY='--email --team --access --stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'action-items list') REPLY='--assignee --assignee-team --status --attendee --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'action-items create') REPLY='--description --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'action-items update') REPLY='--stdin --title --description --status --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'tags create') REPLY='--description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'tags update') REPLY='--name --description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'tags apply') REPLY='--stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'calendar set-notes') REPLY='--notes --notes-file --clear-notes --tag --clear-tags --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'people list') REPLY='--domain --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'companies list') REPLY='--tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'companies view') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'sync') REPLY='--no-transcripts --only --budget --full --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'changes') REPLY='--since --after --resource --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url --insecure' ;;
+    'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer --format --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'find') REPLY='--in --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url --insecure' ;;
+    'sql') REPLY='--schema --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url --insecure' ;;
     'mirror status') REPLY='--format --json -o --output --jq' ;;
     'mirror reset') REPLY='--force' ;;
-    'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync --format --json -o --output --jq --max-retries --timeout --max-wait' ;;
-    'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run --format --json --fields -o --output --jq --limit --max-retries --timeout --max-wait' ;;
+    'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run --format --json --fields -o --output --jq --limit --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --base-path --format --json' ;;
     *) REPLY= ;;
   esac
@@ -119,11 +120,19 @@ __mtg_value() {
     '|--jq') __mtg_kind=text ;;
     '|--limit') __mtg_kind=text ;;
     '|--checkpoint') __mtg_kind=file ;;
+    '|--base-url') __mtg_kind=text ;;
+    '|--insecure') __mtg_kind= ;;
+    '|-v'|'|--verbose') __mtg_kind= ;;
+    '|--api-key') __mtg_kind=text ;;
     '|--max-retries') __mtg_kind=text ;;
     '|--timeout') __mtg_kind=text ;;
     '|--max-wait') __mtg_kind=text ;;
     'auth login|--insecure-storage') __mtg_kind= ;;
     'auth login|--move-to-keychain') __mtg_kind= ;;
+    'auth login|--base-url') __mtg_kind=text ;;
+    'auth login|--insecure') __mtg_kind= ;;
+    'auth login|-v'|'auth login|--verbose') __mtg_kind= ;;
+    'auth login|--api-key') __mtg_kind=text ;;
     'auth login|--max-retries') __mtg_kind=text ;;
     'auth login|--timeout') __mtg_kind=text ;;
     'auth login|--max-wait') __mtg_kind=text ;;
@@ -134,9 +143,14 @@ __mtg_value() {
     'auth status|--bom') __mtg_kind= ;;
     'auth status|--raw-cells') __mtg_kind= ;;
     'auth status|--jq') __mtg_kind=text ;;
+    'auth status|--base-url') __mtg_kind=text ;;
+    'auth status|--insecure') __mtg_kind= ;;
+    'auth status|-v'|'auth status|--verbose') __mtg_kind= ;;
+    'auth status|--api-key') __mtg_kind=text ;;
     'auth status|--max-retries') __mtg_kind=text ;;
     'auth status|--timeout') __mtg_kind=text ;;
     'auth status|--max-wait') __mtg_kind=text ;;
+    'config set|--insecure') __mtg_kind= ;;
     'config list|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'config list|--json') __mtg_kind= ;;
     'config list|--fields') __mtg_kind=text ;;
@@ -156,6 +170,10 @@ __mtg_value() {
     'meetings list|--jq') __mtg_kind=text ;;
     'meetings list|--limit') __mtg_kind=text ;;
     'meetings list|--checkpoint') __mtg_kind=file ;;
+    'meetings list|--base-url') __mtg_kind=text ;;
+    'meetings list|--insecure') __mtg_kind= ;;
+    'meetings list|-v'|'meetings list|--verbose') __mtg_kind= ;;
+    'meetings list|--api-key') __mtg_kind=text ;;
     'meetings list|--max-retries') __mtg_kind=text ;;
     'meetings list|--timeout') __mtg_kind=text ;;
     'meetings list|--max-wait') __mtg_kind=text ;;
@@ -173,6 +191,10 @@ __mtg_value() {
     'meetings search|--jq') __mtg_kind=text ;;
     'meetings search|--limit') __mtg_kind=text ;;
     'meetings search|--checkpoint') __mtg_kind=file ;;
+    'meetings search|--base-url') __mtg_kind=text ;;
+    'meetings search|--insecure') __mtg_kind= ;;
+    'meetings search|-v'|'meetings search|--verbose') __mtg_kind= ;;
+    'meetings search|--api-key') __mtg_kind=text ;;
     'meetings search|--max-retries') __mtg_kind=text ;;
     'meetings search|--timeout') __mtg_kind=text ;;
     'meetings search|--max-wait') __mtg_kind=text ;;
@@ -184,6 +206,10 @@ __mtg_value() {
     'meetings view|--bom') __mtg_kind= ;;
     'meetings view|--raw-cells') __mtg_kind= ;;
     'meetings view|--jq') __mtg_kind=text ;;
+    'meetings view|--base-url') __mtg_kind=text ;;
+    'meetings view|--insecure') __mtg_kind= ;;
+    'meetings view|-v'|'meetings view|--verbose') __mtg_kind= ;;
+    'meetings view|--api-key') __mtg_kind=text ;;
     'meetings view|--max-retries') __mtg_kind=text ;;
     'meetings view|--timeout') __mtg_kind=text ;;
     'meetings view|--max-wait') __mtg_kind=text ;;
@@ -193,6 +219,10 @@ __mtg_value() {
     'meetings transcript|-o'|'meetings transcript|--output') __mtg_kind=file ;;
     'meetings transcript|--jq') __mtg_kind=text ;;
     'meetings transcript|--limit') __mtg_kind=text ;;
+    'meetings transcript|--base-url') __mtg_kind=text ;;
+    'meetings transcript|--insecure') __mtg_kind= ;;
+    'meetings transcript|-v'|'meetings transcript|--verbose') __mtg_kind= ;;
+    'meetings transcript|--api-key') __mtg_kind=text ;;
     'meetings transcript|--max-retries') __mtg_kind=text ;;
     'meetings transcript|--timeout') __mtg_kind=text ;;
     'meetings transcript|--max-wait') __mtg_kind=text ;;
@@ -208,6 +238,10 @@ __mtg_value() {
     'meetings share|--bom') __mtg_kind= ;;
     'meetings share|--raw-cells') __mtg_kind= ;;
     'meetings share|--jq') __mtg_kind=text ;;
+    'meetings share|--base-url') __mtg_kind=text ;;
+    'meetings share|--insecure') __mtg_kind= ;;
+    'meetings share|-v'|'meetings share|--verbose') __mtg_kind= ;;
+    'meetings share|--api-key') __mtg_kind=text ;;
     'meetings share|--max-retries') __mtg_kind=text ;;
     'meetings share|--timeout') __mtg_kind=text ;;
     'meetings share|--max-wait') __mtg_kind=text ;;
@@ -225,6 +259,10 @@ __mtg_value() {
     'action-items list|--jq') __mtg_kind=text ;;
     'action-items list|--limit') __mtg_kind=text ;;
     'action-items list|--checkpoint') __mtg_kind=file ;;
+    'action-items list|--base-url') __mtg_kind=text ;;
+    'action-items list|--insecure') __mtg_kind= ;;
+    'action-items list|-v'|'action-items list|--verbose') __mtg_kind= ;;
+    'action-items list|--api-key') __mtg_kind=text ;;
     'action-items list|--max-retries') __mtg_kind=text ;;
     'action-items list|--timeout') __mtg_kind=text ;;
     'action-items list|--max-wait') __mtg_kind=text ;;
@@ -238,6 +276,10 @@ __mtg_value() {
     'action-items create|--bom') __mtg_kind= ;;
     'action-items create|--raw-cells') __mtg_kind= ;;
     'action-items create|--jq') __mtg_kind=text ;;
+    'action-items create|--base-url') __mtg_kind=text ;;
+    'action-items create|--insecure') __mtg_kind= ;;
+    'action-items create|-v'|'action-items create|--verbose') __mtg_kind= ;;
+    'action-items create|--api-key') __mtg_kind=text ;;
     'action-items create|--max-retries') __mtg_kind=text ;;
     'action-items create|--timeout') __mtg_kind=text ;;
     'action-items create|--max-wait') __mtg_kind=text ;;
@@ -254,6 +296,10 @@ __mtg_value() {
     'action-items update|--bom') __mtg_kind= ;;
     'action-items update|--raw-cells') __mtg_kind= ;;
     'action-items update|--jq') __mtg_kind=text ;;
+    'action-items update|--base-url') __mtg_kind=text ;;
+    'action-items update|--insecure') __mtg_kind= ;;
+    'action-items update|-v'|'action-items update|--verbose') __mtg_kind= ;;
+    'action-items update|--api-key') __mtg_kind=text ;;
     'action-items update|--max-retries') __mtg_kind=text ;;
     'action-items update|--timeout') __mtg_kind=text ;;
     'action-items update|--max-wait') __mtg_kind=text ;;
@@ -266,6 +312,10 @@ __mtg_value() {
     'tags create|--bom') __mtg_kind= ;;
     'tags create|--raw-cells') __mtg_kind= ;;
     'tags create|--jq') __mtg_kind=text ;;
+    'tags create|--base-url') __mtg_kind=text ;;
+    'tags create|--insecure') __mtg_kind= ;;
+    'tags create|-v'|'tags create|--verbose') __mtg_kind= ;;
+    'tags create|--api-key') __mtg_kind=text ;;
     'tags create|--max-retries') __mtg_kind=text ;;
     'tags create|--timeout') __mtg_kind=text ;;
     'tags create|--max-wait') __mtg_kind=text ;;
@@ -279,6 +329,10 @@ __mtg_value() {
     'tags update|--bom') __mtg_kind= ;;
     'tags update|--raw-cells') __mtg_kind= ;;
     'tags update|--jq') __mtg_kind=text ;;
+    'tags update|--base-url') __mtg_kind=text ;;
+    'tags update|--insecure') __mtg_kind= ;;
+    'tags update|-v'|'tags update|--verbose') __mtg_kind= ;;
+    'tags update|--api-key') __mtg_kind=text ;;
     'tags update|--max-retries') __mtg_kind=text ;;
     'tags update|--timeout') __mtg_kind=text ;;
     'tags update|--max-wait') __mtg_kind=text ;;
@@ -291,6 +345,10 @@ __mtg_value() {
     'tags apply|--bom') __mtg_kind= ;;
     'tags apply|--raw-cells') __mtg_kind= ;;
     'tags apply|--jq') __mtg_kind=text ;;
+    'tags apply|--base-url') __mtg_kind=text ;;
+    'tags apply|--insecure') __mtg_kind= ;;
+    'tags apply|-v'|'tags apply|--verbose') __mtg_kind= ;;
+    'tags apply|--api-key') __mtg_kind=text ;;
     'tags apply|--max-retries') __mtg_kind=text ;;
     'tags apply|--timeout') __mtg_kind=text ;;
     'tags apply|--max-wait') __mtg_kind=text ;;
@@ -307,6 +365,10 @@ __mtg_value() {
     'calendar set-notes|--bom') __mtg_kind= ;;
     'calendar set-notes|--raw-cells') __mtg_kind= ;;
     'calendar set-notes|--jq') __mtg_kind=text ;;
+    'calendar set-notes|--base-url') __mtg_kind=text ;;
+    'calendar set-notes|--insecure') __mtg_kind= ;;
+    'calendar set-notes|-v'|'calendar set-notes|--verbose') __mtg_kind= ;;
+    'calendar set-notes|--api-key') __mtg_kind=text ;;
     'calendar set-notes|--max-retries') __mtg_kind=text ;;
     'calendar set-notes|--timeout') __mtg_kind=text ;;
     'calendar set-notes|--max-wait') __mtg_kind=text ;;
@@ -321,6 +383,10 @@ __mtg_value() {
     'people list|--jq') __mtg_kind=text ;;
     'people list|--limit') __mtg_kind=text ;;
     'people list|--checkpoint') __mtg_kind=file ;;
+    'people list|--base-url') __mtg_kind=text ;;
+    'people list|--insecure') __mtg_kind= ;;
+    'people list|-v'|'people list|--verbose') __mtg_kind= ;;
+    'people list|--api-key') __mtg_kind=text ;;
     'people list|--max-retries') __mtg_kind=text ;;
     'people list|--timeout') __mtg_kind=text ;;
     'people list|--max-wait') __mtg_kind=text ;;
@@ -334,6 +400,10 @@ __mtg_value() {
     'companies list|--jq') __mtg_kind=text ;;
     'companies list|--limit') __mtg_kind=text ;;
     'companies list|--checkpoint') __mtg_kind=file ;;
+    'companies list|--base-url') __mtg_kind=text ;;
+    'companies list|--insecure') __mtg_kind= ;;
+    'companies list|-v'|'companies list|--verbose') __mtg_kind= ;;
+    'companies list|--api-key') __mtg_kind=text ;;
     'companies list|--max-retries') __mtg_kind=text ;;
     'companies list|--timeout') __mtg_kind=text ;;
     'companies list|--max-wait') __mtg_kind=text ;;
@@ -344,6 +414,10 @@ __mtg_value() {
     'companies view|--bom') __mtg_kind= ;;
     'companies view|--raw-cells') __mtg_kind= ;;
     'companies view|--jq') __mtg_kind=text ;;
+    'companies view|--base-url') __mtg_kind=text ;;
+    'companies view|--insecure') __mtg_kind= ;;
+    'companies view|-v'|'companies view|--verbose') __mtg_kind= ;;
+    'companies view|--api-key') __mtg_kind=text ;;
     'companies view|--max-retries') __mtg_kind=text ;;
     'companies view|--timeout') __mtg_kind=text ;;
     'companies view|--max-wait') __mtg_kind=text ;;
@@ -355,6 +429,10 @@ __mtg_value() {
     'sync|--json') __mtg_kind= ;;
     'sync|-o'|'sync|--output') __mtg_kind=file ;;
     'sync|--jq') __mtg_kind=text ;;
+    'sync|--base-url') __mtg_kind=text ;;
+    'sync|--insecure') __mtg_kind= ;;
+    'sync|-v'|'sync|--verbose') __mtg_kind= ;;
+    'sync|--api-key') __mtg_kind=text ;;
     'sync|--max-retries') __mtg_kind=text ;;
     'sync|--timeout') __mtg_kind=text ;;
     'sync|--max-wait') __mtg_kind=text ;;
@@ -369,6 +447,8 @@ __mtg_value() {
     'changes|--raw-cells') __mtg_kind= ;;
     'changes|--jq') __mtg_kind=text ;;
     'changes|--limit') __mtg_kind=text ;;
+    'changes|--base-url') __mtg_kind=text ;;
+    'changes|--insecure') __mtg_kind= ;;
     'watch|--interval') __mtg_kind=text ;;
     'watch|--resource') __mtg_kind=choices REPLY='meetings action-items people companies transcripts' ;;
     'watch|--exec') __mtg_kind=text ;;
@@ -378,6 +458,10 @@ __mtg_value() {
     'watch|--once') __mtg_kind= ;;
     'watch|--consumer') __mtg_kind=text ;;
     'watch|--format') __mtg_kind=choices REPLY='ndjson table' ;;
+    'watch|--base-url') __mtg_kind=text ;;
+    'watch|--insecure') __mtg_kind= ;;
+    'watch|-v'|'watch|--verbose') __mtg_kind= ;;
+    'watch|--api-key') __mtg_kind=text ;;
     'watch|--max-retries') __mtg_kind=text ;;
     'watch|--timeout') __mtg_kind=text ;;
     'watch|--max-wait') __mtg_kind=text ;;
@@ -392,6 +476,8 @@ __mtg_value() {
     'find|--raw-cells') __mtg_kind= ;;
     'find|--jq') __mtg_kind=text ;;
     'find|--limit') __mtg_kind=text ;;
+    'find|--base-url') __mtg_kind=text ;;
+    'find|--insecure') __mtg_kind= ;;
     'sql|--schema') __mtg_kind= ;;
     'sql|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'sql|--json') __mtg_kind= ;;
@@ -401,6 +487,8 @@ __mtg_value() {
     'sql|--raw-cells') __mtg_kind= ;;
     'sql|--jq') __mtg_kind=text ;;
     'sql|--limit') __mtg_kind=text ;;
+    'sql|--base-url') __mtg_kind=text ;;
+    'sql|--insecure') __mtg_kind= ;;
     'mirror status|--format') __mtg_kind=choices REPLY='table json ndjson' ;;
     'mirror status|--json') __mtg_kind= ;;
     'mirror status|-o'|'mirror status|--output') __mtg_kind=file ;;
@@ -418,6 +506,10 @@ __mtg_value() {
     'export markdown|--json') __mtg_kind= ;;
     'export markdown|-o'|'export markdown|--output') __mtg_kind=file ;;
     'export markdown|--jq') __mtg_kind=text ;;
+    'export markdown|--base-url') __mtg_kind=text ;;
+    'export markdown|--insecure') __mtg_kind= ;;
+    'export markdown|-v'|'export markdown|--verbose') __mtg_kind= ;;
+    'export markdown|--api-key') __mtg_kind=text ;;
     'export markdown|--max-retries') __mtg_kind=text ;;
     'export markdown|--timeout') __mtg_kind=text ;;
     'export markdown|--max-wait') __mtg_kind=text ;;
@@ -433,6 +525,10 @@ __mtg_value() {
     'api|-o'|'api|--output') __mtg_kind=file ;;
     'api|--jq') __mtg_kind=text ;;
     'api|--limit') __mtg_kind=text ;;
+    'api|--base-url') __mtg_kind=text ;;
+    'api|--insecure') __mtg_kind= ;;
+    'api|-v'|'api|--verbose') __mtg_kind= ;;
+    'api|--api-key') __mtg_kind=text ;;
     'api|--max-retries') __mtg_kind=text ;;
     'api|--timeout') __mtg_kind=text ;;
     'api|--max-wait') __mtg_kind=text ;;
@@ -450,8 +546,6 @@ __mtg_value() {
     'sandbox|--base-path') __mtg_kind=text ;;
     'sandbox|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'sandbox|--json') __mtg_kind= ;;
-    *'|--api-key') __mtg_kind=text ;;
-    *'|--base-url') __mtg_kind=text ;;
     *'|--profile') __mtg_kind=text ;;
     *) __mtg_kind= ;;
   esac
@@ -468,7 +562,7 @@ __mtg_arg_choices() {
   esac
 }
 
-__mtg_globals='--no-color -q --quiet -v --verbose --insecure --api-key --base-url --profile --offline -h --help'
+__mtg_globals='--no-color -q --quiet --profile --offline -h --help'
 
 _mtg() {
   local REPLY __mtg_kind cur=${COMP_WORDS[COMP_CWORD]} prev= node= word opt= prefix= i=1 npos=0

@@ -23,6 +23,9 @@ for (const key of ['MTG_PROFILE', 'MTG_APP_URL', 'MTG_BASE_URL', 'MTG_API_KEY', 
   delete env[key];
 // The tour captures each output to shorten it; keep the colors a terminal would show.
 if (color && env.FORCE_COLOR === undefined) env.FORCE_COLOR = '1';
+// Its tables are captured too (mtg would fit them to 80 columns): fit them to this terminal, less
+// the tour's indent, or to 100 columns when the tour itself is piped.
+env.COLUMNS ??= String(Math.max(60, (process.stdout.columns || 102) - 2));
 
 /** Runs mtg with `args`; resolves with its exit code and output. */
 function mtg(args) {
@@ -258,9 +261,16 @@ try {
   );
   await tour();
   console.log(`\n${bold('== Done')}`);
-  console.log(
-    failures ? `${failures} step(s) failed.` : 'Try it yourself: mtg sandbox, then any command above.',
-  );
+  if (failures) console.log(`${failures} step(s) failed.`);
+  else {
+    // From a clone `npm ci` puts no `mtg` on PATH: offer what runs here (npx finds this project's
+    // own bin in its folder; `npm link` or `npm install -g .` would put mtg on PATH).
+    console.log('Try it yourself from this folder, in two terminals:');
+    console.log(`  node bin/mtg.js sandbox       ${dim('# or: npx mtg sandbox')}`);
+    console.log(
+      `  node bin/mtg.js meetings list ${dim('# after the export line it prints; any command above')}`,
+    );
+  }
 } catch (err) {
   failures++;
   console.error(`demo: ${err instanceof Error ? err.message : err}`);

@@ -12,22 +12,14 @@ export type ListFormat = (typeof LIST_FORMATS)[number];
 // to the command's own options. The contract lists all of them as global options: given before or
 // after the command words, they mean the same.
 
-/** Options of every command: how mtg talks (colors, progress), to which API and with which key. */
+/**
+ * Options of every command: how mtg talks (colors, progress) and which profile it means. What only
+ * a server's address or a request uses (--base-url, --insecure, -v, --api-key) is in the sets below,
+ * offered by the commands that use it.
+ */
 export const COMMON_OPTIONS = [
   { flags: '--no-color', description: 'disable colors (also NO_COLOR)', global: true },
   { flags: '-q, --quiet', description: 'no progress or notes on stderr', global: true },
-  {
-    flags: '-v, --verbose',
-    description: 'log each request, status, timing and rate-limit state to stderr',
-    global: true,
-  },
-  { flags: '--insecure', description: 'allow http:// to a host other than loopback', global: true },
-  {
-    flags: '--api-key <key>',
-    description: 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)',
-    global: true,
-  },
-  { flags: '--base-url <url>', description: 'API base URL (also MTG_BASE_URL)', global: true },
   { flags: '--profile <name>', description: 'config profile (also MTG_PROFILE)', global: true },
   {
     flags: '--offline',
@@ -46,7 +38,7 @@ const FORMAT = {
 const JSON_FLAG = { flags: '--json', description: 'same as --format json', global: true } as const;
 const FIELDS = {
   flags: '--fields <list>',
-  description: 'choose and order fields, e.g. id,title,assignee.name',
+  description: 'choose and order fields (a,b,c; dotted paths such as a.b)',
   global: true,
 } as const;
 const OUTPUT_FILE = {
@@ -98,8 +90,34 @@ export const FORMAT_ONLY_OPTIONS = [FORMAT] as const;
 export const LIST_OPTIONS = [LIMIT, CHECKPOINT] as const;
 /** Commands that stop after N items but cannot resume. */
 export const LIMIT_OPTIONS = [LIMIT] as const;
+const INSECURE = {
+  flags: '--insecure',
+  description: 'allow http:// to a host other than loopback',
+  global: true,
+} as const;
+const BASE_URL = {
+  flags: '--base-url <url>',
+  description: 'API base URL (also MTG_BASE_URL)',
+  global: true,
+} as const;
+/** `config set base-url`: an http:// URL of another host is stored only with --insecure. */
+export const INSECURE_OPTIONS = [INSECURE] as const;
+/** Commands that read the local mirror without a request: which server's copy they mean. */
+export const MIRROR_OPTIONS = [BASE_URL, INSECURE] as const;
 /** Commands that send requests. */
 export const NETWORK_OPTIONS = [
+  BASE_URL,
+  INSECURE,
+  {
+    flags: '-v, --verbose',
+    description: 'log each request, status, timing and rate-limit state to stderr',
+    global: true,
+  },
+  {
+    flags: '--api-key <key>',
+    description: 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)',
+    global: true,
+  },
   { flags: '--max-retries <n>', description: 'retries of a failed request', defaultValue: '5', global: true },
   { flags: '--timeout <seconds>', description: 'per-request timeout', defaultValue: '30', global: true },
   {
@@ -124,6 +142,21 @@ export function withFormats<const O extends readonly OptionSpec[]>(
     o === FORMAT ? { ...FORMAT, choices: formats, description: `output format: ${description}` } : o,
   ) as unknown as O;
 }
+
+/**
+ * The option set with its --fields example naming the command's own fields (help shows it):
+ * `withFields(OUTPUT_OPTIONS, 'id,name,createdAt')`. A test checks each example against the command.
+ */
+export function withFields<const O extends readonly OptionSpec[]>(options: O, example: string): O {
+  return options.map((o) =>
+    o === FIELDS ? { ...FIELDS, description: `choose and order fields, e.g. ${example}` } : o,
+  ) as unknown as O;
+}
+
+/** --limit of the commands that query the local mirror: nothing is fetched, the query stops. */
+export const LOCAL_LIMIT_OPTIONS = [
+  { ...LIMIT, description: 'show at most N items (the query of the mirror stops there)' },
+] as const;
 
 /** Every global option: the common ones, then each option of every set once. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [

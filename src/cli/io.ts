@@ -48,6 +48,20 @@ export function colorEnabled(isTTY: boolean, noColorFlag: boolean, env: Env): bo
   return isTTY;
 }
 
+/** Columns when neither COLUMNS nor the terminal says: stdout is a pipe, a file or an unsized terminal. */
+export const FALLBACK_WIDTH = 80;
+
+/**
+ * The columns text for people is fitted to (tables, the meeting page): COLUMNS when it is a positive
+ * whole number (a user's or CI's explicit choice, and the only size an unsized pseudo-terminal under
+ * `script` or `docker -t` has), else the terminal's own width, else 80.
+ */
+export function outputWidth(io: Pick<IOStreams, 'columns'>, env: Env): number {
+  const columns = env.COLUMNS?.trim();
+  if (columns && /^\d+$/.test(columns) && Number(columns) > 0) return Number(columns);
+  return io.columns || FALLBACK_WIDTH;
+}
+
 class Streams implements IOStreams {
   private decided: Colors | undefined;
   readonly outIsTTY: boolean;

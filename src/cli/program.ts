@@ -122,7 +122,9 @@ export function buildProgram(tree: TreeNode[], version: string, run: Runner, io:
   const program = new Command('mtg')
     // Set before subcommands are added: commander copies these settings to them at creation.
     .exitOverride()
-    .configureOutput(io)
+    // Commander's own errors (an unknown option or command, a missing argument) start "mtg:" like
+    // every other error of mtg, instead of commander's "error:".
+    .configureOutput({ ...io, outputError: (text, write) => write(text.replace(/^error: /, 'mtg: ')) })
     .description(
       'Work with the Meeting Notes Service from the command line: meetings, notes, action items, tags.',
     )
@@ -131,7 +133,20 @@ export function buildProgram(tree: TreeNode[], version: string, run: Runner, io:
     .showSuggestionAfterError(true)
     // A fixed width, not the terminal's: help is then the same bytes everywhere, which lets
     // entry.ts answer --help from texts rendered at build time (help-texts.ts).
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false, helpWidth: HELP_WIDTH });
+    .configureHelp({
+      showGlobalOptions: true,
+      sortSubcommands: false,
+      helpWidth: HELP_WIDTH,
+      // "apply <TAG_ID> [MEETING_ID...]", without commander's " [options]" (every command has some):
+      // a long first column left too little room, and commander then stopped wrapping at 80.
+      subcommandTerm: (cmd) => {
+        const args = cmd.registeredArguments.map((a) => {
+          const name = a.name() + (a.variadic ? '...' : '');
+          return a.required ? `<${name}>` : `[${name}]`;
+        });
+        return [[cmd.name(), ...cmd.aliases().slice(0, 1)].join('|'), ...args].join(' ');
+      },
+    });
   for (const option of COMMON_OPTIONS) program.addOption(toOption(option));
   // Read here wherever they are typed; shown (with their defaults) in the help of the commands
   // that honour them. No default here: it would hide the command's own (optsWithGlobals).
@@ -144,12 +159,13 @@ export function buildProgram(tree: TreeNode[], version: string, run: Runner, io:
       'command words:\n' +
       '  output   --format, --json, --fields, -o/--output, --bom, --raw-cells, --jq\n' +
       '  list     --limit, --checkpoint\n' +
-      '  network  --max-retries, --timeout, --max-wait\n' +
+      '  network  --base-url, --insecure, -v/--verbose, --api-key, --max-retries,\n' +
+      '           --timeout, --max-wait (the mirror commands: --base-url, --insecure)\n' +
       examplesText([
-        'mtg sandbox                                  # a local API to try everything',
+        'mtg sandbox                               # a local API to try everything',
         'mtg action-items list --assignee anyone --json',
         "mtg meetings list --since 7d --jq '.[].name'",
-        'mtg sync && mtg find "budget"                # a local mirror, searched offline',
+        'mtg sync && mtg find "budget"             # a local mirror, searched offline',
         'mtg meetings list --offline --limit 20',
       ]),
   );

@@ -3,7 +3,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Meeting } from '../api/schemas.js';
 import { createChalk } from './color.js';
-import { renderMarkdown, visibleWidth } from './markdown.js';
+import { renderMarkdown, visibleWidth, wrap } from './markdown.js';
 import { sanitizeOneLine } from './sanitize.js';
 import { humanDate, humanDuration, padToWidth } from './text.js';
 import { formatClock } from './transcript.js';
@@ -60,11 +60,24 @@ function withRelative(iso: string, timeZone?: string, now?: number): string {
     : formatDate(iso, timeZone);
 }
 
+/**
+ * `text` word-wrapped to the page: the first line starts with `first`, the others with `rest` (a
+ * hanging indent). Lines the terminal would wrap itself break words mid-way ("imp/rove").
+ */
+function wrapLine(
+  text: string,
+  width: number,
+  first: string,
+  rest = ' '.repeat(visibleWidth(first)),
+): string[] {
+  return wrap(text, width, first, rest);
+}
+
 /** Aligned "key  value" lines; rows without a value are left out. */
-function details(rows: [string, string | undefined][], c: ChalkInstance): string[] {
+function details(rows: [string, string | undefined][], c: ChalkInstance, width: number): string[] {
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined && r[1] !== '');
   const keyWidth = Math.max(0, ...shown.map(([k]) => visibleWidth(k)));
-  return shown.map(([k, v]) => `${INDENT}${c.dim(padToWidth(k, keyWidth))}  ${v}`);
+  return shown.flatMap(([k, v]) => wrapLine(v, width, `${INDENT}${c.dim(padToWidth(k, keyWidth))}  `));
 }
 
 function section(title: string, body: string[], c: ChalkInstance): string[] {
@@ -81,10 +94,14 @@ function personLine(
   return `${name}${role ? c.dim(` — ${role}`) : ''}${c.dim(email)}`;
 }
 
-function attendees(m: Meeting, c: ChalkInstance): string[] {
-  return m.attendees.map((a) => {
+function attendees(m: Meeting, c: ChalkInstance, width: number): string[] {
+  return m.attendees.flatMap((a) => {
     const marks = [a.isCalendarEventOrganizer ? 'organizer' : ''].filter(Boolean);
-    return `${INDENT}• ${personLine(a, c)}${marks.length ? c.dim(` (${marks.join(', ')})`) : ''}`;
+    return wrapLine(
+      `${personLine(a, c)}${marks.length ? c.dim(` (${marks.join(', ')})`) : ''}`,
+      width,
+      `${INDENT}• `,
+    );
   });
 }
 
@@ -92,7 +109,7 @@ function notes(markdown: string | null | undefined, opts: MeetingPageOptions): s
   if (!markdown || markdown.trim() === '') return [];
   const rendered = renderMarkdown(markdown, {
     color: opts.color,
-    width: Math.min(opts.width, MAX_WIDTH),
+    width: pageWidth(opts),
     indent: INDENT,
   });
   return rendered === '' ? [] : rendered.split('\n');
@@ -105,12 +122,18 @@ function statusLabel(status: string, c: ChalkInstance): string {
   return label;
 }
 
-function actionItems(m: Meeting, c: ChalkInstance): string[] {
+function actionItems(m: Meeting, c: ChalkInstance, width: number): string[] {
+  const under = `${INDENT}${' '.repeat(9)}`; // under the title, past the status
   return m.actionItems.flatMap((item) => {
     const who = item.assignee ? text1(item.assignee.name) || text1(item.assignee.email) : 'unassigned';
-    const head = `${INDENT}${statusLabel(item.status, c)}  ${text1(item.title)}${c.dim(` — ${who}`)}`;
+    const head = wrapLine(
+      `${text1(item.title)}${c.dim(` — ${who}`)}`,
+      width,
+      `${INDENT}${statusLabel(item.status, c)}  `,
+      under,
+    );
     const description = text1(item.description);
-    return description ? [head, `${INDENT}${' '.repeat(9)}${c.dim(description)}`] : [head];
+    return description ? [...head, ...wrapLine(c.dim(description), width, under)] : head;
   });
 }
 
@@ -120,7 +143,7 @@ function insightValue(v: unknown): string {
 }
 
 /** String results as bullets; custom-field results as "key: value" lines under a bullet. */
-function insights(m: Meeting, c: ChalkInstance): string[] {
+function insights(m: Meeting, c: ChalkInstance, width: number): string[] {
   const lines: string[] = [];
   for (const [name, results] of Object.entries(m.insights)) {
     lines.push(`${INDENT}${c.underline(text1(name) || 'Insight')}`);
@@ -128,15 +151,16 @@ function insights(m: Meeting, c: ChalkInstance): string[] {
       const where = [text1(r.speaker), r.timestamp === null ? '' : formatClock(r.timestamp)].filter(Boolean);
       const source = where.length ? c.dim(` (${where.join(' at ')})`) : '';
       if (typeof r.insight === 'string') {
-        lines.push(`${INDENT}  • ${text1(r.insight)}${source}`);
+        lines.push(...wrapLine(`${text1(r.insight)}${source}`, width, `${INDENT}  • `));
         continue;
       }
       const entries = Object.entries(r.insight);
       if (entries.length === 0) lines.push(`${INDENT}  • —${source}`);
       entries.forEach(([key, value], i) => {
         const bullet = i === 0 ? '• ' : '  ';
+        const head = `${INDENT}  ${bullet}${c.dim(`${text1(key)}:`)} `;
         lines.push(
-          `${INDENT}  ${bullet}${c.dim(`${text1(key)}:`)} ${insightValue(value)}${i === 0 ? source : ''}`,
+          ...wrapLine(`${insightValue(value)}${i === 0 ? source : ''}`, width, head, `${INDENT}    `),
         );
       });
     }
@@ -144,7 +168,7 @@ function insights(m: Meeting, c: ChalkInstance): string[] {
   return lines;
 }
 
-function sharedWith(m: Meeting, c: ChalkInstance): string[] {
+function sharedWith(m: Meeting, c: ChalkInstance, width: number): string[] {
   const rows: [string, string][] = (m.sharedWith ?? []).map((s) => {
     const who =
       s.teamId !== undefined
@@ -153,16 +177,27 @@ function sharedWith(m: Meeting, c: ChalkInstance): string[] {
     return [who, text1(s.access)];
   });
   if (m.linkAccess) rows.push([c.dim('Anyone with the link'), text1(m.linkAccess)]);
-  const width = Math.max(0, ...rows.map(([who]) => visibleWidth(who)));
-  return rows.map(([who, access]) => `${INDENT}${who}${' '.repeat(width - visibleWidth(who))}  ${access}`);
+  const whoWidth = Math.max(0, ...rows.map(([who]) => visibleWidth(who)));
+  const accessWidth = Math.max(0, ...rows.map(([, access]) => visibleWidth(access)));
+  // Two aligned columns when they fit; else one wrapped line each ("Name <email> (Viewer)").
+  if (visibleWidth(INDENT) + whoWidth + 2 + accessWidth <= width) {
+    return rows.map(([who, access]) => `${INDENT}${padToWidth(who, whoWidth)}  ${access}`);
+  }
+  return rows.flatMap(([who, access]) => wrapLine(`${who} (${access})`, width, INDENT, `${INDENT}  `));
+}
+
+/** The page's width: the terminal's (or COLUMNS), at most MAX_WIDTH so long lines stay readable. */
+function pageWidth(opts: MeetingPageOptions): number {
+  return Math.min(opts.width, MAX_WIDTH);
 }
 
 /** The whole page, ending with a newline. */
 export function renderMeetingPage(m: Meeting, opts: MeetingPageOptions): string {
   const c = createChalk(opts.color);
+  const width = pageWidth(opts);
   const tags = m.tags.map((t) => text1(t.name)).join(', ');
   const lines = [
-    c.bold(text1(m.name) || 'Untitled meeting'),
+    ...wrapLine(c.bold(text1(m.name) || 'Untitled meeting'), width, ''),
     ...details(
       [
         ['ID', text1(m.id)],
@@ -174,13 +209,14 @@ export function renderMeetingPage(m: Meeting, opts: MeetingPageOptions): string 
         ['Tags', tags || undefined],
       ],
       c,
+      width,
     ),
-    ...section(`Attendees (${m.attendees.length})`, attendees(m, c), c),
+    ...section(`Attendees (${m.attendees.length})`, attendees(m, c, width), c),
     ...section('Notes', notes(m.notes, opts), c),
     ...section('Private notes', notes(m.privateNotes, opts), c),
-    ...section(`Action items (${m.actionItems.length})`, actionItems(m, c), c),
-    ...section('Insights', insights(m, c), c),
-    ...section('Shared with', sharedWith(m, c), c),
+    ...section(`Action items (${m.actionItems.length})`, actionItems(m, c, width), c),
+    ...section('Insights', insights(m, c, width), c),
+    ...section('Shared with', sharedWith(m, c, width), c),
   ];
   return lines.join('\n') + '\n';
 }

@@ -23,6 +23,7 @@
 
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
+import { outputWidth } from '../cli/io.js';
 import { type FieldsView, OutputUsageError, parseFields } from './fields.js';
 import { createItemWriter, writeOne } from './index.js';
 import { type OutputSink, openAppendOutput, openOutput } from './sink.js';
@@ -75,7 +76,7 @@ export interface OutputPlan<F extends string = Format> {
   readonly view: ResourceView;
   /** Colors for text meant for people on stdout. */
   readonly color: boolean;
-  /** Terminal columns to fit (an unsized pseudo-terminal reports 0: 100 then). */
+  /** Columns to fit: COLUMNS, else the terminal's, else 80 (src/cli/io.ts outputWidth). */
   readonly width: number;
   /** The time relative dates count from (ms; io.now(), fixed in tests). */
   readonly now: number;
@@ -152,7 +153,7 @@ export async function planOutput<const F extends string = Format>(
   const fields =
     !planOptions.fieldsIn || planOptions.fieldsIn.includes(format) ? resolveFields(ctx, view) : undefined;
   const color = !planOptions.plain && screenColor(ctx);
-  const width = ctx.io.columns || 100;
+  const width = outputWidth(ctx.io, ctx.env);
   const destination = ctx.globals.output;
   const options: WriterOptions = {
     format: isWriterFormat(format) ? format : 'json',

@@ -9,12 +9,10 @@ import { writeChunk, writeNoWait } from './stream.js';
 import { humanDate, humanDuration, textWidth, truncate } from './text.js';
 import type { ItemWriter, ResourceView, WriterOptions } from './types.js';
 
-const DEFAULT_WIDTH = 100;
+const DEFAULT_WIDTH = 80;
 const GAP = 2; // spaces between columns
 const MIN_COL = 4;
 const HUMAN_KEYS = ['name', 'title', 'email', 'domain', 'url', 'id'];
-// Identifier columns are never cut: a truncated ID cannot be copied into the next command.
-const ID_COLUMNS = new Set(['id', 'domain']);
 
 /** Cell text for people: arrays of objects by a readable key (tags by name), joined with ", ". */
 function humanCell(value: unknown, view: ResourceView, column: string, now?: number): string {
@@ -38,42 +36,80 @@ function humanLabel(o: Record<string, unknown>): unknown {
   return JSON.stringify(o);
 }
 
-/** Columns at most this wide (dates, durations, statuses) keep their width while text gives way. */
-const COMPACT = 16;
+/**
+ * Which columns give way first when a table is wider than the terminal, as a person would choose:
+ * long free text (names, titles, descriptions, notes, tags) first, widest first, so each keeps a
+ * fair share; then values that are copied whole (emails, links, lists of IDs); then short facts
+ * (dates, durations, statuses, numbers). IDs never: a cut ID cannot be pasted into the next command.
+ */
+export enum GiveWay {
+  never = 0,
+  text = 1,
+  copied = 2,
+  facts = 3,
+}
+
+// Identifier columns are never cut: a truncated ID cannot be copied into the next command.
+const ID_COLUMNS = new Set(['id', 'domain']);
+// Copied whole into another command or a browser: emails, links, (lists of) IDs.
+const COPIED = /(^email|Email|^url|Url|^id|Ids?|^externalLinks)$/;
+const FACTS = /(At|^at|^duration|^status|^access|^timestamp|^seq|^run|^resource|^change|^rank|^in)$/;
+
+/** How a column gives way (by its last path segment: `assignee.name` is a name). */
+export function giveWayOf(column: string): GiveWay {
+  const last = column.slice(column.lastIndexOf('.') + 1);
+  if (ID_COLUMNS.has(column)) return GiveWay.never;
+  if (FACTS.test(last)) return GiveWay.facts;
+  if (COPIED.test(last)) return GiveWay.copied;
+  return GiveWay.text;
+}
 
 /**
- * Column widths that fit `total`: pinned columns (IDs) keep their full width, then short columns
- * (dates, durations) while there is room; the widest text columns give way first (water-filling),
- * down to MIN_COL.
+ * Column widths that fit `total`: columns give way in the order of their rank (GiveWay), each rank
+ * down to MIN_COL before the next is touched; within a rank the widest columns give way first
+ * (water-filling), and a column keeps its header's width (`floors`) while others of its rank can
+ * still give. Rank 0 (IDs) keeps its width even when the line is then too wide. Columns without a
+ * rank give way as text.
  */
 export function fitWidths(
   natural: readonly number[],
   total: number,
-  pinned: readonly boolean[] = [],
+  ranks: readonly GiveWay[] = [],
+  floors: readonly number[] = [],
 ): number[] {
   const n = natural.length;
-  const avail = total - GAP * (n - 1);
-  if (natural.reduce((a, b) => a + b, 0) <= avail) return [...natural];
-  const sum = (idx: number[]) => idx.reduce((a, i) => a + (natural[i] ?? 0), 0);
-  const all = natural.map((_, i) => i);
-  const fixed = all.filter((i) => pinned[i]);
-  let compact = all.filter((i) => !pinned[i] && (natural[i] ?? 0) <= COMPACT);
-  let text = all.filter((i) => !pinned[i] && (natural[i] ?? 0) > COMPACT);
-  if (sum(fixed) + sum(compact) + MIN_COL * text.length > avail) {
-    text = [...compact, ...text];
-    compact = [];
-  }
   const widths = [...natural];
-  let remaining = avail - sum(fixed) - sum(compact);
-  const sorted = [...text].sort((x, y) => (natural[x] ?? 0) - (natural[y] ?? 0));
-  for (let k = 0; k < sorted.length; k++) {
-    const i = sorted[k]!;
-    const share = Math.floor(remaining / (sorted.length - k));
-    const w = Math.max(Math.min(natural[i] ?? 0, MIN_COL), Math.min(natural[i] ?? 0, share));
-    widths[i] = w;
-    remaining -= w;
+  let excess = widths.reduce((a, b) => a + b, 0) + GAP * (n - 1) - total;
+  const header = (i: number) => Math.max(MIN_COL, Math.min(natural[i] ?? 0, floors[i] ?? 0));
+  for (const rank of [GiveWay.text, GiveWay.copied, GiveWay.facts]) {
+    const members = widths.map((_, i) => i).filter((i) => (ranks[i] ?? GiveWay.text) === rank);
+    for (const floor of [header, () => MIN_COL]) {
+      if (excess <= 0) return widths;
+      excess -= shrink(widths, members, excess, floor);
+    }
   }
   return widths;
+}
+
+/** Cuts up to `excess` columns from `members`, widest first, none below its floor; returns how many. */
+function shrink(widths: number[], members: number[], excess: number, floor: (i: number) => number): number {
+  let cut = 0;
+  while (cut < excess) {
+    // The widest members above their floor give way, down to the next widest (or their floor).
+    const open = members.filter((i) => (widths[i] ?? 0) > floor(i));
+    if (open.length === 0) break;
+    const top = Math.max(...open.map((i) => widths[i] ?? 0));
+    const widest = open.filter((i) => widths[i] === top);
+    const next = Math.max(0, ...open.filter((i) => (widths[i] ?? 0) < top).map((i) => widths[i] ?? 0));
+    for (const i of widest) {
+      if (cut >= excess) break;
+      const target = Math.max(next, floor(i));
+      const step = Math.min(top - target, Math.ceil((excess - cut) / widest.length), excess - cut);
+      widths[i] = top - step;
+      cut += step;
+    }
+  }
+  return cut;
 }
 
 type Paint = (text: string, column: string, raw: string) => string;
@@ -106,8 +142,12 @@ async function render(headers: string[], rows: string[][], width: number, paint:
   for (const r of rows) {
     for (let i = 0; i < natural.length; i++) natural[i] = Math.max(natural[i] ?? 0, textWidth(r[i] ?? ''));
   }
-  const pinned = headers.map((h) => ID_COLUMNS.has(h));
-  const widths = fitWidths(natural, width, pinned);
+  const widths = fitWidths(
+    natural,
+    width,
+    headers.map(giveWayOf),
+    headers.map((h) => textWidth(h)),
+  );
   const clip = (s: string, i: number): string => truncate(s, widths[i] ?? MIN_COL);
   const chunks: string[] = [];
   for (let b = 0; b < rows.length; b += BLOCK_ROWS) {
@@ -150,26 +190,59 @@ function tableColumns(view: ResourceView, opts: WriterOptions, first: unknown): 
   return isPlainObject(first) ? fieldsOfValue(first).slice(0, 8) : ['value'];
 }
 
+/** Whether `path` or an object on its way was sent (`assignee: null` answers `assignee.name`). */
+function wasSent(item: unknown, path: string): boolean {
+  let at: unknown = item;
+  for (const key of path.split('.')) {
+    if (!isPlainObject(at) || !(key in at)) return false;
+    at = at[key];
+    if (at === null) return true;
+  }
+  return true;
+}
+
 export function tableWriter(out: NodeJS.WritableStream, view: ResourceView, opts: WriterOptions): ItemWriter {
   let columns: string[] | undefined;
   const rows: string[][] = []; // only the cell text of the shown columns is kept, not the items
+  // Which default columns any item carried at all (null counts: "unassigned" is an answer). A
+  // column the server sent for no item (the assignee of an update's response) is left out rather
+  // than shown blank, which would read as a value; columns named by --fields always stay.
+  const sent: boolean[] = [];
   let closed = false;
   const add = (item: unknown): void => {
     if (closed) throw new Error('write after end');
     columns ??= tableColumns(view, opts, item);
     const cols = columns;
+    if (!isPlainObject(item) && cols[0] === 'value') {
+      rows.push([humanCell(item, view, 'value', opts.now)]);
+      sent[0] = true;
+      return;
+    }
     rows.push(
-      isPlainObject(item) || cols[0] !== 'value'
-        ? cols.map((c) => humanCell(getPath(item, c), view, c, opts.now))
-        : [humanCell(item, view, 'value', opts.now)],
+      cols.map((c, i) => {
+        const value = getPath(item, c);
+        if (value !== undefined || wasSent(item, c)) sent[i] = true;
+        return humanCell(value, view, c, opts.now);
+      }),
     );
+  };
+  /** The columns to print and the rows cut to them. */
+  const shown = (cols: string[]): { headers: string[]; cells: string[][] } => {
+    if (opts.fields && opts.fields.length > 0) return { headers: cols, cells: rows };
+    const keep = cols.map((_, i) => sent[i] === true || ID_COLUMNS.has(cols[i] ?? ''));
+    if (keep.every(Boolean) || !keep.some(Boolean)) return { headers: cols, cells: rows };
+    return {
+      headers: cols.filter((_, i) => keep[i]),
+      cells: rows.map((r) => r.filter((_, i) => keep[i])),
+    };
   };
   const finish = async (interrupted: boolean): Promise<void> => {
     if (closed) return;
     closed = true;
     if (rows.length === 0 || !columns) return; // the caller reports "No … found." on stderr
     const { paint, head } = painters(view, opts.color);
-    const chunks = await render(columns, rows, opts.width ?? DEFAULT_WIDTH, paint, head);
+    const { headers, cells } = shown(columns);
+    const chunks = await render(headers, cells, opts.width ?? DEFAULT_WIDTH, paint, head);
     for (const text of chunks) {
       if (interrupted) writeNoWait(out, text);
       else await writeChunk(out, text);

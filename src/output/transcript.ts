@@ -21,13 +21,24 @@ function wholeSeconds(seconds: number): number {
   return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : 0;
 }
 
-/** 75 -> "01:15"; past an hour 3725 -> "1:02:05". */
-export function formatClock(seconds: number): string {
+/**
+ * 75 -> "01:15"; past an hour 3725 -> "1:02:05". With `hourDigits` the hours are always shown, padded
+ * to that many digits (75, 1 -> "0:01:15"), so that the stamps of one transcript have one width.
+ */
+export function formatClock(seconds: number, hourDigits = 0): string {
   const total = wholeSeconds(seconds);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
-  return h > 0 ? `${h}:${pad2(m)}:${pad2(s)}` : `${pad2(m)}:${pad2(s)}`;
+  return h > 0 || hourDigits > 0
+    ? `${String(h).padStart(hourDigits, '0')}:${pad2(m)}:${pad2(s)}`
+    : `${pad2(m)}:${pad2(s)}`;
+}
+
+/** The hour digits every stamp of these entries shows: 0 while all are within the first hour. */
+export function clockHourDigits(entries: readonly { timestamp: number }[]): number {
+  const last = Math.max(0, ...entries.map((e) => wholeSeconds(e.timestamp)));
+  return last >= 3600 ? String(Math.floor(last / 3600)).length : 0;
 }
 
 /** HH:MM:SS plus milliseconds after `separator` ("," for srt, "." for vtt). */
@@ -68,9 +79,11 @@ export interface TextOptions {
 /** `[mm:ss] Speaker: text`, one entry per line; continuation lines indented under the text. */
 export function renderTranscriptText(entries: readonly TranscriptLine[], opts: TextOptions = {}): string {
   const c = createChalk(opts.color ?? false);
+  // Once one entry is past the hour every stamp shows hours: the text then starts in one column.
+  const hourDigits = clockHourDigits(entries);
   return entries
     .map((e) => {
-      const stamp = `[${formatClock(e.timestamp)}]`;
+      const stamp = `[${formatClock(e.timestamp, hourDigits)}]`;
       const speaker = sanitizeOneLine(e.speaker).trim();
       const lines = sanitizeForTerminal(e.text).split('\n');
       const indent = ' '.repeat(stamp.length + 1);
@@ -86,14 +99,23 @@ function cueText(text: string): string {
   return sanitizeOneLine(text).replace(/ {2,}/g, ' ').trim();
 }
 
+/**
+ * SubRip has no escapes, and players (ffmpeg, VLC, libass) take any line holding "-->" for a cue's
+ * timing line, which ends the cue there: the arrow in text becomes "-- >". Not "--&gt;": SubRip
+ * knows a few tags but no entities, so most players would show "&gt;" as it is.
+ */
+function srtText(s: string): string {
+  return s.replace(/-->/g, '-- >');
+}
+
 /** SubRip: numbered cues, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, "Speaker: text", blank line between. */
 export function renderSrt(entries: readonly TranscriptLine[]): string {
   const cues = cueTimes(entries);
   return entries
     .map((e, i) => {
       const { start, end } = cues[i]!;
-      const speaker = sanitizeOneLine(e.speaker).trim();
-      const text = cueText(e.text);
+      const speaker = srtText(sanitizeOneLine(e.speaker).trim());
+      const text = srtText(cueText(e.text));
       return `${i + 1}\n${srtTime(start)} --> ${srtTime(end)}\n${speaker ? `${speaker}: ` : ''}${text}\n`;
     })
     .join('\n');
@@ -132,10 +154,11 @@ export function escapeMarkdown(s: string): string {
 /** A Markdown document: a title, then one paragraph per entry with the speaker in bold. */
 export function renderTranscriptMarkdown(entries: readonly TranscriptLine[], title: string): string {
   const head = `# ${escapeMarkdown(sanitizeOneLine(title))}\n`;
+  const hourDigits = clockHourDigits(entries); // one stamp form for the whole document
   const paragraphs = entries.map((e) => {
     const speaker = escapeMarkdown(sanitizeOneLine(e.speaker).trim()) || 'Unknown speaker';
     const text = escapeMarkdown(cueText(e.text));
-    return `${formatClock(e.timestamp)} **${speaker}:** ${text}\n`;
+    return `${formatClock(e.timestamp, hourDigits)} **${speaker}:** ${text}\n`;
   });
   return [head, ...paragraphs].join('\n');
 }

@@ -39,7 +39,7 @@ export interface WriterOptions {
   bom?: boolean;
   /** table: colors allowed (decided once per run: io.color). */
   color: boolean;
-  /** table: terminal columns to fit (default 100). */
+  /** table: terminal columns to fit (default 80). */
   width?: number;
   /** table: the time dates are shown relative to ("3 days ago"; ms, default: now; io.now()). */
   now?: number;

@@ -7,6 +7,7 @@ import type { ResourceView } from './types.js';
 export type ResourceName =
   | 'meeting'
   | 'actionItem'
+  | 'updatedActionItem'
   | 'tag'
   | 'person'
   | 'company'
@@ -62,6 +63,14 @@ const builders: Record<ResourceName, () => ResourceView> = {
       ['id', 'status', 'title', 'assignee.name', 'meetingIds'],
       ['id', 'meetingIds'],
     ),
+  updatedActionItem: () => {
+    // PUT /action-item/{id} answers without the assignee (spec 4.2): its columns are the response's,
+    // so that no blank assignee reads as "unassigned". --fields may still name any action item field
+    // (a server that sends more); the table also shows an assignee whenever one was sent.
+    const view = viewFor('actionItem');
+    const sent = fieldsOfSchema(S.UpdatedActionItem).filter((f) => !f.startsWith('assignee.'));
+    return { ...view, flatColumns: sent };
+  },
   tag: () => build('tag', S.Tag, ['id', 'name', 'description'], ['id', 'description']),
   person: () =>
     build(

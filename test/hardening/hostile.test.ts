@@ -48,7 +48,8 @@ describe('text for people carries no terminal control characters', () => {
     [['companies', 'list', '--format', 'table'], ''],
   ];
   it.each(commands)('mtg %j', async (args, visible) => {
-    const r = await runCli(args, { env: env() });
+    // Wide enough that the visible text is not cut (a pipe's tables are 80 columns unless COLUMNS says).
+    const r = await runCli(args, { env: { ...env(), COLUMNS: '160' } });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout.length).toBeGreaterThan(0);

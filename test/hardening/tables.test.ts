@@ -87,10 +87,65 @@ describe('meeting tables fit every width without cutting the ID', () => {
     expect(start(lines[1]!, '2025-06-01')).toBe(start(header, 'createdAt'));
   });
 
-  it('CJK text is cut by columns, not characters, at 60 columns', async () => {
-    const lines = await render('meeting', meetings, 60);
-    expect(stringWidth(lines[2]!)).toBeLessThanOrEqual(60);
+  it('CJK text is cut by columns, not characters, at 80 columns', async () => {
+    // (At 60 this 30-column ID and the whole date leave the name 4 columns: names give way first.)
+    const lines = await render('meeting', meetings, 80);
+    expect(stringWidth(lines[2]!)).toBeLessThanOrEqual(80);
     expect(lines[2]).toContain('東京');
+  });
+});
+
+describe('columns give way in the order a person would', () => {
+  const meeting = {
+    id: 'mtg_450526d9f2a2',
+    name: 'Incident retro with Stark Industries and the on-call team',
+    createdAt: '2025-06-01T11:11:00.000Z',
+    duration: 4200,
+    tags: [{ name: 'sales' }, { name: 'roadmap' }], // "sales, roadmap": short, but free text
+  };
+  const cellsOf = (lines: string[]) => {
+    const header = lines[0]!;
+    const at = (name: string) => header.indexOf(name);
+    const row = lines[1]!;
+    return {
+      name: row.slice(at('name'), at('createdAt')).trim(),
+      createdAt: row.slice(at('createdAt'), at('duration')).trim(),
+      duration: row.slice(at('duration'), at('tags')).trim(),
+      tags: row.slice(at('tags')).trim(),
+    };
+  };
+
+  it('at 60 columns the name and the tags share what is left; the date and duration stay whole', async () => {
+    const lines = await render('meeting', [meeting], 60);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    const c = cellsOf(lines);
+    expect(c.createdAt).toMatch(/^2025-06-01 \d\d:\d\d$/);
+    expect(c.duration).toBe('1h 10m');
+    expect(c.name.endsWith('…')).toBe(true);
+    // Widest first: the name is never cut below the width of the tag list beside it.
+    expect(stringWidth(c.name)).toBeGreaterThanOrEqual(stringWidth(c.tags));
+  });
+
+  it('a column keeps its header whole while others can still give way', async () => {
+    const person = {
+      id: 21,
+      firstName: 'Oskar',
+      lastName: 'Kowalski',
+      email: 'oskar.kowalski21@globex.example',
+      companyName: 'Globex',
+      title: 'Customer Success Manager',
+    };
+    const lines = await render('person', [person], 80);
+    expect(lines[0]).toMatch(/^id\s+firstName\s+lastName\s+email\s+companyName\s+title$/);
+    expect(lines[1]).toContain(person.email);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+  });
+
+  it('at 80 columns the tags are whole and the name takes the rest', async () => {
+    const lines = await render('meeting', [meeting], 80);
+    const c = cellsOf(lines);
+    expect(c.tags).toBe('sales, roadmap');
+    expect(stringWidth(lines[1]!)).toBe(80);
   });
 });
 
@@ -145,6 +200,22 @@ describe('the built CLI on a terminal', () => {
   });
   afterAll(async () => {
     await sandbox.close();
+  });
+
+  it('an unsized pseudo-terminal (as under `script` in CI) takes COLUMNS, else 80', async () => {
+    const env = sandboxEnv(sandbox, { NO_COLOR: '1' });
+    for (const [columns, fit] of [
+      ['60', 60],
+      [undefined, 80],
+    ] as const) {
+      const tty = await runInTerminal(['meetings', 'list', '--limit', '5'], {
+        env: { ...env, COLUMNS: columns },
+      });
+      expect(tty.code).toBe(0);
+      const lines = tty.screen.split(/\r?\n/).filter((l) => /^(id\s+name|mtg_)/.test(l));
+      expect(lines.length).toBeGreaterThan(1);
+      for (const line of lines) expect(stringWidth(line), `COLUMNS=${columns}`).toBeLessThanOrEqual(fit);
+    }
   });
 
   it('meetings list at 60 and 200 columns: lines fit, IDs whole, durations human; json stays raw', async () => {

@@ -69,6 +69,19 @@ describe('npm run demo', () => {
     expect(stdout).toMatch(/Exported to .*: \d+ written, 0 unchanged/);
     expect(stdout).toMatch(/\$ head -14 "vault\/\d{4}\/.+\.md"\n {2}---\n {2}id: mtg_/);
     expect(stdout).toContain('== Done');
+    // How to go on from a clone: after `npm ci` no `mtg` is on PATH, so the commands offered run
+    // the clone's own bin. Each works from the project's folder (here with --version).
+    const next = stdout.slice(stdout.indexOf('== Done'));
+    expect(next).not.toMatch(/^Try it yourself: mtg /m);
+    const offered = [...next.matchAll(/^ {2}(node bin\/mtg\.js|npx mtg) sandbox\b/gm)].map((m) => m[1]!);
+    expect(offered).toContain('node bin/mtg.js');
+    const version = await new Promise<number | null>((resolve) => {
+      const [cmd, ...args] = 'node bin/mtg.js --version'.split(' ');
+      spawn(cmd === 'node' ? process.execPath : cmd!, args, { cwd: join(import.meta.dirname, '..', '..') })
+        .on('close', resolve)
+        .on('error', () => resolve(null));
+    });
+    expect(version).toBe(0);
     // Piped: no escape codes from the demo, and the export's hostile cells shown as symbols.
     expect(stdout).not.toContain('\u001b');
 

@@ -134,7 +134,7 @@ describe('a mistyped command', () => {
   });
 
   it('a mistyped option suggests the closest one', async () => {
-    const { code, stderr } = await runCli(['config', 'list', '--verbse']);
+    const { code, stderr } = await runCli(['meetings', 'list', '--verbse']);
     expect(code).toBe(2);
     expect(stderr).toContain('Did you mean --verbose?');
   });

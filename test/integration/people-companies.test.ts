@@ -59,7 +59,14 @@ describe('people list', () => {
     const tsv = await run(['people', 'list', '--domain', 'globex.example', '--fields', 'id,email']);
     expect(tsv.stdout).toBe(`id\temail\n${expected.map((p) => `${p.id}\t${p.email}`).join('\n')}\n`);
 
-    const table = await run(['people', 'list', '--domain', 'globex.example', '--format', 'table']);
+    // 100 columns: every header whole (a pipe's table is 80 columns unless COLUMNS says).
+    const table = await runRecorded(
+      sandbox,
+      ['people', 'list', '--domain', 'globex.example', '--format', 'table'],
+      {
+        env: { COLUMNS: '100' },
+      },
+    );
     expect(table.stdout.split('\n')[0]).toMatch(/^id\s+firstName\s+lastName\s+email\s+companyName\s+title$/);
     expect(table.stdout.trimEnd().split('\n')).toHaveLength(expected.length + 1);
   });

@@ -8,7 +8,7 @@ import {
   viewFor,
   writeOne,
 } from '../../src/output/index.js';
-import { fitWidths } from '../../src/output/table.js';
+import { fitWidths, GiveWay, giveWayOf } from '../../src/output/table.js';
 import { padToWidth, visibleWidth } from '../../src/output/text.js';
 import { ANSI, collector } from './helpers.js';
 
@@ -96,6 +96,24 @@ describe('table', () => {
       color: false,
     });
     expect(c.text()).toBe('id           5\nname         sales\ndescription\n');
+  });
+
+  it('columns give way by what they hold: text, then what is copied whole, then short facts; IDs never', () => {
+    for (const c of ['name', 'title', 'description', 'tags', 'assignee.name', 'companyName', 'snippet'])
+      expect(giveWayOf(c), c).toBe(GiveWay.text);
+    for (const c of [
+      'email',
+      'assignee.email',
+      'url',
+      'recordingUrl',
+      'meetingIds',
+      'teamId',
+      'calendarEvent.id',
+    ])
+      expect(giveWayOf(c), c).toBe(GiveWay.copied);
+    for (const c of ['createdAt', 'at', 'duration', 'status', 'access', 'timestamp'])
+      expect(giveWayOf(c), c).toBe(GiveWay.facts);
+    for (const c of ['id', 'domain']) expect(giveWayOf(c), c).toBe(GiveWay.never);
   });
 
   it('fitWidths gives way from the widest columns', () => {

@@ -57,11 +57,24 @@ describe('text', () => {
   it('prints [mm:ss] Speaker: text, sanitized, with continuation lines indented', () => {
     const text = renderTranscriptText(entries);
     expect(text).toBe(
-      '[00:00] Ann: Hello there.\n' +
-        '[00:04] Bob: Hi red & <b>bold</b>\n' +
+      // One entry past the hour: every stamp is h:mm:ss, so the text starts in one column.
+      '[0:00:00] Ann: Hello there.\n' +
+        '[0:00:04] Bob: Hi red & <b>bold</b>\n' +
         '[1:02:05] Eve: line one\n\n          line two\n',
     );
     expect(text).not.toMatch(/[\u001b\u0007]/);
+  });
+
+  it('keeps [mm:ss] while every entry is within the hour, and one width past ten hours', () => {
+    expect(renderTranscriptText(entries.slice(0, 2))).toBe(
+      '[00:00] Ann: Hello there.\n[00:04] Bob: Hi red & <b>bold</b>\n',
+    );
+    const long = renderTranscriptText([
+      { speaker: 'A', text: 'a', timestamp: 59 },
+      { speaker: 'B', text: 'b', timestamp: 4000 },
+      { speaker: 'C', text: 'c', timestamp: 36_005 },
+    ]);
+    expect(long).toBe('[00:00:59] A: a\n[01:06:40] B: b\n[10:00:05] C: c\n');
   });
 
   it('is empty for an empty transcript', () => {
@@ -78,6 +91,18 @@ describe('srt', () => {
     expect(blocks[1]).toBe('2\n00:00:04,500 --> 01:02:05,250\nBob: Hi red & <b>bold</b>');
     expect(blocks[2]).toBe('3\n01:02:05,250 --> 01:02:10,250\nEve: line one line two');
     expect(srt).not.toMatch(/[\u001b\u0007]/);
+  });
+
+  it('never leaves "-->" in cue text: players read a line with it as a new timing line', () => {
+    const srt = renderSrt([
+      { speaker: 'Ann', text: 'deploy --> prod, then a-->b', timestamp: 0 },
+      { speaker: 'x --> y', text: 'ok', timestamp: 2 },
+    ]);
+    const lines = srt.split('\n');
+    const timing = /^\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}$/;
+    for (const line of lines) if (line.includes('-->')) expect(line).toMatch(timing);
+    expect(lines[2]).toBe('Ann: deploy -- > prod, then a-- >b');
+    expect(lines[6]).toBe('x -- > y: ok');
   });
 });
 
@@ -102,8 +127,8 @@ describe('markdown', () => {
     const md = renderTranscriptMarkdown(entries, 'Transcript of meeting mtg_abc_1');
     const paragraphs = md.trimEnd().split('\n\n');
     expect(paragraphs[0]).toBe('# Transcript of meeting mtg_abc_1');
-    expect(paragraphs[1]).toBe('00:00 **Ann:** Hello there.');
-    expect(paragraphs[2]).toBe('00:04 **Bob:** Hi red & \\<b\\>bold\\</b\\>');
+    expect(paragraphs[1]).toBe('0:00:00 **Ann:** Hello there.');
+    expect(paragraphs[2]).toBe('0:00:04 **Bob:** Hi red & \\<b\\>bold\\</b\\>');
     expect(paragraphs[3]).toBe('1:02:05 **Eve:** line one line two');
     expect(md).not.toMatch(/[\u001b\u0007]/);
   });

@@ -3,7 +3,7 @@
 import { ACTION_ITEM_STATUS_FILTERS, ACTION_ITEM_STATUSES, ASSIGNEE_WORDS } from '../../api/assumptions.js';
 import { DEFAULT_BULK_CONCURRENCY } from '../../cli/bulk.js';
 import { DRY_RUN_OPTION } from '../../cli/dry-run.js';
-import { LIST_OPTIONS, NETWORK_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { LIST_OPTIONS, NETWORK_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 const ASSIGNEE_CHOICES = [...Object.keys(ASSIGNEE_WORDS), 'PROFILE_ID'];
@@ -24,7 +24,7 @@ export const list = defineCommand({
   options: [
     {
       flags: '--assignee <who>',
-      description: `whose items: ${Object.keys(ASSIGNEE_WORDS).join('|')}|PROFILE_ID (default: me, the server's default)`,
+      description: `whose items: ${Object.keys(ASSIGNEE_WORDS).join(' | ')} | PROFILE_ID (default: me, the server's default)`,
       choices: ASSIGNEE_CHOICES,
     },
     { flags: '--assignee-team <id>', description: 'only items assigned to members of this team' },
@@ -43,7 +43,7 @@ export const list = defineCommand({
       description: 'only items of meetings with this tag (repeatable, comma lists)',
       repeatable: true,
     },
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'id,title,assignee.name'),
     ...LIST_OPTIONS,
     ...NETWORK_OPTIONS,
   ],
@@ -65,7 +65,7 @@ export const create = defineCommand({
       description: 'assign it to this profile (default: you, the server decides)',
     },
     DRY_RUN_OPTION,
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'id,title,assignee.name'),
     ...NETWORK_OPTIONS,
   ],
   examples: [
@@ -92,7 +92,7 @@ export const update = defineCommand({
     { flags: '--status <status>', description: 'PENDING|DONE', choices: ACTION_ITEM_STATUSES },
     { flags: '--assignee <profile-id>', description: 'assign to this profile, or "none" to unassign' },
     DRY_RUN_OPTION,
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'id,status,title'),
     ...NETWORK_OPTIONS,
   ],
   examples: [

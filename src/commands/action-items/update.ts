@@ -56,7 +56,7 @@ export const run = defineRun(spec.update, async (ctx, args, opts) => {
   const client = await ctx.client();
   return runBulkCommand(ctx, {
     items: ids,
-    resource: 'actionItem',
+    resource: 'updatedActionItem',
     worker: async (id) => ({ id, item: await updateActionItem(client, id, body) }),
     // A 2xx with no body was applied: what is known is the ID.
     printed: (r) => [r.item ?? { id: r.id }],

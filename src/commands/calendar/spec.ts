@@ -1,7 +1,7 @@
 // mtg calendar set-notes, as data: private notes and tags on the meeting of a calendar event.
 
 import { DRY_RUN_OPTION } from '../../cli/dry-run.js';
-import { NETWORK_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { NETWORK_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 export const group: GroupDecl = {
@@ -26,7 +26,7 @@ export const setNotes = defineCommand({
     { flags: '--tag <id>', description: 'set these tags (repeatable, comma lists)', repeatable: true },
     { flags: '--clear-tags', description: 'remove every tag (conflicts with --tag)' },
     DRY_RUN_OPTION,
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'id,name,tags'),
     ...NETWORK_OPTIONS,
   ],
   examples: [

@@ -1,6 +1,6 @@
 // mtg changes, as data: the mirror's change log, oldest first, in every output format.
 
-import { LIMIT_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { LOCAL_LIMIT_OPTIONS, MIRROR_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { wholeNumber } from '../../cli/input.js';
 import { defineCommand } from '../../cli/spec.js';
 
@@ -30,8 +30,9 @@ export const changes = defineCommand({
       repeatable: true,
       choices: RESOURCES,
     },
-    ...OUTPUT_OPTIONS,
-    ...LIMIT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'seq,resource,id,change,item.title'),
+    ...LOCAL_LIMIT_OPTIONS,
+    ...MIRROR_OPTIONS,
   ],
   instead: { '--checkpoint': 'use --after SEQ' },
   examples: [

@@ -1,6 +1,6 @@
 // mtg companies list|view, as data: the companies whose people attend your meetings.
 
-import { LIST_OPTIONS, NETWORK_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { LIST_OPTIONS, NETWORK_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 export const group: GroupDecl = {
@@ -17,7 +17,7 @@ export const list = defineCommand({
       description: 'only companies of meetings with this tag (repeatable, comma lists)',
       repeatable: true,
     },
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'domain,name'),
     ...LIST_OPTIONS,
     ...NETWORK_OPTIONS,
   ],
@@ -28,6 +28,6 @@ export const view = defineCommand({
   name: 'view',
   summary: 'Show a company: its external links and its people',
   args: [{ name: 'DOMAIN', description: 'the company domain, e.g. acme.com', required: true }],
-  options: [...OUTPUT_OPTIONS, ...NETWORK_OPTIONS],
+  options: [...withFields(OUTPUT_OPTIONS, 'domain,name,people'), ...NETWORK_OPTIONS],
   examples: ['mtg companies view acme.com', 'mtg companies view acme.com --json'],
 });

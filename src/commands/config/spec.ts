@@ -1,6 +1,6 @@
 // mtg config get|set|unset|list, as data: the stored settings of each profile.
 
-import { OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { INSECURE_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 import { CONFIG_KEYS } from '../../config/store.js';
 
@@ -27,6 +27,7 @@ export const set = defineCommand({
   name: 'set',
   summary: 'Store a setting in the profile',
   args: [keyArg, { name: 'VALUE', description: 'the value', required: true }],
+  options: [...INSECURE_OPTIONS],
   examples: [
     'mtg config set base-url https://api.example.com',
     'mtg config set app-url https://app.example.com --profile work',
@@ -43,6 +44,6 @@ export const unset = defineCommand({
 export const list = defineCommand({
   name: 'list',
   summary: 'List every stored profile and its settings (keys masked)',
-  options: [...OUTPUT_OPTIONS],
+  options: [...withFields(OUTPUT_OPTIONS, 'profile,key,value')],
   examples: ['mtg config list', 'mtg config list --json'],
 });

@@ -1,6 +1,6 @@
 // mtg find, as data: full-text search of the local mirror, one result per matching passage.
 
-import { LIMIT_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { LOCAL_LIMIT_OPTIONS, MIRROR_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const KINDS = ['name', 'notes', 'transcript', 'action-items', 'attendees'] as const;
@@ -11,7 +11,7 @@ export const find = defineCommand({
   description:
     'Search everything `mtg sync` stored, one result per matching passage (a transcript entry, a paragraph of ' +
     'notes, an action item, an attendee, the name), best first: ' +
-    '{"meetingId","meetingName","createdAt","in","speaker","timestamp","snippet","rank"}. Every word must match; ' +
+    '{"meetingId", "meetingName", "createdAt", "in", "speaker", "timestamp", "snippet", "rank"}. Every word must match; ' +
     '"quoted phrases", prefix*, OR between two terms and -word (exclude) work. In json/csv the snippet marks ' +
     'matches with **; a table highlights them. Sends no request.',
   args: [
@@ -34,8 +34,9 @@ export const find = defineCommand({
       description: 'meetings created at or after: ISO date/time or 30m, 24h, 7d, 2w',
     },
     { flags: '--until <time>', description: 'meetings created before: ISO date/time or 30m, 24h, 7d, 2w' },
-    ...OUTPUT_OPTIONS,
-    ...LIMIT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'meetingId,meetingName,snippet'),
+    ...LOCAL_LIMIT_OPTIONS,
+    ...MIRROR_OPTIONS,
   ],
   examples: [
     'mtg find "pricing page" --in transcript',

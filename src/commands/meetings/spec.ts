@@ -10,6 +10,7 @@ import {
   LIST_OPTIONS,
   NETWORK_OPTIONS,
   OUTPUT_OPTIONS,
+  withFields,
   withFormats,
 } from '../../cli/globals.js';
 import { oneOf } from '../../cli/input.js';
@@ -34,7 +35,13 @@ export const list = defineCommand({
   description:
     'List meetings, newest first. --since/--until keep the meetings created in that window; the ' +
     'fetching stops at the first page whose meetings are all older than --since.',
-  options: [tagOption, ...TIME_WINDOW_OPTIONS, ...OUTPUT_OPTIONS, ...LIST_OPTIONS, ...NETWORK_OPTIONS],
+  options: [
+    tagOption,
+    ...TIME_WINDOW_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'id,name,createdAt'),
+    ...LIST_OPTIONS,
+    ...NETWORK_OPTIONS,
+  ],
   examples: [
     'mtg meetings list --limit 10',
     'mtg meetings list --since 7d --json',
@@ -58,7 +65,7 @@ export const search = defineCommand({
     },
     { flags: '--meeting <id>', description: 'only these meetings (repeatable)', repeatable: true },
     ...TIME_WINDOW_OPTIONS,
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'id,name,tags'),
     ...LIST_OPTIONS,
     ...NETWORK_OPTIONS,
   ],
@@ -74,14 +81,15 @@ export const view = defineCommand({
   aliases: ['show'],
   summary: 'Show one meeting: notes, attendees, action items, insights',
   description:
-    'Show one meeting. In a terminal (or with --format table) a readable page: details, attendees, notes, ' +
-    'private notes, action items, insights and sharing. With --json or --format ndjson the meeting exactly ' +
-    'as the API sent it; csv/tsv give one row. --web prints the link to the meeting in the web app ' +
+    'Show one meeting as a readable page: details, attendees, notes, private notes, action items, ' +
+    'insights and sharing, wrapped at word boundaries to the terminal (COLUMNS, else 80). Piped or ' +
+    'with -o FILE it is the same page as plain text. With --json or --format ndjson the meeting exactly ' +
+    'as the API sent it (for scripts); csv/tsv, or --fields, give one row. --web prints the link to the meeting in the web app ' +
     '(from MTG_APP_URL or `mtg config set app-url URL`) without sending a request.',
   args: [{ name: 'MEETING_ID', description: 'the meeting ID', required: true }],
   options: [
     { flags: '--web', description: 'print the web-app link instead (no request)', defaultValue: false },
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'id,name,duration,attendees'),
     ...NETWORK_OPTIONS,
   ],
   examples: [
@@ -90,6 +98,11 @@ export const view = defineCommand({
     'mtg meetings view mtg_3f2a9c --web',
   ],
 });
+
+/** One response holds the whole transcript: --limit cuts it, there are no pages to stop fetching. */
+const TRANSCRIPT_LIMIT_OPTIONS = [
+  { ...LIMIT_OPTIONS[0], description: 'print at most the first N entries' },
+] as const;
 
 /** The transcript's formats (text when none is given); --fields applies to json and ndjson. */
 export const TRANSCRIPT_FORMATS = ['text', 'json', 'ndjson', 'srt', 'vtt', 'md'] as const;
@@ -103,8 +116,12 @@ export const transcript = defineCommand({
     '(entries exactly as the API sent them). -o FILE writes any of them atomically.',
   args: [{ name: 'MEETING_ID', description: 'the meeting ID', required: true }],
   options: [
-    ...withFormats(DOCUMENT_OUTPUT_OPTIONS, TRANSCRIPT_FORMATS, 'text (default), srt, vtt, md, json, ndjson'),
-    ...LIMIT_OPTIONS,
+    ...withFormats(
+      withFields(DOCUMENT_OUTPUT_OPTIONS, 'timestamp,speaker,text'),
+      TRANSCRIPT_FORMATS,
+      'text (default), srt, vtt, md, json, ndjson',
+    ),
+    ...TRANSCRIPT_LIMIT_OPTIONS,
     ...NETWORK_OPTIONS,
   ],
   examples: [
@@ -147,7 +164,7 @@ export const share = defineCommand({
     },
     { flags: '--stdin', description: 'also read targets from stdin, one per line', defaultValue: false },
     DRY_RUN_OPTION,
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'name,email,access'),
     ...NETWORK_OPTIONS,
   ],
   examples: [

@@ -51,7 +51,15 @@ export const run = defineRun(spec.view, async (ctx, args, opts) => {
     await writeDocument(ctx.io.out, ctx.globals.output, webLink(base, meetingId) + '\n');
     return ExitCode.ok;
   }
-  const plan = await planOutput(ctx, 'meeting');
+  // A view is read by people wherever it goes: into a pipe or a file it is the page too, as plain
+  // text (a tsv row of the whole meeting, notes in one cell, helped nobody). Scripts ask for
+  // --json (or --fields, which keeps the tsv row of the chosen fields).
+  const page = ctx.globals.fields === undefined;
+  const plan = await planOutput(
+    ctx,
+    'meeting',
+    page ? { defaults: { terminal: 'table', pipe: 'table' } } : {},
+  );
   // A readable page unless the user chose fields (then the key/value table shows just those).
   if (!plan.readable) {
     await plan.one(await fetchMeeting(ctx, meetingId));
@@ -59,12 +67,12 @@ export const run = defineRun(spec.view, async (ctx, args, opts) => {
   }
   const meeting = await fetchMeeting(ctx, meetingId);
   const base = await appUrl(ctx);
-  const page = renderMeetingPage(meeting, {
+  const text = renderMeetingPage(meeting, {
     color: plan.color,
     width: plan.width,
     now: plan.now,
     webUrl: base ? webLink(base, meeting.id) : undefined,
   });
-  await plan.document(page);
+  await plan.document(text);
   return ExitCode.ok;
 });

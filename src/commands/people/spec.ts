@@ -1,6 +1,6 @@
 // mtg people list, as data: the people attending your meetings.
 
-import { LIST_OPTIONS, NETWORK_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { LIST_OPTIONS, NETWORK_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 export const group: GroupDecl = {
@@ -22,7 +22,7 @@ export const list = defineCommand({
       description: 'only attendees of meetings with this tag (repeatable, comma lists)',
       repeatable: true,
     },
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'id,email,companyName'),
     ...LIST_OPTIONS,
     ...NETWORK_OPTIONS,
   ],

@@ -1,6 +1,6 @@
 // mtg sql, as data: read-only SQL on the local mirror.
 
-import { LIMIT_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { LOCAL_LIMIT_OPTIONS, MIRROR_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const sql = defineCommand({
@@ -13,8 +13,9 @@ export const sql = defineCommand({
   args: [{ name: 'QUERY', description: 'one SELECT (or other read-only) statement' }],
   options: [
     { flags: '--schema', description: 'print the CREATE statements of the tables', defaultValue: false },
-    ...OUTPUT_OPTIONS,
-    ...LIMIT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, "id,name (the statement's own columns)"),
+    ...LOCAL_LIMIT_OPTIONS,
+    ...MIRROR_OPTIONS,
   ],
   examples: [
     'mtg sql "SELECT name, created_at FROM meetings WHERE deleted_at IS NULL ORDER BY created_at DESC LIMIT 5"',

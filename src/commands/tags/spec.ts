@@ -2,7 +2,7 @@
 
 import { DEFAULT_BULK_CONCURRENCY } from '../../cli/bulk.js';
 import { DRY_RUN_OPTION } from '../../cli/dry-run.js';
-import { NETWORK_OPTIONS, OUTPUT_OPTIONS } from '../../cli/globals.js';
+import { NETWORK_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
 import { defineCommand, type GroupDecl } from '../../cli/spec.js';
 
 /**
@@ -24,7 +24,7 @@ export const create = defineCommand({
   options: [
     { flags: '--description <text>', description: 'what the tag is for' },
     DRY_RUN_OPTION,
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'id,name'),
     ...NETWORK_OPTIONS,
   ],
   examples: [
@@ -42,7 +42,7 @@ export const update = defineCommand({
     { flags: '--name <name>', description: 'new name' },
     { flags: '--description <text>', description: 'new description' },
     DRY_RUN_OPTION,
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'id,name,description'),
     ...NETWORK_OPTIONS,
   ],
   examples: [
@@ -70,7 +70,7 @@ export const apply = defineCommand({
       description: 'also read meeting IDs from stdin (one per line, or mtg json/ndjson/csv/tsv)',
     },
     DRY_RUN_OPTION,
-    ...OUTPUT_OPTIONS,
+    ...withFields(OUTPUT_OPTIONS, 'id,name,tags'),
     ...NETWORK_OPTIONS,
   ],
   examples: [

@@ -2,6 +2,7 @@
 
 import { ExitCode, InterruptedError, UsageError } from '../../api/errors.js';
 import { listValues, oneOf } from '../../cli/input.js';
+import { outputWidth } from '../../cli/io.js';
 import { defineRun } from '../../cli/spec.js';
 import { dataDir } from '../../config/data-dir.js';
 import type { ChangeEvent } from '../../mirror/changes.js';
@@ -33,8 +34,8 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
     throw new UsageError(`mtg watch prints ndjson or table, not --format ${given}`);
   }
   const table = (given ?? (ctx.io.out.isTTY ? 'table' : 'ndjson')) === 'table';
-  // Table lines fit the terminal (as the output plan's: an unsized one counts as 100 columns).
-  const width = ctx.io.columns || 100;
+  // Table lines fit the terminal as the output plan's do (COLUMNS, the terminal, else 80).
+  const width = outputWidth(ctx.io, ctx.env);
   // Only the lists of the watched resources are walked: a watch of action items spends no request on meetings.
   const only = resources.length
     ? [...new Set(resources.map((r) => (r === 'transcripts' ? 'meetings' : r)))]
