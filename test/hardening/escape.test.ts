@@ -66,7 +66,8 @@ describe('error envelopes are sanitized on stderr', () => {
 
 describe('csv/tsv: sanitized on a terminal, exact in a pipe', () => {
   it('csv to a terminal carries no control characters; to a pipe the bytes are exact', async () => {
-    const args = ['meetings', 'list', '--format', 'csv', '--fields', 'id,name'];
+    // --quiet: the spinner (mtg's own control sequences on stderr, the same terminal) stays off.
+    const args = ['meetings', 'list', '--format', 'csv', '--fields', 'id,name', '--quiet'];
     const env = sandboxEnv(sandbox, { NO_COLOR: '1' });
     const tty = await runInTerminal(args, { env });
     expect(tty.code).toBe(0);
@@ -80,7 +81,7 @@ describe('csv/tsv: sanitized on a terminal, exact in a pipe', () => {
   });
 
   it('tsv to a terminal is sanitized as well', async () => {
-    const tty = await runInTerminal(['meetings', 'list', '--format', 'tsv', '--fields', 'id,name'], {
+    const tty = await runInTerminal(['meetings', 'list', '--format', 'tsv', '--fields', 'id,name', '-q'], {
       env: sandboxEnv(sandbox, { NO_COLOR: '1' }),
     });
     expect(tty.code).toBe(0);
