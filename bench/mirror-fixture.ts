@@ -3,7 +3,9 @@
 // and passageWriter() for the full-text index, so the file has the layout and the index a sync
 // would leave. The objects follow the spec's shapes; the text is seeded pseudo-English.
 
+import * as E from '../src/api/endpoints.js';
 import { dataDir } from '../src/config/data-dir.js';
+import { toJsonText } from '../src/mirror/json.js';
 import { openMirror } from '../src/mirror/open.js';
 import { passageWriter } from '../src/mirror/passages.js';
 
@@ -188,6 +190,31 @@ export function buildFixture(options: FixtureOptions): FixtureResult {
       raw += Buffer.byteLength(json);
       insCompany.run(c.domain, json, i);
     });
+  });
+  // One complete sync run and completed walks of every list, as `mtg sync` records them (its walk
+  // identity: path, sorted query, all/mine): offline reads answer only from lists walked to the end.
+  db.transaction(() => {
+    const at = new Date(start).toISOString();
+    const run = Number(
+      db.prepare('INSERT INTO runs(started_at, finished_at, complete) VALUES (?, ?, 1)').run(at, at)
+        .lastInsertRowid,
+    );
+    const insWalk = db.prepare(
+      'INSERT INTO walks(resource, query, started_at, completed_at, run) VALUES (?, ?, ?, ?, ?)',
+    );
+    const walks: [string, { path: string; query?: object }, 'all' | 'mine'][] = [
+      ['meetings', E.listMeetings({}), 'all'],
+      ['action-items', E.listActionItems({ assigneeType: 'Anyone', status: 'ALL' }), 'all'],
+      ['action-items', E.listActionItems({ status: 'ALL' }), 'mine'],
+      ['people', E.listPeople({}), 'all'],
+      ['companies', E.listCompanies({}), 'all'],
+    ];
+    for (const [resource, endpoint, which] of walks) {
+      const query = Object.entries(endpoint.query ?? {})
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => a.localeCompare(b));
+      insWalk.run(resource, toJsonText([endpoint.path, query, which]), at, at, run);
+    }
   });
   db.pragma('wal_checkpoint(TRUNCATE)');
   mirror.close();
