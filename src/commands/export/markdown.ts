@@ -15,6 +15,7 @@ import { mirrorWriteError } from '../../mirror/errors.js';
 import * as queries from '../../mirror/export-queries.js';
 import { fromJsonText } from '../../mirror/json.js';
 import { openMirror } from '../../mirror/open.js';
+import { mirrorReadTarget } from '../../mirror/read-target.js';
 import { runSync } from '../../mirror/sync.js';
 import { writeDocument } from '../../output/document.js';
 import { sanitizeOneLine } from '../../output/sanitize.js';
@@ -55,10 +56,9 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
       throw new UsageError(`--template ${opts.template}: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  const profile = profileName({ flags: { profile: ctx.globals.profile }, env: ctx.env });
   if (opts.sync) await syncFirst(ctx);
   const appUrl = (await ctx.settings()).appUrl?.replace(/\/+$/, '') || undefined;
-  const mirror = queries.openExportMirror(profile, dataDir(ctx.env));
+  const mirror = queries.openExportMirror(await mirrorReadTarget(ctx));
   let summary: write.ExportSummary;
   let root: string;
   try {
