@@ -7,7 +7,6 @@ import type { Context } from '../../cli/context.js';
 import { inWindow, parseTimeWindow } from '../../cli/dates.js';
 import { defineRun } from '../../cli/spec.js';
 import { dataDir } from '../../config/data-dir.js';
-import { profileName } from '../../config/settings.js';
 import * as naming from '../../export/naming.js';
 import * as render from '../../export/render.js';
 import * as write from '../../export/write.js';
