@@ -18,6 +18,8 @@ export interface FixtureOptions {
   /** Meetings whose transcript holds the rare word, spread over the set. */
   rareEvery: number;
   rareWord: string;
+  /** 'zh': the text in Chinese, written without spaces (the CJK index's size; default English). */
+  language?: 'en' | 'zh';
 }
 
 export interface FixtureResult {
@@ -42,6 +44,11 @@ const COMMON =
     ' ',
   );
 
+const COMMON_ZH =
+  '我们 你们 他们 这个 那个 需要 下周 团队 客户 价格 方案 路线图 发布 预算 审批 安全 审查 迁移 集成 时间表 合同 续约 演示 入职 支持 回复 反馈 设计 工程 销售 市场 季度 数字 更新 计划 风险 试点 法务 会议 记录 跟进 行动 事项 决定 负责人 截止 日期 范围 版本 冲刺 指标 看板 招聘 出差 办公室 的 了 是 在 和 也 就 都 还 要 会 可以 已经 没有 因为 所以 但是'.split(
+    ' ',
+  );
+
 export function buildFixture(options: FixtureOptions): FixtureResult {
   const rand = prng(options.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
@@ -55,14 +62,17 @@ export function buildFixture(options: FixtureOptions): FixtureResult {
     }
     return w;
   });
+  const zh = options.language === 'zh';
   const word = (): string => {
     const r = rand();
+    if (zh) return pick(COMMON_ZH);
     if (r < 0.75) return pick(COMMON);
     return tail[Math.floor(tail.length * rand() ** 3)]!;
   };
   const sentence = (): string => {
     const n = 8 + Math.floor(rand() * 18);
     const words = Array.from({ length: n }, word);
+    if (zh) return `${words.join('')}。`;
     const s = words.join(' ');
     return `${s[0]!.toUpperCase()}${s.slice(1)}.`;
   };
