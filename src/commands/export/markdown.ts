@@ -116,7 +116,7 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
   if (s.moved) parts.push(`${s.moved} moved`);
   if (s.deleted)
     parts.push(
-      `${s.deleted} deleted on the server${s.pruned ? ` (${s.pruned} pruned)` : ' (kept; --prune removes them)'}`,
+      `${s.deleted} deleted on the server${s.pruned || s.keptWithNotes ? ` (${s.pruned} pruned${s.keptWithNotes ? `, ${s.keptWithNotes} kept: they hold your notes` : ''})` : ' (kept; --prune removes them)'}`,
     );
   if (s.notInMirror) parts.push(`${s.notInMirror} kept (not in this mirror)`);
   if (s.failed) parts.push(`${s.failed} failed`);
