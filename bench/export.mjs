@@ -5,14 +5,16 @@
 // Targets: first run <= 1.5x the plain loop; no-change run <= 0.2x the first run.
 //
 //   npm run build && node bench/export.mjs [meetings=5000] [repeats=5]
+// BENCH_QUICK=1: 200 meetings, one run (a smoke test of the harness, not figures to quote).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const MEETINGS = Number(process.argv[2] ?? 5000);
-const REPEATS = Number(process.argv[3] ?? 5);
+const QUICK = process.env.BENCH_QUICK === '1';
+const MEETINGS = Number(process.argv[2] ?? (QUICK ? 200 : 5000));
+const REPEATS = Number(process.argv[3] ?? (QUICK ? 1 : 5));
 const BIN = join(import.meta.dirname, '..', 'bin', 'mtg.js');
 const work = mkdtempSync(join(tmpdir(), 'mtg-bench-export-'));
 

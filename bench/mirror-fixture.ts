@@ -3,7 +3,9 @@
 // and passageWriter() for the full-text index, so the file has the layout and the index a sync
 // would leave. The objects follow the spec's shapes; the text is seeded pseudo-English.
 
+import * as E from '../src/api/endpoints.js';
 import { dataDir } from '../src/config/data-dir.js';
+import { toJsonText } from '../src/mirror/json.js';
 import { openMirror } from '../src/mirror/open.js';
 import { passageWriter } from '../src/mirror/passages.js';
 
@@ -16,6 +18,8 @@ export interface FixtureOptions {
   /** Meetings whose transcript holds the rare word, spread over the set. */
   rareEvery: number;
   rareWord: string;
+  /** 'zh': the text in Chinese, written without spaces (the CJK index's size; default English). */
+  language?: 'en' | 'zh';
 }
 
 export interface FixtureResult {
@@ -40,6 +44,11 @@ const COMMON =
     ' ',
   );
 
+const COMMON_ZH =
+  '我们 你们 他们 这个 那个 需要 下周 团队 客户 价格 方案 路线图 发布 预算 审批 安全 审查 迁移 集成 时间表 合同 续约 演示 入职 支持 回复 反馈 设计 工程 销售 市场 季度 数字 更新 计划 风险 试点 法务 会议 记录 跟进 行动 事项 决定 负责人 截止 日期 范围 版本 冲刺 指标 看板 招聘 出差 办公室 的 了 是 在 和 也 就 都 还 要 会 可以 已经 没有 因为 所以 但是'.split(
+    ' ',
+  );
+
 export function buildFixture(options: FixtureOptions): FixtureResult {
   const rand = prng(options.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
@@ -53,14 +62,17 @@ export function buildFixture(options: FixtureOptions): FixtureResult {
     }
     return w;
   });
+  const zh = options.language === 'zh';
   const word = (): string => {
     const r = rand();
+    if (zh) return pick(COMMON_ZH);
     if (r < 0.75) return pick(COMMON);
     return tail[Math.floor(tail.length * rand() ** 3)]!;
   };
   const sentence = (): string => {
     const n = 8 + Math.floor(rand() * 18);
     const words = Array.from({ length: n }, word);
+    if (zh) return `${words.join('')}。`;
     const s = words.join(' ');
     return `${s[0]!.toUpperCase()}${s.slice(1)}.`;
   };
@@ -188,6 +200,31 @@ export function buildFixture(options: FixtureOptions): FixtureResult {
       raw += Buffer.byteLength(json);
       insCompany.run(c.domain, json, i);
     });
+  });
+  // One complete sync run and completed walks of every list, as `mtg sync` records them (its walk
+  // identity: path, sorted query, all/mine): offline reads answer only from lists walked to the end.
+  db.transaction(() => {
+    const at = new Date(start).toISOString();
+    const run = Number(
+      db.prepare('INSERT INTO runs(started_at, finished_at, complete) VALUES (?, ?, 1)').run(at, at)
+        .lastInsertRowid,
+    );
+    const insWalk = db.prepare(
+      'INSERT INTO walks(resource, query, started_at, completed_at, run) VALUES (?, ?, ?, ?, ?)',
+    );
+    const walks: [string, { path: string; query?: object }, 'all' | 'mine'][] = [
+      ['meetings', E.listMeetings({}), 'all'],
+      ['action-items', E.listActionItems({ assigneeType: 'Anyone', status: 'ALL' }), 'all'],
+      ['action-items', E.listActionItems({ status: 'ALL' }), 'mine'],
+      ['people', E.listPeople({}), 'all'],
+      ['companies', E.listCompanies({}), 'all'],
+    ];
+    for (const [resource, endpoint, which] of walks) {
+      const query = Object.entries(endpoint.query ?? {})
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => a.localeCompare(b));
+      insWalk.run(resource, toJsonText([endpoint.path, query, which]), at, at, run);
+    }
   });
   db.pragma('wal_checkpoint(TRUNCATE)');
   mirror.close();

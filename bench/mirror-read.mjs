@@ -140,30 +140,52 @@ async function main() {
     ['meetings', 'list', '--offline', '--limit', '20', '--format', 'json'],
     1.6,
   );
-  const ratio = size / rawJsonBytes;
-  console.log(
-    `| mirror size vs raw JSON | ${(size / 1e6).toFixed(1)} MB | ${(rawJsonBytes / 1e6).toFixed(1)} MB | ${ratio.toFixed(2)}x | | <= 2.0x | ${ratio <= 2 ? 'yes' : 'NO'} |`,
-  );
+  const sizeRow = (label, bytes, raw) => {
+    const ratio = bytes / raw;
+    console.log(
+      `| ${label} | ${(bytes / 1e6).toFixed(1)} MB | ${(raw / 1e6).toFixed(1)} MB | ${ratio.toFixed(2)}x | | <= 2.0x | ${ratio <= 2 ? 'yes' : 'NO'} |`,
+    );
+  };
+  sizeRow('mirror size vs raw JSON', size, rawJsonBytes);
+  // The same shape with the text in Chinese (no spaces between words; each character a word of the
+  // index, schema 3): the index of such text is the one that grows.
+  const zhDir = join(work, 'data-zh');
+  mkdirSync(zhDir, { recursive: true, mode: 0o700 });
+  const zh = buildFixture({
+    dataDir: zhDir,
+    meetings: QUICK ? 200 : 2000,
+    transcriptBytes: 20_000,
+    seed: 2,
+    rareEvery: 250,
+    rareWord: RARE,
+    language: 'zh',
+  });
+  sizeRow('mirror size vs raw JSON, Chinese text', statSync(zh.path).size, zh.rawJsonBytes);
   // Where the bytes are (dbstat is compiled into better-sqlite3's SQLite).
   const { createRequire } = await import('node:module');
   const Database = createRequire(join(ROOT, 'package.json'))('better-sqlite3');
-  const db = new Database(path, { readonly: true });
-  try {
-    const rows = db
-      .prepare(
-        // The FTS5 table by its shadow tables: passages_data is the index itself, passages_content
-        // the UNINDEXED columns (meeting_id, kind, speaker, timestamp), passages_docsize the token
-        // counts bm25 needs (schema 2 stores no text: see src/mirror/schema.ts).
-        "SELECT CASE WHEN name LIKE 'sqlite_autoindex_%' THEN 'primary-key indexes' ELSE name END AS what, sum(pgsize) AS bytes FROM dbstat GROUP BY what ORDER BY bytes DESC",
-      )
-      .all();
-    console.log(
-      `\nBytes by table: ${rows.map((r) => `${r.what} ${(r.bytes / 1e6).toFixed(1)} MB`).join(', ')}`,
-    );
-  } catch (err) {
-    console.log(`(no dbstat: ${err.message})`);
-  } finally {
-    db.close();
+  for (const [label, file] of [
+    ['', path],
+    [', Chinese text', zh.path],
+  ]) {
+    const db = new Database(file, { readonly: true });
+    try {
+      const rows = db
+        .prepare(
+          // The FTS5 table by its shadow tables: passages_data is the index itself, passages_content
+          // the UNINDEXED columns (meeting_id, kind, speaker, timestamp), passages_docsize the token
+          // counts bm25 needs (schema 2 stores no text: see src/mirror/schema.ts).
+          "SELECT CASE WHEN name LIKE 'sqlite_autoindex_%' THEN 'primary-key indexes' ELSE name END AS what, sum(pgsize) AS bytes FROM dbstat GROUP BY what HAVING bytes >= 50000 ORDER BY bytes DESC",
+        )
+        .all();
+      console.log(
+        `\nBytes by table${label}: ${rows.map((r) => `${r.what} ${(r.bytes / 1e6).toFixed(1)} MB`).join(', ')}`,
+      );
+    } catch (err) {
+      console.log(`(no dbstat: ${err.message})`);
+    } finally {
+      db.close();
+    }
   }
 }
 

@@ -90,6 +90,8 @@ export interface ExportSummary {
   moved: number;
   deleted: number;
   pruned: number;
+  /** Files of deleted meetings that --prune left because they hold the user's text below the kept line. */
+  keptWithNotes: number;
   /** Files of meetings this mirror does not have (neither live nor tombstoned): kept. */
   notInMirror: number;
   /** Whether the mirror's meetings list was ever walked to its end (false: --prune removes nothing). */
@@ -100,6 +102,7 @@ export interface ExportSummary {
     moved: { from: string; to: string }[];
     deleted: string[];
     pruned: string[];
+    keptWithNotes: string[];
     notInMirror: string[];
   };
   problems: Problem[];
@@ -335,10 +338,11 @@ export function exportMarkdown(
     moved: 0,
     deleted: 0,
     pruned: 0,
+    keptWithNotes: 0,
     notInMirror: 0,
     mirrorComplete: input.deleted.listComplete,
     failed: 0,
-    paths: { written: [], moved: [], deleted: [], pruned: [], notInMirror: [] },
+    paths: { written: [], moved: [], deleted: [], pruned: [], keptWithNotes: [], notInMirror: [] },
     problems: [],
   };
   const problem = (id: string, path: string, reason: string) => {
@@ -460,6 +464,21 @@ export function exportMarkdown(
     const st = lstatOrUndefined(a);
     if (st && !st.isFile()) {
       problem(id, entry.path, 'is not a regular file: not removed');
+      continue;
+    }
+    // The user's own text (below the kept line, or a file whose kept line is gone, so mtg cannot
+    // tell its part from theirs) is never removed: the file stays, reported on each run.
+    const text = st ? readRegular(a).text : undefined;
+    const split = text === undefined ? undefined : splitKept(text);
+    if (text !== undefined && split?.kept.trim() !== '') {
+      summary.deleted += 1;
+      summary.keptWithNotes += 1;
+      summary.paths.keptWithNotes.push(entry.path);
+      warn(
+        split
+          ? `${entry.path}: its meeting was deleted on the server, but the file holds your notes below the kept line: kept, not pruned`
+          : `${entry.path}: its meeting was deleted on the server, but the file has no "${KEPT_MARKER}" line (edited by hand?): kept, not pruned`,
+      );
       continue;
     }
     removeRegular(a, root);

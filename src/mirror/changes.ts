@@ -7,6 +7,7 @@
 // every object (and of every transcript) would double the mirror for no new information.
 
 import { UsageError } from '../api/errors.js';
+import type { ExactInteger } from '../api/exact.js';
 import { parseTimeBound } from '../cli/dates.js';
 import type { Db } from './driver.js';
 import { fromJsonText, toJsonText } from './json.js';
@@ -20,11 +21,14 @@ export interface ChangeEvent {
   run: number;
   at: string;
   resource: ChangeResource;
-  id: string;
+  /** The API's type: a number (ExactInteger beyond 2^53) for action items and people, else a string. */
+  id: EventId;
   change: ChangeKind;
   fields: string[];
   item: unknown;
 }
+
+export type EventId = string | number | ExactInteger;
 
 export type RecordChange = (
   resource: ChangeResource,
@@ -157,17 +161,30 @@ export function* readChanges(db: Db, query: ChangesQuery = {}): Generator<Change
     ' ORDER BY c.seq' +
     (query.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(query.limit))}` : '');
   for (const row of db.prepare<ChangeRow>(sql).iterate(...params)) {
+    const item = row.item === null ? null : fromJsonText(row.item);
     yield {
       seq: row.seq,
       run: row.run,
       at: row.at,
       resource: row.resource,
-      id: row.id,
+      id: eventId(row.resource, row.id, item),
       change: row.change,
       fields: fromJsonText(row.fields) as string[],
-      item: row.item === null ? null : fromJsonText(row.item),
+      item,
     };
   }
+}
+
+/**
+ * The id as the API types it. The table keeps ids as TEXT (exact digits); the item's own id is the
+ * API's value (parsed exactly), and without an item an action item's or person's digits are its
+ * number. Meeting ids, domains and transcripts (keyed by meeting) are strings.
+ */
+function eventId(resource: ChangeResource, id: string, item: unknown): EventId {
+  if (resource !== 'action-items' && resource !== 'people') return id;
+  const own = isObject(item) ? item.id : undefined;
+  if (own !== undefined && own !== null && String(own) === id) return own as EventId;
+  return /^(0|-?[1-9]\d*)$/.test(id) ? (fromJsonText(id) as EventId) : id;
 }
 
 /**

@@ -3,7 +3,8 @@
 
 import { UsageError } from '../api/errors.js';
 import type { Db } from './driver.js';
-import { type Mirror, openMirror } from './open.js';
+import type { Mirror } from './open.js';
+import { type MirrorReadTarget, openMirrorFor } from './read-target.js';
 
 export interface MeetingName {
   id: string;
@@ -19,12 +20,12 @@ export interface MeetingRow {
 }
 
 /** The profile's mirror opened read-only; none yet is exit 2 with the way to make one. */
-export function openExportMirror(profile: string, dataDir: string): Mirror {
+export function openExportMirror(target: MirrorReadTarget): Mirror {
   try {
-    return openMirror({ profile, dataDir, readonly: true });
+    return openMirrorFor(target);
   } catch (err) {
     if (err instanceof UsageError && /^No mirror/.test(err.message)) {
-      throw new UsageError(`no mirror for profile ${profile}: run \`mtg sync\``);
+      throw new UsageError(`no mirror for profile ${target.profile}: run \`mtg sync\``);
     }
     throw err;
   }

@@ -34,7 +34,12 @@ export interface OpenMirrorOptions {
   profile: string;
   /** The data folder (dataDir(env) from src/config/data-dir.ts). */
   dataDir: string;
-  /** The base URL about to be synced: another one than the mirror's is refused. */
+  /**
+   * Read-write: the base URL about to be synced; read-only: the base URL configured (flag, env or
+   * profile), if any. Either way a mirror of another base URL is refused (exit 2 naming both), so
+   * that no reader (offline reads, find, sql, changes, the export, `mtg mcp`) can pass one server's
+   * data off as another's. Undefined for a read-only open: the mirror's own base URL is used.
+   */
   baseUrl?: string;
   /** Open for reading only (offline reads, `mtg sql`): never creates, migrates or writes. */
   readonly?: boolean;
@@ -58,7 +63,10 @@ export function mirrorFiles(path: string): string[] {
   return [path, `${path}-wal`, `${path}-shm`, `${path}-journal`];
 }
 
-/** "https://api.example.com/v1/" and "https://api.example.com/v1" are the same API. */
+/**
+ * "https://API.example.com:443/v1/" and "https://api.example.com/v1" are the same API: the URL
+ * parser lowercases the host and drops a default port; trailing slashes go.
+ */
 export function normalizeBaseUrl(url: string): string {
   try {
     return new URL(url).href.replace(/\/+$/, '');
@@ -112,6 +120,14 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
     const meta = db.prepare<{ value: string }>('SELECT value FROM meta WHERE key = ?');
     const get = (key: string) => meta.get(key)?.value;
     let baseUrl = get('base_url');
+    if (readonly && options.baseUrl !== undefined && baseUrl !== undefined) {
+      const wanted = normalizeBaseUrl(options.baseUrl);
+      if (normalizeBaseUrl(baseUrl) !== wanted) {
+        throw new UsageError(
+          `The mirror of profile ${options.profile} holds ${baseUrl}, not the configured base URL ${wanted}: read it with --base-url ${baseUrl}, or run \`mtg mirror reset\` and \`mtg sync\` to mirror ${wanted}`,
+        );
+      }
+    }
     if (!readonly) {
       const now = new Date().toISOString();
       const set = db.prepare(

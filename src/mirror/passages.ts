@@ -3,8 +3,10 @@
 // for a meeting whenever its row or its transcript is written, in the same transaction, so search
 // never sees half of a change; a tombstoned meeting has none. The index stores no text (schema v2):
 // search.ts reads a hit's text back as meetingPassages(...)[rowid - base * 2^20] of the stored JSON,
-// so a change to what meetingPassages() returns needs a migration that rebuilds `passages`.
+// so a change to what meetingPassages() returns needs a migration that rebuilds `passages`. The
+// indexed text is segmentCjk(text) (cjk.ts): each CJK character a token of its own (schema 3).
 
+import { segmentCjk } from './cjk.js';
 import type { Db, Statement } from './driver.js';
 import { fromJsonText } from './json.js';
 
@@ -112,7 +114,7 @@ export function passageWriter(db: Db): PassageWriter {
       );
       const first = base * PASSAGES_PER_MEETING;
       passages.slice(0, PASSAGES_PER_MEETING).forEach((p, i) => {
-        ins.run(first + i, p.text, meetingId, p.kind, p.speaker ?? null, p.timestamp ?? null);
+        ins.run(first + i, segmentCjk(p.text), meetingId, p.kind, p.speaker ?? null, p.timestamp ?? null);
       });
     },
     remove(meetingId) {

@@ -8,10 +8,9 @@ import { parseJsonExact } from '../api/exact.js';
 import type * as S from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
 import type { Listing, ReadSource, SourcePage } from '../cli/source.js';
-import { dataDir } from '../config/data-dir.js';
-import { profileName } from '../config/settings.js';
 import type { Db } from './driver.js';
-import { type Mirror, openMirror } from './open.js';
+import type { Mirror } from './open.js';
+import { type MirrorReadTarget, mirrorReadTarget, openMirrorFor } from './read-target.js';
 import { rankedMeetingIds, toMatchExpression } from './search.js';
 
 type Obj = Record<string, unknown>;
@@ -21,12 +20,6 @@ type Walked = 'meetings' | 'action-items' | 'my-action-items' | 'people' | 'comp
 
 /** Items per page offline: only progress and the "more exist" note see pages. */
 const PAGE_SIZE = 100;
-
-/** A profile's mirror opened read-only (queries only, never blocked by a running sync: WAL). */
-export function openMirrorForReading(ctx: Context): Mirror {
-  const profile = profileName({ flags: { profile: ctx.globals.profile }, env: ctx.env });
-  return openMirror({ profile, dataDir: dataDir(ctx.env), readonly: true });
-}
 
 const idText = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v)); // numbers and ExactInteger alike
 
@@ -79,10 +72,10 @@ class MirrorReads implements ReadSource {
   readonly offline = true;
   private mirror: Mirror | undefined;
 
-  constructor(private readonly ctx: Context) {}
+  constructor(private readonly target: MirrorReadTarget) {}
 
   private db(): Db {
-    this.mirror ??= openMirrorForReading(this.ctx);
+    this.mirror ??= openMirrorFor(this.target);
     return this.mirror.db;
   }
 
@@ -358,6 +351,6 @@ function meetingMatches(
   return true;
 }
 
-export function mirrorSource(ctx: Context): ReadSource {
-  return new MirrorReads(ctx);
+export async function mirrorSource(ctx: Context): Promise<ReadSource> {
+  return new MirrorReads(await mirrorReadTarget(ctx));
 }

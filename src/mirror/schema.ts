@@ -7,7 +7,9 @@
 // position of the walk's next item), walks.abandoned_at (a walk given up by --full), runs.error (why a run stopped early); walks and
 // runs ids are never reused (AUTOINCREMENT), since items keep the id of the walk that saw them.
 
+import { hasCjk } from './cjk.js';
 import type { Db } from './driver.js';
+import { passageWriter } from './passages.js';
 
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -103,8 +105,35 @@ INSERT INTO passages(rowid, text, meeting_id, kind, speaker, timestamp)
 DROP TABLE passages_v1;
 `;
 
-/** migrations[i] takes the schema from version i to i + 1. */
-const migrations: readonly string[] = [V1, V2];
+/**
+ * V3: text without spaces between words (Chinese, Japanese, Korean) is indexed one character per
+ * token (cjk.ts), so any run of it is found. No table changes; the passages of the meetings whose
+ * text holds such characters are written again from the stored JSON (the index keeps no text to
+ * convert); every other passage is tokenized as before and stays. Same transaction as the version.
+ */
+function V3(db: Db): void {
+  const candidates: string[] = [];
+  // Collected first: the driver runs no write while a read iterates. A JSON with \u escapes may
+  // hide such characters, so it is parsed and indexed again too.
+  for (const row of db
+    .prepare<{ id: string; json: string; transcript: string | null }>(
+      'SELECT m.id, m.json, t.json AS transcript FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id' +
+        ' WHERE m.deleted_at IS NULL AND m.passage_base IS NOT NULL',
+    )
+    .iterate()) {
+    if (mayHoldCjk(row.json) || (row.transcript !== null && mayHoldCjk(row.transcript)))
+      candidates.push(row.id);
+  }
+  const writer = passageWriter(db);
+  for (const id of candidates) writer.rewrite(id);
+}
+
+function mayHoldCjk(json: string): boolean {
+  return hasCjk(json) || json.includes('\\u');
+}
+
+/** migrations[i] takes the schema from version i to i + 1: SQL, or a step over the rows. */
+const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3];
 
 export const SCHEMA_VERSION = migrations.length;
 
@@ -131,7 +160,11 @@ export function migrate(db: Db): number {
   const found = schemaVersion(db);
   if (found >= SCHEMA_VERSION) return found;
   db.transaction(() => {
-    for (let v = found; v < SCHEMA_VERSION; v++) db.exec(migrations[v]!);
+    for (let v = found; v < SCHEMA_VERSION; v++) {
+      const step = migrations[v]!;
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
+    }
     // user_version is part of the database header: it commits (or rolls back) with the DDL.
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });

@@ -6,6 +6,7 @@
 // user types can be read as FTS5 syntax (column filters, NEAR, ^, parentheses) or break the query.
 
 import { UsageError } from '../api/errors.js';
+import { segmentCjk } from './cjk.js';
 import { type Db, openDb, type Statement } from './driver.js';
 import { fromJsonText } from './json.js';
 import { meetingPassages, PASSAGES_PER_MEETING } from './passages.js';
@@ -26,8 +27,10 @@ interface Term {
 
 const WORDISH = /[\p{L}\p{N}]/u;
 
+/** One FTS5 string; CJK characters as the index has them, one token each (a run: a phrase). */
 function quote(text: string, prefix: boolean): string {
-  return `"${text.replace(/"/g, '""')}"${prefix ? '*' : ''}`;
+  const tokens = segmentCjk(text).trim().replace(/\s+/g, ' ');
+  return `"${tokens.replace(/"/g, '""')}"${prefix ? '*' : ''}`;
 }
 
 /**
@@ -241,13 +244,22 @@ export function* findPassages(db: Db, match: string, options: FindOptions = {}):
  */
 function snippetMaker(match: string): ((texts: readonly string[]) => string[]) & { close(): void } {
   let scratch: Db | undefined;
+  // CJK characters are tokens of their own in the index (cjk.ts): here the same split is made with
+  // a private-use character declared a separator, which is then taken out of the snippet, so the
+  // snippet shows the text as written. One that none of the texts holds (chosen again if one does).
+  let separator = '';
   let put: Statement | undefined;
   let clear: Statement | undefined;
   let get: Statement<{ rowid: number; snippet: string | null }> | undefined;
   const make = (texts: readonly string[]): string[] => {
-    if (!scratch) {
+    if (!scratch || texts.some((t) => t.includes(separator))) {
+      scratch?.close();
+      do separator = String.fromCharCode(0xe100 + Math.floor(Math.random() * 0x1700));
+      while (texts.some((t) => t.includes(separator)));
       scratch = openDb(':memory:');
-      scratch.exec("CREATE VIRTUAL TABLE hit USING fts5(text, tokenize = 'unicode61 remove_diacritics 2')");
+      scratch.exec(
+        `CREATE VIRTUAL TABLE hit USING fts5(text, tokenize = "unicode61 remove_diacritics 2 separators '${separator}'")`,
+      );
       put = scratch.prepare('INSERT INTO hit(rowid, text) SELECT key, value FROM json_each(?)');
       clear = scratch.prepare('DELETE FROM hit');
       get = scratch.prepare(
@@ -258,14 +270,73 @@ function snippetMaker(match: string): ((texts: readonly string[]) => string[]) &
     const out: string[] = new Array(texts.length).fill('');
     db.transaction(() => {
       clear!.run();
-      put!.run(JSON.stringify(texts));
+      put!.run(JSON.stringify(texts.map((t) => segmentCjk(t, separator))));
       for (const row of get!.iterate(MATCH_START, MATCH_END, match))
-        out[row.rowid] = String(row.snippet ?? '');
+        out[row.rowid] = clampSnippet(
+          String(row.snippet ?? '')
+            .split(separator)
+            .join(''),
+        );
     });
     return out;
   };
   return Object.assign(make, { close: () => scratch?.close() });
 }
+
+/** Characters a snippet keeps at most (matches' marks and ellipses aside). */
+export const SNIPPET_MAX = 300;
+/** Of those, how many come before the first match when the snippet has to be cut. */
+const SNIPPET_BEFORE = 80;
+
+/**
+ * A snippet is at most SNIPPET_MAX characters of text around its first match. snippet() counts
+ * tokens (16), and one token can be a whole passage (a base64 blob, a log line of 85,000
+ * characters): such a snippet is cut to a window, "…" where text was left out, a match cut by the
+ * window closed at its edge. Cuts never split a surrogate pair.
+ */
+export function clampSnippet(snippet: string): string {
+  // [text, marked] pieces; the marks themselves never count as text.
+  const pieces: [string, boolean][] = [];
+  let rest = snippet;
+  let total = 0;
+  while (rest !== '') {
+    const open = rest.indexOf(MATCH_START);
+    const plainEnd = open < 0 ? rest.length : open;
+    if (plainEnd > 0) pieces.push([rest.slice(0, plainEnd), false]);
+    if (open < 0) break;
+    rest = rest.slice(open + MATCH_START.length);
+    const close = rest.indexOf(MATCH_END);
+    const markedEnd = close < 0 ? rest.length : close;
+    pieces.push([rest.slice(0, markedEnd), true]);
+    rest = close < 0 ? '' : rest.slice(close + MATCH_END.length);
+  }
+  for (const [text] of pieces) total += text.length;
+  if (total <= SNIPPET_MAX) return snippet;
+  const text = pieces.map(([t]) => t).join('');
+  let firstMatch = 0;
+  for (const [t, marked] of pieces) {
+    if (marked) break;
+    firstMatch += t.length;
+  }
+  let start = Math.max(0, Math.min(firstMatch - SNIPPET_BEFORE, total - SNIPPET_MAX));
+  let end = Math.min(total, start + SNIPPET_MAX);
+  if (isLowSurrogate(text.charCodeAt(start))) start++;
+  if (end < total && isLowSurrogate(text.charCodeAt(end))) end--;
+  let out = start > 0 && !text.slice(0, start).endsWith('…') ? '…' : '';
+  let at = 0;
+  for (const [t, marked] of pieces) {
+    const from = Math.max(start, at);
+    const to = Math.min(end, at + t.length);
+    at += t.length;
+    if (from >= to) continue;
+    const part = t.slice(from - (at - t.length), to - (at - t.length));
+    out += marked ? `${MATCH_START}${part}${MATCH_END}` : part;
+  }
+  if (end < total && !out.endsWith('…')) out += '…';
+  return out;
+}
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /** Meetings with a matching passage, by their best passage: offline `meetings search TERM`. */
 export function rankedMeetingIds(db: Db, match: string): string[] {

@@ -32,7 +32,7 @@ export function eventEnv(event: ChangeEvent, extra: Record<string, string> = {})
     MTG_EVENT_SEQ: String(event.seq),
     MTG_EVENT_CHANGE: event.change,
     MTG_EVENT_RESOURCE: event.resource,
-    MTG_EVENT_ID: event.id,
+    MTG_EVENT_ID: String(event.id),
     ...extra,
   };
 }

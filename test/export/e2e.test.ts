@@ -178,13 +178,23 @@ describe('mtg export markdown (built CLI)', () => {
     const expected = new Set([...Object.values(pathsAfter).map((p) => p.path), '.mtg-export.json']);
     expect(new Set(filesAfter.keys())).toEqual(expected);
 
-    // --prune removes the deleted meetings' files, and only those.
-    const p = JSON.parse(
-      (await e.mtg(['export', 'markdown', dir, '--transcripts', '--prune', '--json'])).stdout,
+    // --prune removes the deleted meetings' files, and only those; one where the user wrote notes
+    // below the kept line stays, reported on stderr and in the summary's list (issue 20).
+    const [noted, ...others] = [...deleted];
+    const notedPath = pathsBefore[noted!]!.path;
+    appendFileSync(join(dir, notedPath), 'My own notes: keep these.\n');
+    const pruning = await e.mtg(['export', 'markdown', dir, '--transcripts', '--prune', '--json']);
+    expect(pruning.code, pruning.stderr).toBe(0);
+    const p = JSON.parse(pruning.stdout);
+    expect(p.pruned).toBe(deleted.size - 1);
+    expect(p.keptWithNotes).toBe(1);
+    expect(p.paths.keptWithNotes).toEqual([notedPath]);
+    expect(pruning.stderr).toContain(
+      `${notedPath}: its meeting was deleted on the server, but the file holds your notes`,
     );
-    expect(p.pruned).toBe(deleted.size);
     expect(p.notInMirror).toBe(0);
-    for (const id of deleted) expect(existsSync(join(dir, pathsBefore[id]!.path))).toBe(false);
+    for (const id of others) expect(existsSync(join(dir, pathsBefore[id]!.path))).toBe(false);
+    expect(readFileSync(join(dir, notedPath), 'utf8')).toContain('My own notes: keep these.');
     expect(p.written).toBe(0);
   });
 

@@ -4,12 +4,13 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { assignPaths } from '../../src/export/naming.js';
 import { defaultTemplate, KEPT_MARKER, loadTemplateEngine } from '../../src/export/render.js';
@@ -17,6 +18,10 @@ import { type ExportOptions, exportMarkdown, MANIFEST, type SourceMeeting } from
 import { tempDir } from '../helpers/temp.js';
 
 beforeAll(loadTemplateEngine);
+const cleanup: string[] = [];
+afterAll(() => {
+  for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
+});
 
 function meeting(id: string, name: string, extra: Record<string, unknown> = {}) {
   return {
@@ -187,6 +192,38 @@ describe('export files', () => {
     expect([p.deleted, p.pruned]).toEqual([1, 1]);
     expect(existsSync(gone)).toBe(false);
     expect(Object.keys(fileOf(dir))).toEqual([ms[0]!.id]);
+  });
+
+  // Issue 20: --prune deleted a deleted meeting's file even when the user had written below the kept line.
+  it('keeps and reports, even with --prune, a deleted meeting’s file that holds the user’s notes', () => {
+    const dir = tmp();
+    cleanup.push(dir);
+    const ms = [
+      meeting('mtg_000000000030', 'a'),
+      meeting('mtg_000000000031', 'b'),
+      meeting('mtg_000000000032', 'c'),
+    ];
+    run(dir, ms);
+    const files = fileOf(dir);
+    const withNotes = join(dir, files[ms[1]!.id]!.path);
+    const untouched = join(dir, files[ms[2]!.id]!.path);
+    writeFileSync(withNotes, `${readFileSync(withNotes, 'utf8')}\nMy follow-up: call Ada on Monday.\n`);
+    const warnings: string[] = [];
+    const p = run(dir, [ms[0]!], { prune: true, onWarning: (t) => warnings.push(t) }, [ms[1]!.id, ms[2]!.id]);
+    expect(existsSync(withNotes)).toBe(true);
+    expect(readFileSync(withNotes, 'utf8')).toContain('My follow-up: call Ada on Monday.');
+    expect(existsSync(untouched)).toBe(false);
+    expect([p.deleted, p.pruned]).toEqual([2, 1]);
+    expect(p.paths.pruned).toEqual([files[ms[2]!.id]!.path]);
+    expect(p.paths.keptWithNotes).toEqual([files[ms[1]!.id]!.path]);
+    expect(warnings).toEqual([
+      `${files[ms[1]!.id]!.path}: its meeting was deleted on the server, but the file holds your notes below the kept line: kept, not pruned`,
+    ]);
+    // Still known (and reported again) by the next run, until the user removes it.
+    expect(Object.keys(fileOf(dir)).sort()).toEqual([ms[0]!.id, ms[1]!.id]);
+    const again = run(dir, [ms[0]!], { prune: true }, [ms[1]!.id, ms[2]!.id]);
+    expect(again.paths.keptWithNotes).toEqual([files[ms[1]!.id]!.path]);
+    expect(existsSync(withNotes)).toBe(true);
   });
 
   it('keeps, even with --prune, the file of a meeting the mirror does not have (not a tombstone)', () => {

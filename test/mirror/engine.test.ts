@@ -120,7 +120,7 @@ describe('watch()', () => {
             });
           },
           print: async (event) => {
-            printed.push({ id: event.id, mine: isMine(mirror.db, event.id) });
+            printed.push({ id: String(event.id), mine: isMine(mirror.db, String(event.id)) });
           },
           report: (line) => reports.push(line),
           warn: () => {},

@@ -140,7 +140,7 @@ export interface ChangeEvent {
   run: number;
   at: string;
   resource: string;
-  id: string;
+  id: string | number;
   change: string;
   fields: string[];
   item: unknown;

@@ -231,7 +231,7 @@ describe('mtg watch', () => {
     ).toEqual(expected.map((e) => String(e.seq)).sort());
     for (const e of expected) {
       const [head, body] = readFileSync(join(dir, String(e.seq)), 'utf8').split(/\n(.*)/s);
-      expect(head).toBe(`${e.change}|${e.resource}|${e.id}|${e.seq}|${mine.has(e.id) ? 1 : 0}`);
+      expect(head).toBe(`${e.change}|${e.resource}|${e.id}|${e.seq}|${mine.has(String(e.id)) ? 1 : 0}`);
       // stdin is the event exactly as printed on stdout.
       const line = w
         .stdout()

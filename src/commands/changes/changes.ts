@@ -3,10 +3,8 @@
 import { ExitCode } from '../../api/errors.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
-import { dataDir } from '../../config/data-dir.js';
-import { profileName } from '../../config/settings.js';
 import * as changes from '../../mirror/changes.js';
-import { openMirror } from '../../mirror/open.js';
+import { openMirrorForReading } from '../../mirror/read-target.js';
 import { planOutput } from '../../output/plan.js';
 import * as spec from './spec.js';
 
@@ -17,8 +15,7 @@ export const run = defineRun(spec.changes, async (ctx, _args, opts) => {
   const after = opts.after;
   const since = opts.since === undefined ? undefined : changes.parseSince(opts.since, ctx.io.now());
   const plan = await planOutput(ctx, 'change');
-  const profile = profileName({ flags: { profile: ctx.globals.profile }, env: ctx.env });
-  const mirror = openMirror({ profile, dataDir: dataDir(ctx.env), readonly: true });
+  const mirror = await openMirrorForReading(ctx);
   try {
     if (since?.kind === 'run') changes.checkRunExists(mirror.db, since.run);
     if (after !== undefined) changes.checkAfter(mirror.db, after);

@@ -7,7 +7,6 @@ import type { Context } from '../../cli/context.js';
 import { inWindow, parseTimeWindow } from '../../cli/dates.js';
 import { defineRun } from '../../cli/spec.js';
 import { dataDir } from '../../config/data-dir.js';
-import { profileName } from '../../config/settings.js';
 import * as naming from '../../export/naming.js';
 import * as render from '../../export/render.js';
 import * as write from '../../export/write.js';
@@ -15,6 +14,7 @@ import { mirrorWriteError } from '../../mirror/errors.js';
 import * as queries from '../../mirror/export-queries.js';
 import { fromJsonText } from '../../mirror/json.js';
 import { openMirror } from '../../mirror/open.js';
+import { mirrorReadTarget } from '../../mirror/read-target.js';
 import { runSync } from '../../mirror/sync.js';
 import { writeDocument } from '../../output/document.js';
 import { sanitizeOneLine } from '../../output/sanitize.js';
@@ -55,10 +55,9 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
       throw new UsageError(`--template ${opts.template}: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  const profile = profileName({ flags: { profile: ctx.globals.profile }, env: ctx.env });
   if (opts.sync) await syncFirst(ctx);
   const appUrl = (await ctx.settings()).appUrl?.replace(/\/+$/, '') || undefined;
-  const mirror = queries.openExportMirror(profile, dataDir(ctx.env));
+  const mirror = queries.openExportMirror(await mirrorReadTarget(ctx));
   let summary: write.ExportSummary;
   let root: string;
   try {
@@ -117,7 +116,7 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
   if (s.moved) parts.push(`${s.moved} moved`);
   if (s.deleted)
     parts.push(
-      `${s.deleted} deleted on the server${s.pruned ? ` (${s.pruned} pruned)` : ' (kept; --prune removes them)'}`,
+      `${s.deleted} deleted on the server${s.pruned || s.keptWithNotes ? ` (${s.pruned} pruned${s.keptWithNotes ? `, ${s.keptWithNotes} kept: they hold your notes` : ''})` : ' (kept; --prune removes them)'}`,
     );
   if (s.notInMirror) parts.push(`${s.notInMirror} kept (not in this mirror)`);
   if (s.failed) parts.push(`${s.failed} failed`);

@@ -4,7 +4,7 @@ import { ExitCode } from '../../api/errors.js';
 import { parseTimeWindow } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
-import { openMirrorForReading } from '../../mirror/queries.js';
+import { openMirrorForReading } from '../../mirror/read-target.js';
 import type { PassageHit } from '../../mirror/search.js';
 import * as search from '../../mirror/search.js';
 import { createChalk, sanitizeOneLine } from '../../output/index.js';
@@ -18,7 +18,7 @@ export const run = defineRun(spec.find, async (ctx, args, opts) => {
   const window = parseTimeWindow(opts.since, opts.until, ctx.io.now());
   const match = search.toMatchExpression(args.QUERY.join(' '));
   const plan = await planOutput(ctx, 'hit');
-  const mirror = openMirrorForReading(ctx);
+  const mirror = await openMirrorForReading(ctx);
   try {
     const hits = search.findPassages(mirror.db, match, {
       kinds: kinds.length ? [...new Set(kinds)] : undefined,

@@ -4,7 +4,7 @@ import { ExitCode, UsageError } from '../../api/errors.js';
 import { fromBigInt } from '../../api/exact.js';
 import { defineRun } from '../../cli/spec.js';
 import type { Statement } from '../../mirror/driver.js';
-import { openMirrorForReading } from '../../mirror/queries.js';
+import { openMirrorForReading } from '../../mirror/read-target.js';
 import { planOutput, resolveFields } from '../../output/plan.js';
 import * as spec from './spec.js';
 
@@ -47,7 +47,7 @@ export const run = defineRun(spec.sql, async (ctx, args, opts) => {
       if (given !== undefined)
         throw new UsageError(`mtg sql --schema prints SQL text: it does not take ${flag}`);
     }
-    const mirror = openMirrorForReading(ctx);
+    const mirror = await openMirrorForReading(ctx);
     try {
       const rows = mirror.db
         .prepare<{ sql: string }>(
@@ -62,7 +62,7 @@ export const run = defineRun(spec.sql, async (ctx, args, opts) => {
     return ExitCode.ok;
   }
   const plan = await planOutput(ctx, 'raw');
-  const mirror = openMirrorForReading(ctx);
+  const mirror = await openMirrorForReading(ctx);
   try {
     let stmt: Statement;
     try {

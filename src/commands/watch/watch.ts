@@ -7,6 +7,7 @@ import { defineRun } from '../../cli/spec.js';
 import { dataDir } from '../../config/data-dir.js';
 import type { ChangeEvent } from '../../mirror/changes.js';
 import { mirrorWriteError } from '../../mirror/errors.js';
+import { toJsonText } from '../../mirror/json.js';
 import { openMirror } from '../../mirror/open.js';
 import { runSync } from '../../mirror/sync.js';
 import * as watchMod from '../../mirror/watch.js';
@@ -84,7 +85,7 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
     if (exec === undefined) return;
     const extra: Record<string, string> =
       event.resource === 'action-items'
-        ? { MTG_EVENT_MINE: watchMod.isMine(mirror.db, event.id) ? '1' : '0' }
+        ? { MTG_EVENT_MINE: watchMod.isMine(mirror.db, String(event.id)) ? '1' : '0' }
         : {};
     const result = await runHook(exec, `${json}\n`, {
       env: { ...ctx.env, ...eventEnv(event, extra) },
@@ -131,11 +132,9 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
         },
         print: (event) => {
           clearStatus();
-          return write(
-            table ? `${eventLine(event, sanitizeOneLine, width)}\n` : `${JSON.stringify(event)}\n`,
-          );
+          return write(table ? `${eventLine(event, sanitizeOneLine, width)}\n` : `${toJsonText(event)}\n`);
         },
-        exec: exec === undefined ? undefined : (event) => runExec(event, JSON.stringify(event)),
+        exec: exec === undefined ? undefined : (event) => runExec(event, toJsonText(event)),
         report: (text) => line(`mtg: ${sanitizeOneLine(text)}`),
         warn: (text) => line(`mtg: warning: ${text}`),
         waiting: (msLeft) => {
@@ -153,7 +152,7 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
 
 /** A readable line per event: time, change, resource, id and the item's name or title (cut to fit `width`, the ID never). */
 function eventLine(
-  event: { seq: number; at: string; resource: string; id: string; change: string; item: unknown },
+  event: { seq: number; at: string; resource: string; id: unknown; change: string; item: unknown },
   clean: (s: string) => string,
   width: number,
 ): string {
@@ -164,7 +163,7 @@ function eventLine(
         (v) => typeof v === 'string' && v !== '',
       );
   const time = event.at.slice(11, 19);
-  const words = [time, `#${event.seq}`, event.change, event.resource, clean(event.id)] as const;
+  const words = [time, `#${event.seq}`, event.change, event.resource, clean(String(event.id))] as const;
   // Aligned columns where they fit; on a narrow terminal one space apart, the ID still whole.
   let head = [words[0], words[1], words[2].padEnd(9), words[3].padEnd(12), words[4]].join('  ');
   if (textWidth(head) > width) head = words.join(' ');

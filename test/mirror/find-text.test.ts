@@ -1,0 +1,163 @@
+// Issue 20, item 7: `mtg find` on text written without spaces between words (Chinese, Japanese,
+// Korean), found by any run of two or more of its characters with snippets of the original text;
+// and snippets of a passage that is one long token (a log line, a hex blob), which were the whole
+// passage, now a short window around the match. Also: a mirror indexed before (schema 2) is
+// re-indexed on open, a read-only open included.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../src/mirror/driver.js';
+import { openMirror } from '../../src/mirror/open.js';
+import { PASSAGES_PER_MEETING, passageWriter } from '../../src/mirror/passages.js';
+import { SCHEMA_VERSION, schemaVersion } from '../../src/mirror/schema.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+
+const temp: string[] = [];
+afterAll(() => {
+  for (const dir of temp) rmSync(dir, { recursive: true, force: true });
+});
+
+const HEX = Array.from({ length: 85_000 / 8 }, (_, i) =>
+  (i * 2654435761).toString(16).padStart(8, '0').slice(-8),
+).join('');
+const LOG = `${'x'.repeat(60_000)} connection timeout after 30s ${'y'.repeat(25_000)}`;
+
+const MEETINGS = [
+  { id: 'm_zh', name: '2025年第三季度回顾会议', notes: '我们讨论了预算和招聘计划。下周再确认。' },
+  { id: 'm_ja', name: '週次ミーティング', notes: '来週の会議で予算を確認します。' },
+  { id: 'm_ko', name: '분기별 회의는 내일입니다', notes: 'Quarterly review in Korean' },
+  { id: 'm_blob', name: 'Log dump', notes: `paste:\n\n${HEX}\n\n${LOG}` },
+  { id: 'm_en', name: 'Budget review', notes: 'The budget approval is pending.' },
+];
+
+/** A mirror holding MEETINGS, indexed as a sync indexes it (passageWriter). */
+function buildMirror(dir: string): string {
+  const mirror = openMirror({ profile: 'default', dataDir: dir, baseUrl: 'https://api.example.com' });
+  const db = mirror.db;
+  const writer = passageWriter(db);
+  db.transaction(() => {
+    MEETINGS.forEach((m, i) => {
+      const createdAt = `2026-01-0${i + 1}T10:00:00Z`;
+      db.prepare(
+        'INSERT INTO meetings(id, json, name, created_at, updated_at, position, seen_walk) VALUES (?, ?, ?, ?, ?, ?, 1)',
+      ).run(m.id, JSON.stringify({ ...m, createdAt }), m.name, createdAt, createdAt, i);
+      writer.rewrite(m.id);
+    });
+  });
+  mirror.close();
+  return join(dir, 'default.db');
+}
+
+let env: Record<string, string>;
+beforeAll(() => {
+  const dir = mkdtempSync(join(tmpdir(), 'mtg-find-text-'));
+  env = { MTG_DATA_DIR: dir, MTG_CONFIG_DIR: tempConfigDir() };
+  temp.push(dir, env.MTG_CONFIG_DIR!);
+  buildMirror(dir);
+});
+
+type Hit = { meetingId: string; in: string; snippet: string };
+async function find(...args: string[]): Promise<Hit[]> {
+  const r = await runCli(['find', ...args, '--json'], { env });
+  expect(r.code, `find ${args.join(' ')}: ${r.stderr}`).toBe(0);
+  return JSON.parse(r.stdout) as Hit[];
+}
+const where = (hits: Hit[]) => hits.map((h) => `${h.meetingId}/${h.in}`).sort();
+
+describe('find: text without spaces between words', () => {
+  it('finds a Chinese name by any run of two or more of its characters, the snippet the original text', async () => {
+    expect(await find('季度')).toEqual([
+      expect.objectContaining({ meetingId: 'm_zh', in: 'name', snippet: '2025年第三**季度**回顾会议' }),
+    ]);
+    for (const q of ['第三季度回顾', '会议', '2025年', '回顾会'])
+      expect(where(await find(q)), q).toEqual(['m_zh/name']);
+    expect(await find('季第')).toEqual([]);
+    // Runs of the notes, in either of two meetings.
+    expect(where(await find('预算'))).toEqual(['m_zh/notes']);
+    expect((await find('招聘计划'))[0]!.snippet).toContain('**招聘计划**');
+  });
+
+  it('keeps the query syntax: "phrases", prefix*, OR, -exclusions; malformed is exit 2', async () => {
+    expect(where(await find('"第三季度"'))).toEqual(['m_zh/name']);
+    expect(where(await find('季度 -会议'))).toEqual([]);
+    expect(where(await find('季度 -预算'))).toEqual(['m_zh/name']);
+    expect(where(await find('季度 OR 予算'))).toEqual(['m_ja/notes', 'm_zh/name']);
+    expect(where(await find('第三季*'))).toEqual(['m_zh/name']);
+    expect(where(await find('budget'))).toEqual(['m_en/name', 'm_en/notes']);
+    for (const bad of ['"季度', '季度 OR', '-季度']) {
+      const r = await runCli(['find', bad, '--json'], { env });
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr.trim().split('\n'), bad).toHaveLength(1);
+    }
+  });
+
+  it('finds Japanese (kanji and katakana) and Korean inside their words', async () => {
+    expect(where(await find('予算'))).toEqual(['m_ja/notes']);
+    expect(where(await find('ティング'))).toEqual(['m_ja/name']);
+    expect((await find('ティング'))[0]!.snippet).toBe('週次ミー**ティング**');
+    expect(where(await find('회의'))).toEqual(['m_ko/name']);
+    expect((await find('회의'))[0]!.snippet).toBe('분기별 **회의**는 내일입니다');
+  });
+});
+
+describe('find: a passage that is one long token', () => {
+  it('gives a short window around the match, not the whole passage', async () => {
+    const prefix = HEX.slice(0, 12);
+    for (const [q, mark] of [
+      [`${prefix}*`, `**${prefix}`],
+      ['timeout', '**timeout**'],
+    ] as const) {
+      const hits = await find(q);
+      expect(
+        hits.map((h) => h.meetingId),
+        q,
+      ).toEqual(['m_blob']);
+      const snippet = hits[0]!.snippet;
+      expect(snippet.length, q).toBeLessThanOrEqual(400);
+      expect(snippet, q).toContain(mark);
+      // Matches are closed within the window.
+      expect(snippet.split('**').length % 2, q).toBe(1);
+    }
+    const table = await runCli(['find', 'timeout', '--format', 'table'], { env: { ...env, COLUMNS: '100' } });
+    expect(table.code).toBe(0);
+    expect(table.stdout.length).toBeLessThan(1000);
+  });
+});
+
+describe('a mirror indexed by an older mtg (schema 2: a CJK run was one word)', () => {
+  it('is re-indexed on open, by a read-only find too, and then finds the runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mtg-find-v2-'));
+    temp.push(dir);
+    const path = buildMirror(dir);
+    // What schema 2 left: the same rows, the CJK passages indexed as one token per run.
+    const db = openDb(path);
+    db.transaction(() => {
+      const base = db
+        .prepare<{ b: number }>("SELECT passage_base AS b FROM meetings WHERE id = 'm_zh'")
+        .get()!.b;
+      const first = base * PASSAGES_PER_MEETING;
+      db.prepare('DELETE FROM passages WHERE rowid BETWEEN ? AND ?').run(first, first + 10);
+      const ins = db.prepare("INSERT INTO passages(rowid, text, meeting_id, kind) VALUES (?, ?, 'm_zh', ?)");
+      ins.run(first, MEETINGS[0]!.name, 'name');
+      ins.run(first + 1, MEETINGS[0]!.notes, 'notes');
+      db.pragma('user_version = 2');
+    });
+    db.close();
+    const before = openDb(path, { readonly: true });
+    expect(
+      before.prepare<{ n: number }>("SELECT count(*) AS n FROM passages WHERE passages MATCH '季度'").get()!
+        .n,
+    ).toBe(0);
+    before.close();
+    const r = await runCli(['find', '季度', '--json'], {
+      env: { MTG_DATA_DIR: dir, MTG_CONFIG_DIR: env.MTG_CONFIG_DIR! },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(where(JSON.parse(r.stdout))).toEqual(['m_zh/name']);
+    const after = openDb(path);
+    expect(schemaVersion(after)).toBe(SCHEMA_VERSION);
+    after.exec("INSERT INTO passages(passages) VALUES ('integrity-check')");
+    after.close();
+  });
+});
