@@ -228,17 +228,25 @@ function openBetterSqlite3(Database: typeof BetterSqlite3, path: string, options
     },
     prepare<Row>(sql: string): Statement<Row> {
       const stmt = raw.prepare(sql);
+      let bigInts = false;
       const statement: Statement<Row> = {
         get: (...params) => stmt.get(...params) as Row | undefined,
         all: (...params) => stmt.all(...params) as Row[],
         run: (...params) => {
-          const r = stmt.run(...params);
-          return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+          // Exact for this call, as node:sqlite's below: a rowid past 2^53 is a BigInt.
+          stmt.safeIntegers(true);
+          try {
+            const r = stmt.run(...params);
+            return { changes: r.changes, lastInsertRowid: exactRowid(r.lastInsertRowid, bigInts) };
+          } finally {
+            stmt.safeIntegers(bigInts);
+          }
         },
         iterate: (...params) => stmt.iterate(...params) as IterableIterator<Row>,
         columns: () => (stmt.reader ? stmt.columns().map((c) => c.name) : []),
         readonly: stmt.readonly,
         safeIntegers: () => {
+          bigInts = true;
           stmt.safeIntegers(true);
           return statement;
         },
@@ -255,6 +263,13 @@ function openBetterSqlite3(Database: typeof BetterSqlite3, path: string, options
       if (raw.open) raw.close();
     },
   };
+}
+
+/** A rowid as a number where that is exact (and BigInts were not asked for), else as a BigInt. */
+function exactRowid(rowid: number | bigint, bigInts: boolean): number | bigint {
+  const id = BigInt(rowid);
+  const safe = id <= BigInt(Number.MAX_SAFE_INTEGER) && id >= BigInt(Number.MIN_SAFE_INTEGER);
+  return safe && !bigInts ? Number(id) : id;
 }
 
 // SQLite's result code names (sqlite3.h), so that node:sqlite's errors (code ERR_SQLITE_ERROR and
@@ -360,9 +375,7 @@ function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDbOptions
           stmt.setReadBigInts(true);
           try {
             const r = sqliteCall(() => stmt.run(...(params as SqlValue[])));
-            const id = BigInt(r.lastInsertRowid);
-            const safe = id <= BigInt(Number.MAX_SAFE_INTEGER) && id >= BigInt(Number.MIN_SAFE_INTEGER);
-            return { changes: Number(r.changes), lastInsertRowid: safe && !bigInts ? Number(id) : id };
+            return { changes: Number(r.changes), lastInsertRowid: exactRowid(r.lastInsertRowid, bigInts) };
           } finally {
             stmt.setReadBigInts(bigInts);
           }
