@@ -62,7 +62,7 @@ run_line() {
     tar -cf - --null -T - --ignore-failed-read 2>/dev/null) | tar -xf - -C "$work"
   (
     cd "$work" || exit 1
-    export PATH="$node/bin:$PATH" npm_config_nodedir="$node"
+    export PATH="$node/bin:$PATH"
     [ "$(node -p process.versions.node)" = "$version" ] || { echo "node on PATH is not $version"; exit 1; }
     # Node has node:sqlite from 22.16: the install must not need the native driver at all. Install
     # scripts blocked (--ignore-scripts: better-sqlite3 stays unbuilt, as where a policy or a missing
