@@ -1,6 +1,6 @@
 // The one file that loads an SQLite driver. Everything else in mtg talks to the small `Db` interface
 // below, whichever driver is behind it: `node:sqlite`, built into Node.js (no native build, nothing
-// to install), where it has what mtg uses (22.16 and newer: StatementSync#columns() came last), and
+// to install), where it has what mtg uses (22.16 and newer: FTS5 and StatementSync#columns()), and
 // better-sqlite3, an optional native dependency, on older Node (20). Both are kept out of the bundle
 // (scripts/build.mjs) and required on first use, so commands that never open the mirror load
 // neither. MTG_SQLITE_DRIVER=node:sqlite|better-sqlite3 picks one (the bench compares them).
@@ -102,15 +102,25 @@ export const requireDriver: DriverLoader = (name) => {
   }
 };
 
-/** node:sqlite with everything the `Db` interface needs, or undefined (older Node, or behind a flag). */
+/**
+ * node:sqlite with everything the mirror needs, or undefined (older Node, or behind a flag). Node
+ * 22.13-22.15 have it unflagged but without FTS5 (the mirror's search index) and columns().
+ */
 function nodeSqliteIfComplete(load: DriverLoader): NodeSqlite | undefined {
   let module: NodeSqlite;
   try {
     module = load('node:sqlite') as NodeSqlite;
+    if (typeof module?.StatementSync?.prototype?.columns !== 'function') return undefined;
+    const probe = new module.DatabaseSync(':memory:');
+    try {
+      const row = probe.prepare("SELECT sqlite_compileoption_used('ENABLE_FTS5') AS fts5").get();
+      return (row as { fts5?: number } | undefined)?.fts5 === 1 ? module : undefined;
+    } finally {
+      probe.close();
+    }
   } catch {
     return undefined;
   }
-  return typeof module?.StatementSync?.prototype?.columns === 'function' ? module : undefined;
 }
 
 /** The mtg install folder (where `npm rebuild` runs): the nearest folder up with mtg's package.json. */

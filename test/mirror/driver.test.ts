@@ -32,7 +32,7 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-/** What the release notes say: node:sqlite unflagged with columns() from 22.16 (23.11 on 23). */
+/** node:sqlite unflagged from 22.13, but with FTS5 and columns() only from 22.16 (23.11 on 23). */
 function allowedDriver(version: string): DriverName {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   const complete = major >= 24 || (major === 23 && minor >= 11) || (major === 22 && minor >= 16);
