@@ -1,6 +1,6 @@
 // `node bench/drivers.mjs` (after `npm run build`): the mirror's two SQLite drivers side by side on
 // one Node.js, picked with MTG_SQLITE_DRIVER:
-//   - sync of 100,000 action items (no limits, page size 100): wall time and peak RSS
+//   - sync of 100,000 action items (no limits, page size 100): wall and CPU time, peak RSS
 //   - `mtg find` and `mtg meetings list --offline` on the synced mirror: wall and CPU time
 // Whole processes, the drivers interleaved run by run (noise hits both alike), medians.
 //   BENCH_NODE=/path/to/node         the Node.js that runs mtg (default: this one)
@@ -10,16 +10,7 @@
 // A driver that cannot load on BENCH_NODE is reported and left out. Prints figures, never fails.
 
 import { spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -30,7 +21,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.env.BENCH_QUICK === '1';
 const NODE = process.env.BENCH_NODE || process.execPath;
 const ITEMS = QUICK ? 10_000 : 100_000;
-const SYNC_RUNS = QUICK ? 1 : 3;
+const SYNC_RUNS = QUICK ? 1 : 5;
 const READ_RUNS = QUICK ? 2 : 11;
 const GNU_TIME = ['/usr/bin/time', '/bin/time'].find((p) => existsSync(p));
 const DRIVERS = ['better-sqlite3', 'node:sqlite'];
@@ -59,7 +50,9 @@ function installFolder() {
     ['bindings', join(ROOT, 'node_modules', 'bindings')],
     ['file-uri-to-path', join(ROOT, 'node_modules', 'file-uri-to-path')],
   ]) {
-    if (existsSync(path)) symlinkSync(path, join(install, 'node_modules', name));
+    // Copies, not links: better-sqlite3 requires bindings from where it really is.
+    if (existsSync(path))
+      cpSync(path, join(install, 'node_modules', name), { recursive: true, dereference: true });
   }
   return join(install, 'bin', 'mtg.js');
 }
@@ -182,14 +175,14 @@ async function main() {
     `\nNode.js ${nodeVersion}; medians (sync: ${SYNC_RUNS} runs, reads: ${READ_RUNS} runs), interleaved`,
   );
   console.log(
-    `driver | sync ${ITEMS.toLocaleString('en')} action items: wall / peak RSS | find: wall / CPU | meetings list --offline: wall / CPU`,
+    `driver | sync ${ITEMS.toLocaleString('en')} action items: wall / CPU / peak RSS | find: wall / CPU | meetings list --offline: wall / CPU`,
   );
   console.log('---|---|---|---');
   for (const driver of drivers) {
     const r = results[driver];
     const m = (runs, key) => median(runs.map((x) => x[key]));
     console.log(
-      `${driver} | ${s(m(r.sync, 'ms'))} / ${(m(r.sync, 'rssKb') / 1024).toFixed(0)} MB | ` +
+      `${driver} | ${s(m(r.sync, 'ms'))} / ${s(m(r.sync, 'cpuMs'))} / ${(m(r.sync, 'rssKb') / 1024).toFixed(0)} MB | ` +
         `${ms(m(r.find, 'ms'))} / ${ms(m(r.find, 'cpuMs'))} | ${ms(m(r.list, 'ms'))} / ${ms(m(r.list, 'cpuMs'))}`,
     );
   }
