@@ -137,7 +137,7 @@ async function main() {
     MTG_SQLITE_DRIVER: driver,
   });
   let drivers = [...DRIVERS];
-  const results = Object.fromEntries(DRIVERS.map((d) => [d, { sync: [], find: [], list: [] }]));
+  const results = Object.fromEntries(DRIVERS.map((d) => [d, { sync: [], find: [], list: [], failures: [] }]));
   const mirrors = {};
   try {
     for (let i = 0; i < SYNC_RUNS; i++) {
@@ -149,7 +149,12 @@ async function main() {
           drivers = drivers.filter((d) => d !== driver);
           continue;
         }
-        if (r.code !== 0) throw new Error(`sync with ${driver} exited ${r.code}: ${r.stderr}`);
+        if (r.code !== 0) {
+          // Counted, not fatal: a driver that crashes is a finding (stderr's first line kept).
+          results[driver].failures.push(`sync exited ${r.code}: ${r.stderr.trim().split('\n')[0]}`);
+          rmSync(dataDir, { recursive: true, force: true });
+          continue;
+        }
         results[driver].sync.push(r);
         if (mirrors[driver]) rmSync(dataDir, { recursive: true, force: true });
         else mirrors[driver] = dataDir;
@@ -161,9 +166,13 @@ async function main() {
       for (const driver of drivers) {
         const find = await run(bin, ['find', 'budget', '--limit', '20'], env(driver, mirror));
         const list = await run(bin, ['meetings', 'list', '--offline', '--limit', '20'], env(driver, mirror));
-        if (find.code !== 0 || list.code !== 0) throw new Error(`${driver}: ${find.stderr}${list.stderr}`);
-        results[driver].find.push(find);
-        results[driver].list.push(list);
+        for (const [key, r] of [
+          ['find', find],
+          ['list', list],
+        ]) {
+          if (r.code === 0) results[driver][key].push(r);
+          else results[driver].failures.push(`${key} exited ${r.code}: ${r.stderr.trim().split('\n')[0]}`);
+        }
       }
     }
   } finally {
@@ -185,6 +194,9 @@ async function main() {
       `${driver} | ${s(m(r.sync, 'ms'))} / ${s(m(r.sync, 'cpuMs'))} / ${(m(r.sync, 'rssKb') / 1024).toFixed(0)} MB | ` +
         `${ms(m(r.find, 'ms'))} / ${ms(m(r.find, 'cpuMs'))} | ${ms(m(r.list, 'ms'))} / ${ms(m(r.list, 'cpuMs'))}`,
     );
+  }
+  for (const driver of drivers) {
+    for (const failure of results[driver].failures) console.log(`${driver}: a run failed: ${failure}`);
   }
 }
 

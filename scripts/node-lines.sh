@@ -48,14 +48,16 @@ fetch_node() {
 
 seconds() { echo $(($(date +%s) - $1)); }
 
+current_work=""
+trap 'rm -rf "$current_work"' EXIT
+
 run_line() {
   local line=$1 version=${VERSION[$1]} t0 t node work status=0 timing=""
   t0=$(date +%s)
-  node=$(fetch_node "$version") || { echo "could not fetch Node.js $version"; return 1; }
+  node=$(fetch_node "$version") || { summary+=("Node.js $version: FAILED (could not fetch it)"); return 1; }
   timing+="fetch $(seconds "$t0")s"
   work=$(mktemp -d "${TMPDIR:-/tmp}/mtg-node$line.XXXXXX")
-  # shellcheck disable=SC2064
-  trap "rm -rf '$work'" RETURN
+  current_work=$work
   # This checkout's files as they are (tracked and new, not ignored): what a developer changed is
   # what gets tested; CI's checkout is clean.
   (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
@@ -88,7 +90,9 @@ run_line() {
     [ "$tests" -eq 0 ] && [ "$smoke" -eq 0 ]
   ) || status=1
   [ -f "$work/.timing" ] && timing+=", $(paste -sd, "$work/.timing" | sed 's/,/, /g')"
-  echo "Node.js $version: $([ $status -eq 0 ] && echo passed || echo FAILED) in $(seconds "$t0")s ($timing)"
+  summary+=("Node.js $version: $([ $status -eq 0 ] && echo passed || echo FAILED) in $(seconds "$t0")s ($timing)")
+  rm -rf "$work"
+  current_work=""
   return $status
 }
 
@@ -97,9 +101,7 @@ summary=()
 for line in "${lines[@]}"; do
   printf '\n== Node.js %s (%s)\n' "$line" "${VERSION[$line]}"
   rm -f "$reports/vitest-node-$line.json"
-  result=$(run_line "$line" 2>&1 | tee /dev/stderr | tail -n 1)
-  [[ "$result" == *" passed in "* ]] || overall=1
-  summary+=("$result")
+  run_line "$line" || overall=1
 done
 printf '\n'
 printf '%s\n' "${summary[@]}"
