@@ -264,10 +264,11 @@ const { outputFiles } = await build({
   sourcemap: 'linked',
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
-  // The native SQLite driver stays a runtime dependency (its .node binary cannot be bundled); only
-  // src/mirror/driver.ts imports it, so node:sqlite is one swap away.
+  // The SQLite drivers stay outside: node:sqlite is Node's own (absent before 22.13), and
+  // better-sqlite3, the optional native one (its .node binary cannot be bundled), is required by
+  // src/mirror/driver.ts only where node:sqlite falls short.
   // jq-web finds its jq.wasm beside its own jq.js at run time: load it from node_modules.
-  external: ['better-sqlite3', 'jq-web'],
+  external: ['node:sqlite', 'better-sqlite3', 'jq-web'],
   // import.meta.url (createRequire in src/mirror/driver.ts): each file's own URL, set below.
   define: { ...define, 'import.meta.url': '__mtgModuleUrl' },
   plugins: [

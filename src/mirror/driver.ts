@@ -1,15 +1,21 @@
-// The one file that imports the SQLite driver (better-sqlite3). Everything else in mtg talks to the
-// small `Db` interface below, so moving to `node:sqlite` (once Node 22 is the floor) touches only
-// this file. The driver is a native module kept out of the bundle (scripts/build.mjs): it is
-// required on first use, so commands that never open the mirror never load it.
+// The one file that loads an SQLite driver. Everything else in mtg talks to the small `Db` interface
+// below, whichever driver is behind it: `node:sqlite`, built into Node.js (no native build, nothing
+// to install), where it has what mtg uses (22.16 and newer: FTS5 and StatementSync#columns()), and
+// better-sqlite3, an optional native dependency, on older Node (20). Both are kept out of the bundle
+// (scripts/build.mjs) and required on first use, so commands that never open the mirror load
+// neither. MTG_SQLITE_DRIVER=node:sqlite|better-sqlite3 picks one (the bench compares them).
 
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
-import { ExitCode, MtgError } from '../api/errors.js';
+import { ExitCode, MtgError, UsageError } from '../api/errors.js';
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
 export type Params = SqlValue[] | [Record<string, SqlValue>];
 
+/** Errors from a statement or an open carry SQLite's code name (`SQLITE_CONSTRAINT_UNIQUE`, ...) as `code`. */
 export interface Statement<Row = Record<string, unknown>> {
   get(...params: Params): Row | undefined;
   all(...params: Params): Row[];
@@ -44,37 +50,184 @@ export interface OpenDbOptions {
   busyTimeoutMs?: number;
 }
 
-type Driver = typeof BetterSqlite3;
-let driver: Driver | undefined;
+export type DriverName = 'node:sqlite' | 'better-sqlite3';
+const DRIVERS: readonly DriverName[] = ['node:sqlite', 'better-sqlite3'];
 
-function loadDriver(): Driver {
-  if (!driver) {
-    const require = createRequire(import.meta.url);
-    try {
-      driver = require('better-sqlite3') as Driver;
-    } catch (err) {
-      // Installed with --ignore-scripts, or its native build was not allowed or failed.
-      throw new MtgError(
-        `The SQLite driver of the local mirror (better-sqlite3) cannot be loaded: ${(err as Error).message.split('\n')[0]}. ` +
-          'Reinstall mtg allowing its native build, e.g. `npm install -g --allow-scripts=better-sqlite3 mtg` (README: Local mirror).',
-        ExitCode.api,
-      );
-    }
+/** How a driver module is obtained: `require` in mtg, a stand-in in tests that simulate a failing load. */
+export type DriverLoader = (name: DriverName) => unknown;
+
+// What mtg uses of node:sqlite (declared here: the project's @types/node is Node 20's, which has none).
+interface NodeSqliteStatement {
+  get(...params: SqlValue[]): unknown;
+  all(...params: SqlValue[]): unknown[];
+  run(...params: SqlValue[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  iterate(...params: SqlValue[]): IterableIterator<unknown>;
+  columns(): { name: string }[];
+  setReadBigInts(enabled: boolean): void;
+  readonly sourceSQL: string;
+}
+interface NodeSqliteDatabase {
+  exec(sql: string): void;
+  prepare(sql: string): NodeSqliteStatement;
+  close(): void;
+  readonly isTransaction: boolean;
+}
+interface NodeSqlite {
+  DatabaseSync: new (path: string, options?: { readOnly?: boolean }) => NodeSqliteDatabase;
+  StatementSync: { prototype: Partial<NodeSqliteStatement> };
+}
+type Loaded =
+  | { name: 'node:sqlite'; module: NodeSqlite }
+  | { name: 'better-sqlite3'; module: typeof BetterSqlite3 };
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * require() that keeps Node 22's "SQLite is an experimental feature" warning off stderr, and only
+ * that warning: mtg's output is its contract, and node:sqlite is what the mirror is tested with.
+ */
+export const requireDriver: DriverLoader = (name) => {
+  if (name !== 'node:sqlite') return requireHere(name);
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
+    const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (type === 'ExperimentalWarning' && /\bSQLite\b/.test(text)) return;
+    return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    return requireHere('node:sqlite');
+  } finally {
+    process.emitWarning = emitWarning;
   }
-  return driver;
+};
+
+/**
+ * node:sqlite with everything the mirror needs, or undefined (older Node, or behind a flag). Node
+ * 22.13-22.15 have it unflagged but without FTS5 (the mirror's search index) and columns().
+ */
+function nodeSqliteIfComplete(load: DriverLoader): NodeSqlite | undefined {
+  let module: NodeSqlite;
+  try {
+    module = load('node:sqlite') as NodeSqlite;
+    if (typeof module?.StatementSync?.prototype?.columns !== 'function') return undefined;
+    const probe = new module.DatabaseSync(':memory:');
+    try {
+      const row = probe.prepare("SELECT sqlite_compileoption_used('ENABLE_FTS5') AS fts5").get();
+      return (row as { fts5?: number } | undefined)?.fts5 === 1 ? module : undefined;
+    } finally {
+      probe.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** The mtg install folder (where `npm rebuild` runs): the nearest folder up with mtg's package.json. */
+export function installFolder(from = dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    try {
+      if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'mtg') return dir;
+    } catch {
+      // An unreadable manifest on the way up: keep looking.
+    }
+    if (dirname(dir) === dir) return from;
+  }
+}
+
+const MIN_NODE_SQLITE = '22.16';
+
+/** One line: which driver, why it cannot load, and the command that fixes it. */
+export function driverLoadError(
+  name: DriverName,
+  err: unknown,
+  where: { nodeVersion?: string; abi?: string; folder?: string } = {},
+): MtgError {
+  const nodeVersion = where.nodeVersion ?? process.version;
+  const abi = where.abi ?? process.versions.modules;
+  const folder = where.folder ?? installFolder();
+  const e = err as { code?: string; message?: string } | undefined;
+  const message = String(e?.message ?? err);
+  const head = `The local mirror's SQLite driver (${name}) cannot load`;
+  const upgrade = `upgrade Node.js to ${MIN_NODE_SQLITE} or newer (it has SQLite built in)`;
+  if (name === 'node:sqlite') {
+    return new MtgError(
+      `${head}: Node.js ${nodeVersion} has no complete node:sqlite; ${upgrade}, or unset MTG_SQLITE_DRIVER`,
+      ExitCode.api,
+    );
+  }
+  const built = /NODE_MODULE_VERSION (\d+)/.exec(message)?.[1];
+  if (built !== undefined) {
+    return new MtgError(
+      `${head}: it was built for another Node.js version (NODE_MODULE_VERSION ${built}; Node.js ${nodeVersion} needs ${abi}). ` +
+        `Fix: run \`npm rebuild better-sqlite3\` in ${folder}, or ${upgrade}`,
+      ExitCode.api,
+    );
+  }
+  if (e?.code === 'MODULE_NOT_FOUND' && /['"]better-sqlite3['"]/.test(message)) {
+    return new MtgError(
+      `${head}: it is not installed (an optional dependency, skipped or dropped when its build failed). ` +
+        `Fix: ${upgrade}, or reinstall mtg allowing its build: \`npm install -g --allow-scripts=better-sqlite3 mtg\``,
+      ExitCode.api,
+    );
+  }
+  if (/Could not locate the bindings file|better_sqlite3\.node/.test(message)) {
+    return new MtgError(
+      `${head}: its native part was never built (install script blocked, or no compiler and no prebuilt binary). ` +
+        `Fix: run \`npm rebuild better-sqlite3\` in ${folder}, or ${upgrade}`,
+      ExitCode.api,
+    );
+  }
+  return new MtgError(
+    `${head}: ${message.split('\n')[0]}. Fix: run \`npm rebuild better-sqlite3\` in ${folder}, or ${upgrade}`,
+    ExitCode.api,
+  );
+}
+
+/** The driver this Node.js and MTG_SQLITE_DRIVER allow, loaded; a one-line MtgError when it cannot load. */
+export function loadDriver(load: DriverLoader = requireDriver, env = process.env): Loaded {
+  const wanted = env.MTG_SQLITE_DRIVER || undefined;
+  if (wanted !== undefined && !DRIVERS.includes(wanted as DriverName)) {
+    throw new UsageError(`MTG_SQLITE_DRIVER must be ${DRIVERS.join(' or ')}, not "${wanted}"`);
+  }
+  if (wanted !== 'better-sqlite3') {
+    const module = nodeSqliteIfComplete(load);
+    if (module) return { name: 'node:sqlite', module };
+    if (wanted === 'node:sqlite') throw driverLoadError('node:sqlite', undefined);
+  }
+  try {
+    const module = load('better-sqlite3') as typeof BetterSqlite3;
+    // better-sqlite3 loads its native part at the first open: prove it loads here, where a failure
+    // is the driver's and not the mirror file's.
+    new module(':memory:').close();
+    return { name: 'better-sqlite3', module };
+  } catch (err) {
+    throw driverLoadError('better-sqlite3', err);
+  }
+}
+
+let loaded: Loaded | undefined;
+
+/** The driver mirror commands use in this process. */
+export function driverName(): DriverName {
+  loaded ??= loadDriver();
+  return loaded.name;
 }
 
 export function openDb(path: string, options: OpenDbOptions = {}): Db {
-  const Database = loadDriver();
+  loaded ??= loadDriver();
+  return loaded.name === 'node:sqlite'
+    ? openNodeSqlite(loaded.module, path, options)
+    : openBetterSqlite3(loaded.module, path, options);
+}
+
+function openBetterSqlite3(Database: typeof BetterSqlite3, path: string, options: OpenDbOptions): Db {
   const raw = new Database(path, {
     readonly: options.readonly ?? false,
     fileMustExist: options.mustExist ?? options.readonly ?? false,
     timeout: options.busyTimeoutMs ?? 5000,
   });
-  return wrap(raw, path);
-}
-
-function wrap(raw: BetterSqlite3.Database, path: string): Db {
   return {
     path,
     get readonly() {
@@ -85,17 +238,25 @@ function wrap(raw: BetterSqlite3.Database, path: string): Db {
     },
     prepare<Row>(sql: string): Statement<Row> {
       const stmt = raw.prepare(sql);
+      let bigInts = false;
       const statement: Statement<Row> = {
         get: (...params) => stmt.get(...params) as Row | undefined,
         all: (...params) => stmt.all(...params) as Row[],
         run: (...params) => {
-          const r = stmt.run(...params);
-          return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+          // Exact for this call, as node:sqlite's below: a rowid past 2^53 is a BigInt.
+          stmt.safeIntegers(true);
+          try {
+            const r = stmt.run(...params);
+            return { changes: r.changes, lastInsertRowid: exactRowid(r.lastInsertRowid, bigInts) };
+          } finally {
+            stmt.safeIntegers(bigInts);
+          }
         },
         iterate: (...params) => stmt.iterate(...params) as IterableIterator<Row>,
         columns: () => (stmt.reader ? stmt.columns().map((c) => c.name) : []),
         readonly: stmt.readonly,
         safeIntegers: () => {
+          bigInts = true;
           stmt.safeIntegers(true);
           return statement;
         },
@@ -114,9 +275,170 @@ function wrap(raw: BetterSqlite3.Database, path: string): Db {
   };
 }
 
+/** A rowid as a number where that is exact (and BigInts were not asked for), else as a BigInt. */
+function exactRowid(rowid: number | bigint, bigInts: boolean): number | bigint {
+  const id = BigInt(rowid);
+  const safe = id <= BigInt(Number.MAX_SAFE_INTEGER) && id >= BigInt(Number.MIN_SAFE_INTEGER);
+  return safe && !bigInts ? Number(id) : id;
+}
+
+// SQLite's result code names (sqlite3.h), so that node:sqlite's errors (code ERR_SQLITE_ERROR and
+// a numeric errcode) carry the `SQLITE_*` code better-sqlite3 gives and the mirror's messages test.
+const PRIMARY_CODES = (
+  'OK ERROR INTERNAL PERM ABORT BUSY LOCKED NOMEM READONLY INTERRUPT IOERR CORRUPT NOTFOUND FULL ' +
+  'CANTOPEN PROTOCOL EMPTY SCHEMA TOOBIG CONSTRAINT MISMATCH MISUSE NOLFS AUTH FORMAT RANGE NOTADB'
+).split(' ');
+const EXTENDED_CODES: Record<number, string> = Object.fromEntries(
+  Object.entries({
+    BUSY_RECOVERY: 261,
+    BUSY_SNAPSHOT: 517,
+    BUSY_TIMEOUT: 773,
+    READONLY_RECOVERY: 264,
+    READONLY_CANTLOCK: 520,
+    READONLY_ROLLBACK: 776,
+    READONLY_DBMOVED: 1032,
+    CORRUPT_VTAB: 267,
+    CONSTRAINT_CHECK: 275,
+    CONSTRAINT_COMMITHOOK: 531,
+    CONSTRAINT_FOREIGNKEY: 787,
+    CONSTRAINT_FUNCTION: 1043,
+    CONSTRAINT_NOTNULL: 1299,
+    CONSTRAINT_PRIMARYKEY: 1555,
+    CONSTRAINT_TRIGGER: 1811,
+    CONSTRAINT_UNIQUE: 2067,
+    CONSTRAINT_VTAB: 2323,
+    CONSTRAINT_ROWID: 2579,
+    CANTOPEN_ISDIR: 526,
+    CANTOPEN_FULLPATH: 782,
+  }).map(([name, code]) => [code, name]),
+);
+
+function withSqliteCode(err: unknown): unknown {
+  const e = err as { code?: unknown; errcode?: unknown };
+  if (e && typeof e === 'object' && e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') {
+    const name = EXTENDED_CODES[e.errcode] ?? PRIMARY_CODES[e.errcode & 0xff];
+    if (name !== undefined) e.code = `SQLITE_${name}`;
+  }
+  return err;
+}
+
+function sqliteCall<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw withSqliteCode(err);
+  }
+}
+
+function* sqliteRows<Row>(rows: IterableIterator<unknown>): Generator<Row> {
+  try {
+    yield* rows as IterableIterator<Row>;
+  } catch (err) {
+    throw withSqliteCode(err);
+  }
+}
+
+// The opcodes by which SQLite's own sqlite3_stmt_readonly() calls a statement a writer
+// (resolveP2Values in vdbeaux.c): node:sqlite does not expose the function, EXPLAIN shows them.
+const WRITING_OPCODES = new Set(['Checkpoint', 'Vacuum', 'JournalMode']);
+
+function statementWrites(raw: NodeSqliteDatabase, sql: string): boolean {
+  if (/^\s*explain\b/i.test(sql)) return false;
+  const program = raw.prepare(`EXPLAIN ${sql}`).all() as { opcode: string; p2: number }[];
+  return program.some((op) => (op.opcode === 'Transaction' && op.p2 !== 0) || WRITING_OPCODES.has(op.opcode));
+}
+
+/** What follows the first statement, minus blanks, `;` and comments (better-sqlite3 refuses a second one). */
+function hasSecondStatement(sql: string, first: string): boolean {
+  const rest = sql.startsWith(first) ? sql.slice(first.length) : '';
+  return rest.replace(/--[^\n]*|\/\*[\s\S]*?(\*\/|$)|[\s;]+/g, '') !== '';
+}
+
+function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDbOptions): Db {
+  const readonly = options.readonly ?? false;
+  if ((options.mustExist ?? readonly) && path !== ':memory:' && !existsSync(path)) {
+    throw Object.assign(new Error('unable to open database file'), { code: 'SQLITE_CANTOPEN' });
+  }
+  const raw = sqliteCall(() => new sqlite.DatabaseSync(path, { readOnly: readonly }));
+  // The `timeout` option came later in 22.x than the pragma.
+  raw.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+  let open = true;
+  return {
+    path,
+    readonly,
+    exec(sql) {
+      sqliteCall(() => raw.exec(sql));
+    },
+    prepare<Row>(sql: string): Statement<Row> {
+      const stmt = sqliteCall(() => raw.prepare(sql));
+      if (hasSecondStatement(sql, stmt.sourceSQL)) {
+        throw new RangeError('The supplied SQL string contains more than one statement');
+      }
+      let writes: boolean | undefined;
+      let bigInts = false;
+      const statement: Statement<Row> = {
+        get: (...params) => sqliteCall(() => stmt.get(...(params as SqlValue[])) as Row | undefined),
+        all: (...params) => sqliteCall(() => stmt.all(...(params as SqlValue[])) as Row[]),
+        run: (...params) => {
+          // BigInts for this call: node:sqlite throws on a rowid past 2^53 (mtg's passages use
+          // such rowids; the connection's last one shows in every later run()).
+          stmt.setReadBigInts(true);
+          try {
+            const r = sqliteCall(() => stmt.run(...(params as SqlValue[])));
+            return { changes: Number(r.changes), lastInsertRowid: exactRowid(r.lastInsertRowid, bigInts) };
+          } finally {
+            stmt.setReadBigInts(bigInts);
+          }
+        },
+        iterate: (...params) =>
+          sqliteRows<Row>(
+            sqliteCall(() => stmt.iterate(...(params as SqlValue[])) as IterableIterator<unknown>),
+          ),
+        columns: () => stmt.columns().map((c) => c.name),
+        get readonly() {
+          writes ??= sqliteCall(() => statementWrites(raw, sql));
+          return !writes;
+        },
+        safeIntegers: () => {
+          bigInts = true;
+          stmt.setReadBigInts(true);
+          return statement;
+        },
+      };
+      return statement;
+    },
+    transaction<T>(fn: () => T): T {
+      // As better-sqlite3's: a savepoint when a transaction is already open, so an inner failure
+      // undoes only the inner part.
+      const nested = raw.isTransaction;
+      sqliteCall(() => raw.exec(nested ? 'SAVEPOINT mtg_tx' : 'BEGIN IMMEDIATE'));
+      try {
+        const result = fn();
+        sqliteCall(() => raw.exec(nested ? 'RELEASE mtg_tx' : 'COMMIT'));
+        return result;
+      } catch (err) {
+        // SQLite may have rolled back already (some errors end the transaction themselves).
+        if (raw.isTransaction) raw.exec(nested ? 'ROLLBACK TO mtg_tx; RELEASE mtg_tx' : 'ROLLBACK');
+        throw err;
+      }
+    },
+    pragma(source: string, simple: boolean = true): never {
+      const stmt = sqliteCall(() => raw.prepare(`PRAGMA ${source}`));
+      if (!simple) return sqliteCall(() => stmt.all()) as never;
+      const row = sqliteCall(() => stmt.get()) as Record<string, unknown> | undefined;
+      return (row === undefined ? undefined : Object.values(row)[0]) as never;
+    },
+    close() {
+      if (open) raw.close();
+      open = false;
+    },
+  };
+}
+
 /** SQLite's error code name ("SQLITE_NOTADB", "SQLITE_READONLY", ...) of a driver error. */
 export function sqliteErrorCode(err: unknown): string | undefined {
   if (err && typeof err === 'object' && 'code' in err) {
+    withSqliteCode(err);
     const code = (err as { code: unknown }).code;
     if (typeof code === 'string' && code.startsWith('SQLITE_')) return code;
   }

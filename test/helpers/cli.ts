@@ -18,6 +18,8 @@ export interface RunOptions {
   input?: string;
   timeoutMs?: number;
   cwd?: string;
+  /** Another install's bin/mtg.js (default: this checkout's). */
+  bin?: string;
 }
 
 /** A fresh, empty config folder so tests never read the developer's own settings. */
@@ -40,7 +42,7 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<RunRes
   };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
       env: env as NodeJS.ProcessEnv,
       cwd: options.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],

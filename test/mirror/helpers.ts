@@ -1,8 +1,8 @@
 // Shared bits of the mirror tests: a sandbox with a private data dir, the mirror read back with
-// plain SQL (better-sqlite3 directly: the test checks the file, not mtg's reading of it), and the
+// plain SQL (the driver directly, not mtg's mirror queries: the test checks the file), and the
 // sandbox's state collected over HTTP to compare it with.
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDb, type SqlValue } from '../../src/mirror/driver.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { type RunResult, runCli, sandboxEnv, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -49,7 +49,7 @@ export interface MirrorContent {
 
 /** The mirror's content with plain SQL: live objects as stored JSON text, tombstoned keys. */
 export function readMirror(path: string): MirrorContent {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = openDb(path, { readonly: true });
   try {
     const live = (sql: string) =>
       Object.fromEntries((db.prepare(sql).all() as Row[]).map((r) => [String(r.k), String(r.json)]));
@@ -83,18 +83,18 @@ export function readMirror(path: string): MirrorContent {
 }
 
 export function sql<T = Row>(path: string, query: string, ...params: unknown[]): T[] {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = openDb(path, { readonly: true });
   try {
-    return db.prepare(query).all(...params) as T[];
+    return db.prepare(query).all(...(params as SqlValue[])) as T[];
   } finally {
     db.close();
   }
 }
 
 export function integrityCheck(path: string): string {
-  const db = new Database(path, { fileMustExist: true });
+  const db = openDb(path, { mustExist: true });
   try {
-    return String(db.pragma('integrity_check', { simple: true }));
+    return String(db.pragma('integrity_check'));
   } finally {
     db.close();
   }

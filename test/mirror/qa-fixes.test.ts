@@ -2,8 +2,8 @@
 // stops early, which options it refuses, and the messages people act on.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../src/mirror/driver.js';
 import { spawnCli, waitUntil } from '../hardening/helpers.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -28,7 +28,7 @@ describe('mtg mirror reset', () => {
   it("refuses another program's database and a non-SQLite file (exit 2, file untouched); --force deletes", async () => {
     const dir = tempDir('mtg-foreign-');
     const path = join(dir, 'default.db');
-    const db = new Database(path);
+    const db = openDb(path);
     db.exec('CREATE TABLE precious (x TEXT)');
     db.prepare('INSERT INTO precious VALUES (?)').run('keep me');
     db.close();

@@ -3,8 +3,8 @@
 // as it was.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../src/mirror/driver.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { spawnCli, waitUntil } from '../hardening/helpers.js';
 import { runCli, sandboxEnv, tempConfigDir } from '../helpers/cli.js';
@@ -219,7 +219,7 @@ describe('mtg sync', () => {
     expect(m.sandbox.requests[mark]!.query.get('cursor')).not.toBeNull();
 
     // A cursor the server no longer accepts (tampered here): that walk starts over, same walk id.
-    const db = new Database(m.dbPath);
+    const db = openDb(m.dbPath);
     db.prepare("UPDATE walks SET next_url = replace(next_url, 'cursor=', 'cursor=x') WHERE id = ?").run(
       walk!.id,
     );
@@ -352,7 +352,7 @@ describe('the mirror file', () => {
     [
       "another program's database",
       (p) => {
-        const db = new Database(p);
+        const db = openDb(p);
         db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes(body) VALUES (1)');
         db.close();
       },

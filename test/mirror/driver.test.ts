@@ -1,0 +1,317 @@
+// The SQLite driver behind the mirror: the one this Node.js allows (node:sqlite from 22.16, else
+// better-sqlite3), the same behaviour from either (the matrix runs this file on every line), a
+// driver that cannot load as one line with its fix, and mirror commands silent on stderr.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/api/errors.js';
+import {
+  type DriverName,
+  driverLoadError,
+  driverName,
+  loadDriver,
+  openDb,
+  requireDriver,
+  sqliteErrorCode,
+} from '../../src/mirror/driver.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { type MirrorEnv, mirrorEnv } from './helpers.js';
+
+const dirs: string[] = [];
+const opened: MirrorEnv[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((e) => e.sandbox.close()));
+  for (const d of [...dirs, ...opened.map((e) => e.dataDir), ...opened.map((e) => e.env.MTG_CONFIG_DIR!)])
+    rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+/** node:sqlite unflagged from 22.13, but with FTS5 and columns() only from 22.16 (23.11 on 23). */
+function allowedDriver(version: string): DriverName {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const complete = major >= 24 || (major === 23 && minor >= 11) || (major === 22 && minor >= 16);
+  return complete ? 'node:sqlite' : 'better-sqlite3';
+}
+
+describe('the driver this Node.js allows', () => {
+  it(`is ${allowedDriver(process.versions.node)} on Node.js ${process.versions.node}`, () => {
+    expect(loadDriver(requireDriver, {}).name).toBe(allowedDriver(process.versions.node));
+    expect(driverName()).toBe(allowedDriver(process.versions.node));
+  });
+
+  it('MTG_SQLITE_DRIVER picks one, and a wrong name is a usage error', () => {
+    const loads: string[] = [];
+    const loader = (name: DriverName) => {
+      loads.push(name);
+      return requireDriver(name);
+    };
+    if (allowedDriver(process.versions.node) === 'node:sqlite') {
+      expect(loadDriver(loader, { MTG_SQLITE_DRIVER: 'node:sqlite' }).name).toBe('node:sqlite');
+      expect(loads).toEqual(['node:sqlite']);
+    } else {
+      expect(() => loadDriver(loader, { MTG_SQLITE_DRIVER: 'node:sqlite' })).toThrow(
+        /node:sqlite\) cannot load: Node\.js v\S+ has no complete node:sqlite; upgrade Node\.js to 22\.16/,
+      );
+    }
+    expect(() => loadDriver(loader, { MTG_SQLITE_DRIVER: 'sqlite3' })).toThrow(
+      expect.objectContaining({ exitCode: ExitCode.usage }),
+    );
+  });
+
+  it('loading node:sqlite leaves process.emitWarning as it was', () => {
+    const before = process.emitWarning;
+    try {
+      requireDriver('node:sqlite');
+    } catch {
+      // Node 20: no node:sqlite; the point is what happens to emitWarning.
+    }
+    expect(process.emitWarning).toBe(before);
+  });
+});
+
+describe('the same behaviour from either driver', () => {
+  const path = () => join(tempDir('mtg-driver-'), 'test.db');
+
+  it('readonly, columns and rows as SQLite defines them', () => {
+    const db = openDb(path());
+    try {
+      db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE)');
+      const cases: [string, boolean][] = [
+        ['SELECT * FROM t', true],
+        ['WITH x AS (SELECT 1 AS a) SELECT a FROM x', true],
+        ['PRAGMA user_version', true],
+        ['EXPLAIN QUERY PLAN SELECT * FROM t', true],
+        ['BEGIN', true],
+        ["INSERT INTO t(name) VALUES ('a')", false],
+        ['UPDATE t SET name = name', false],
+        ['DELETE FROM t', false],
+        ['CREATE TABLE u (x)', false],
+        ['DROP TABLE t', false],
+        ['PRAGMA user_version = 3', false],
+        ['VACUUM', false],
+      ];
+      expect(cases.map(([sql]) => [sql, db.prepare(sql).readonly])).toEqual(cases);
+      expect(db.prepare('SELECT id, name AS label FROM t').columns()).toEqual(['id', 'label']);
+      expect(db.prepare("INSERT INTO t(name) VALUES ('a')").columns()).toEqual([]);
+      const ins = db.prepare('INSERT INTO t(name) VALUES (?)');
+      expect(ins.run('x')).toEqual({ changes: 1, lastInsertRowid: 1 });
+      expect(db.prepare('SELECT name FROM t WHERE id = :id').get({ id: 1 })).toEqual({ name: 'x' });
+      expect([...db.prepare('SELECT name FROM t ORDER BY id').iterate()]).toEqual([{ name: 'x' }]);
+      expect(db.pragma('user_version')).toBe(0);
+      expect(db.pragma('table_info(t)', false).map((r) => r.name)).toEqual(['id', 'name']);
+      expect(() => db.prepare('SELECT 1; SELECT 2')).toThrow(/more than one statement/);
+      expect(() => db.prepare('SELECT 1; -- a comment')).not.toThrow();
+    } finally {
+      db.close();
+    }
+  });
+
+  it('64-bit integers: exact with safeIntegers, and a rowid past 2^53 does not break later writes', () => {
+    const db = openDb(path());
+    try {
+      db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+      expect(db.prepare('SELECT 9223372036854775807 AS n').safeIntegers().get()).toEqual({
+        n: 9223372036854775807n,
+      });
+      expect(db.prepare("INSERT INTO t VALUES (9007199254740993, 'big')").run().lastInsertRowid).toBe(
+        9007199254740993n,
+      );
+      // The connection's last rowid is now past 2^53: node:sqlite threw on every later run().
+      expect(db.prepare("UPDATE t SET v = 'still'").run().changes).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a transaction commits, rolls back when it throws, and a nested one undoes only itself', () => {
+    const db = openDb(path());
+    try {
+      db.exec('CREATE TABLE t (v TEXT)');
+      const ins = db.prepare('INSERT INTO t VALUES (?)');
+      db.transaction(() => ins.run('kept'));
+      expect(() =>
+        db.transaction(() => {
+          ins.run('undone');
+          throw new Error('boom');
+        }),
+      ).toThrow('boom');
+      db.transaction(() => {
+        ins.run('outer');
+        expect(() =>
+          db.transaction(() => {
+            ins.run('inner');
+            throw new Error('inner boom');
+          }),
+        ).toThrow('inner boom');
+      });
+      expect(db.prepare('SELECT v FROM t ORDER BY rowid').all()).toEqual([{ v: 'kept' }, { v: 'outer' }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("errors carry SQLite's code name, as the mirror's messages expect", () => {
+    const file = path();
+    const db = openDb(file);
+    db.exec('CREATE TABLE t (v TEXT UNIQUE)');
+    db.prepare("INSERT INTO t VALUES ('a')").run();
+    const codeOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        return sqliteErrorCode(err);
+      }
+      return 'no error';
+    };
+    expect(codeOf(() => db.prepare("INSERT INTO t VALUES ('a')").run())).toBe('SQLITE_CONSTRAINT_UNIQUE');
+    expect(codeOf(() => db.prepare('SELECT * FROM nowhere'))).toBe('SQLITE_ERROR');
+    db.close();
+    const ro = openDb(file, { readonly: true });
+    expect(ro.readonly).toBe(true);
+    expect(codeOf(() => ro.prepare("INSERT INTO t VALUES ('b')").run())).toBe('SQLITE_READONLY');
+    ro.close();
+    expect(codeOf(() => openDb(join(tempDir('mtg-driver-'), 'missing.db'), { mustExist: true }))).toBe(
+      'SQLITE_CANTOPEN',
+    );
+    const notADb = path();
+    writeFileSync(notADb, 'x'.repeat(4096));
+    expect(
+      codeOf(() => {
+        const d = openDb(notADb, { readonly: true });
+        try {
+          d.prepare('SELECT * FROM sqlite_master').all();
+        } finally {
+          d.close();
+        }
+      }),
+    ).toBe('SQLITE_NOTADB');
+  });
+});
+
+describe('a driver that cannot load is one line: the driver, the cause, the fix', () => {
+  const where = { nodeVersion: 'v26.10.0', abi: '147', folder: '/opt/lib/node_modules/mtg' };
+  const failing = (err: Error) => (name: DriverName) => {
+    if (name === 'node:sqlite') throw new Error('No such built-in module: node:sqlite');
+    throw err;
+  };
+
+  it('built for another Node.js version: npm rebuild in the install folder, or a newer Node.js', () => {
+    const abi = Object.assign(
+      new Error(
+        "The module '/opt/lib/node_modules/mtg/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\n" +
+          'was compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of ' +
+          'Node.js requires\nNODE_MODULE_VERSION 147. Please try re-compiling or re-installing\nthe module.',
+      ),
+      { code: 'ERR_DLOPEN_FAILED' },
+    );
+    const e = driverLoadError('better-sqlite3', abi, where);
+    expect(e.exitCode).toBe(ExitCode.api);
+    expect(e.details).toEqual([]);
+    expect(e.message).toBe(
+      "The local mirror's SQLite driver (better-sqlite3) cannot load: it was built for another Node.js version " +
+        '(NODE_MODULE_VERSION 115; Node.js v26.10.0 needs 147). Fix: run `npm rebuild better-sqlite3` in ' +
+        '/opt/lib/node_modules/mtg, or upgrade Node.js to 22.16 or newer (it has SQLite built in)',
+    );
+    // The loader path: node:sqlite missing, better-sqlite3 failing.
+    expect(() => loadDriver(failing(abi), {})).toThrow(/NODE_MODULE_VERSION 115; Node\.js v\S+ needs \d+/);
+  });
+
+  it('install script blocked (never built), and not installed at all', () => {
+    const unbuilt = new Error(
+      'Could not locate the bindings file. Tried:\n → /opt/lib/node_modules/mtg/node_modules/better-sqlite3/build/better_sqlite3.node',
+    );
+    expect(driverLoadError('better-sqlite3', unbuilt, where).message).toMatch(
+      /^The local mirror's SQLite driver \(better-sqlite3\) cannot load: its native part was never built \(install script blocked.*\)\. Fix: run `npm rebuild better-sqlite3` in \/opt\/lib\/node_modules\/mtg, or upgrade Node\.js to 22\.16 or newer/,
+    );
+    const missing = Object.assign(new Error("Cannot find module 'better-sqlite3'\nRequire stack:\n- /x.js"), {
+      code: 'MODULE_NOT_FOUND',
+    });
+    const m = driverLoadError('better-sqlite3', missing, where).message;
+    expect(m).toMatch(/cannot load: it is not installed .*Fix: upgrade Node\.js to 22\.16 or newer/);
+    expect(m).toContain('npm install -g --allow-scripts=better-sqlite3 mtg');
+    for (const err of [unbuilt, missing]) {
+      const line = driverLoadError('better-sqlite3', err, where).message;
+      expect(line).not.toContain('\n');
+    }
+  });
+
+  it('end to end: exit 1 and one line on stderr for a mirror command; other commands unaffected', async () => {
+    // An install whose better-sqlite3 fails as one built for another Node.js does, picked with
+    // MTG_SQLITE_DRIVER on lines that would use node:sqlite.
+    const install = tempDir('mtg-broken-driver-');
+    cpSync(join(BIN, '..', '..', 'dist'), join(install, 'dist'), { recursive: true });
+    cpSync(join(BIN, '..'), join(install, 'bin'), { recursive: true });
+    writeFileSync(join(install, 'package.json'), JSON.stringify({ name: 'mtg', type: 'module' }));
+    const fake = join(install, 'node_modules', 'better-sqlite3');
+    mkdirSync(fake, { recursive: true });
+    writeFileSync(join(fake, 'package.json'), JSON.stringify({ name: 'better-sqlite3', main: 'index.js' }));
+    writeFileSync(
+      join(fake, 'index.js'),
+      [
+        "const so = __dirname + '/build/Release/better_sqlite3.node';",
+        "const message = 'The module ' + so + '\\nwas compiled against a different Node.js version using' +",
+        "  '\\nNODE_MODULE_VERSION 999. This version of Node.js requires\\nNODE_MODULE_VERSION ' + process.versions.modules;",
+        "throw Object.assign(new Error(message), { code: 'ERR_DLOPEN_FAILED' });",
+      ].join('\n'),
+    );
+    const m = await mirrorEnv();
+    opened.push(m);
+    const runHere = (args: string[]) =>
+      runCli(args, {
+        bin: join(install, 'bin', 'mtg.js'),
+        env: { ...m.env, MTG_SQLITE_DRIVER: 'better-sqlite3' },
+      });
+    expect((await m.sync()).code).toBe(0);
+    for (const args of [['meetings', 'list', '--offline'], ['find', 'budget'], ['sync']]) {
+      const r = await runHere(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        "mtg: The local mirror's SQLite driver (better-sqlite3) cannot load: it was built for another Node.js " +
+          `version (NODE_MODULE_VERSION 999; Node.js ${process.version} needs ${process.versions.modules}). ` +
+          `Fix: run \`npm rebuild better-sqlite3\` in ${install}, or upgrade Node.js to 22.16 or newer (it has SQLite built in)\n`,
+      );
+    }
+    const api = await runHere([
+      'action-items',
+      'list',
+      '--assignee',
+      'anyone',
+      '--json',
+      '--limit',
+      '1',
+      '-q',
+    ]);
+    expect(api.stderr).toBe('');
+    expect(api.code).toBe(0);
+    expect(JSON.parse(api.stdout)).toHaveLength(1);
+  });
+});
+
+describe('mirror commands say nothing on stderr (no driver warning on any line)', () => {
+  it('sync -q, offline list, find, sql, changes', async () => {
+    const m = await mirrorEnv();
+    opened.push(m);
+    const sync = await m.mtg(['sync', '-q']);
+    expect(sync.code).toBe(0);
+    expect(sync.stderr).toBe('');
+    for (const args of [
+      ['meetings', 'list', '--offline'],
+      ['action-items', 'list', '--offline'],
+      ['find', 'budget'],
+      ['sql', 'SELECT count(*) AS n FROM meetings'],
+      ['changes'],
+    ]) {
+      const r = await m.mtg(args);
+      expect(r.stderr, args.join(' ')).toBe('');
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).not.toBe('');
+    }
+  });
+});
