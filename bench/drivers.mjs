@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleSandbox } from './bundle.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -108,15 +108,7 @@ async function startSandbox(options) {
 }
 
 async function main() {
-  await build({
-    entryPoints: [join(ROOT, 'src', 'sandbox', 'index.ts')],
-    outfile: SANDBOX_MODULE,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.18',
-    logLevel: 'warning',
-  });
+  await bundleSandbox(SANDBOX_MODULE);
   const bin = installFolder();
   const nodeVersion = await new Promise((resolve) => {
     const c = spawn(NODE, ['-p', 'process.version']);

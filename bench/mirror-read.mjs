@@ -11,7 +11,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { loadMirrorFixture } from './bundle.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -85,25 +86,7 @@ async function compare(label, args, target) {
 }
 
 async function main() {
-  const { build } = await import('esbuild');
-  // Beside this script, so that the bundle's require('better-sqlite3') resolves in the project.
-  const fixtureModule = join(ROOT, 'bench', `.mirror-fixture-${process.pid}.mjs`);
-  await build({
-    entryPoints: [join(ROOT, 'bench', 'mirror-fixture.ts')],
-    outfile: fixtureModule,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.18',
-    external: ['better-sqlite3'],
-    logLevel: 'warning',
-  });
-  let buildFixture;
-  try {
-    ({ buildFixture } = await import(pathToFileURL(fixtureModule).href));
-  } finally {
-    rmSync(fixtureModule, { force: true });
-  }
+  const buildFixture = await loadMirrorFixture();
   const started = performance.now();
   const { path, rawJsonBytes } = buildFixture({
     dataDir,

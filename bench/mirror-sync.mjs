@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { bundleSandbox } from './bundle.mjs';
 import { minimumMs, parseWindows } from './theory.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -192,16 +193,7 @@ async function bigSync() {
 }
 
 try {
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: [join(ROOT, 'src', 'sandbox', 'index.ts')],
-    outfile: SANDBOX_MODULE,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.18',
-    logLevel: 'warning',
-  });
+  await bundleSandbox(SANDBOX_MODULE);
   await pacedSync();
   await bigSync();
   console.log(

@@ -23,6 +23,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { bundleSandbox } from './bundle.mjs';
 import { minimumMs, parseWindows } from './theory.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,16 +52,7 @@ async function setup() {
     env: { ...process.env, MTG_BUILD_OUTDIR: join(work, 'dist') },
   });
   if (build.code !== 0) throw new Error(`build failed:\n${build.stderr}`);
-  const { build: esbuild } = await import('esbuild');
-  await esbuild({
-    entryPoints: [join(ROOT, 'src', 'sandbox', 'index.ts')],
-    outfile: SANDBOX_MODULE,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.18',
-    logLevel: 'warning',
-  });
+  await bundleSandbox(SANDBOX_MODULE);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,7 +23,8 @@ import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { bundleSandbox, loadMirrorFixture } from './bundle.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -73,17 +74,8 @@ async function build() {
 
 /** The sandbox of figure g in its own process (bench/sandbox-server.mjs). */
 async function startSandbox() {
-  const { build: esbuild } = await import('esbuild');
   const module = join(work, 'sandbox.mjs');
-  await esbuild({
-    entryPoints: [join(ROOT, 'src', 'sandbox', 'index.ts')],
-    outfile: module,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.18',
-    logLevel: 'warning',
-  });
+  await bundleSandbox(module);
   const child = spawn(
     process.execPath,
     [
@@ -106,25 +98,7 @@ async function startSandbox() {
 
 /** The mirror of the read figures, with its meetings list marked as walked to its end (a sync's). */
 async function buildMirror() {
-  const { build: esbuild } = await import('esbuild');
-  // Beside this script, so that the bundle's driver import resolves in the project.
-  const fixtureModule = join(ROOT, 'bench', `.startup-fixture-${process.pid}.mjs`);
-  await esbuild({
-    entryPoints: [join(ROOT, 'bench', 'mirror-fixture.ts')],
-    outfile: fixtureModule,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.18',
-    external: ['better-sqlite3'],
-    logLevel: 'warning',
-  });
-  let buildFixture;
-  try {
-    ({ buildFixture } = await import(pathToFileURL(fixtureModule).href));
-  } finally {
-    rmSync(fixtureModule, { force: true });
-  }
+  const buildFixture = await loadMirrorFixture();
   const { path } = buildFixture({
     dataDir: DATA_DIR,
     meetings: MEETINGS,
