@@ -76,7 +76,7 @@ export class Context {
       return Promise.resolve({ key: settings.apiKey, source: settings.apiKeySource });
     }
     this.keyPromise ??= import('../config/keychain.js').then(({ storedKey }) =>
-      storedKey(this.env, settings.profile, settings.apiKey, this.signal),
+      storedKey(this.env, settings.profile, settings.apiKey, this.signal, (line) => this.progress.line(line)),
     );
     return this.keyPromise;
   }

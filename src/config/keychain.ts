@@ -44,9 +44,14 @@ export interface CredentialStore {
 const HELPER = `(() => {
   const [, modulePath, op, service, account] = process.argv;
   const reply = (o) => process.stdout.write(JSON.stringify(o));
+  let Entry;
+  try {
+    ({ Entry } = require(modulePath));
+  } catch (err) {
+    return reply({ stage: 'load', error: String(err && err.message) });
+  }
   let entry;
   try {
-    const { Entry } = require(modulePath);
     entry = new Entry(service, account, { linux: { store: 'secret-service' } });
   } catch (err) {
     return reply({ stage: 'open', error: String(err && err.message) });
@@ -62,7 +67,24 @@ const HELPER = `(() => {
   }
 })();`;
 
-type HelperReply = { value: unknown } | { stage: 'open' | 'op'; error: string };
+type HelperReply = { value: unknown } | { stage: 'load' | 'open' | 'op'; error: string };
+
+/** Names the helper may see: what the stores need to be found, never MTG_* (MTG_API_KEY holds a key). */
+const HELPER_ENV =
+  /^(PATH|HOME|USER|LOGNAME|TMPDIR|LANG|LC_[A-Z]+|DBUS_SESSION_BUS_ADDRESS|XDG_RUNTIME_DIR|NAPI_RS_[A-Z_]+|SYSTEMROOT|WINDIR|USERPROFILE|USERNAME|USERDOMAIN|APPDATA|LOCALAPPDATA|TEMP|TMP|PATHEXT|COMSPEC)$/i;
+
+/**
+ * The helper's environment: the bus, home and system folders it needs (Linux: the session bus;
+ * macOS: HOME, USER, TMPDIR for the login keychain; Windows: the profile and system folders), and
+ * NAPI_RS_* (where the native part is, for packagers). Nothing else: no key, no NODE_OPTIONS hooks.
+ */
+export function helperEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && HELPER_ENV.test(name) && !/^MTG_/i.test(name)) out[name] = value;
+  }
+  return out;
+}
 
 function storeName(): string {
   if (process.platform === 'darwin') return 'the macOS Keychain';
@@ -126,6 +148,11 @@ export function credentialStore(
     const reply = await runHelper(modulePath, op, profile, input, env, name + storeWhere(env), signal);
     if ('value' in reply) return { value: reply.value as T };
     const message = reply.error.split('\n')[0]!;
+    // The JS part is there but its native binary is not (installed with --omit=optional, another
+    // platform's node_modules): no store here, as when the module is missing.
+    if (reply.stage === 'load') {
+      return { unavailable: `the @napi-rs/keyring module cannot be loaded (${message})` };
+    }
     if (reply.stage === 'open' && unix && NO_SECRET_SERVICE.test(message)) {
       return { unavailable: `no Secret Service on the session bus (${message})` };
     }
@@ -162,7 +189,7 @@ function runHelper(
 ): Promise<HelperReply> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', HELPER, modulePath, op, SERVICE, profile], {
-      env,
+      env: helperEnv(env),
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
@@ -222,17 +249,28 @@ function runHelper(
 /**
  * The stored key of a profile, first the credential store, then the config file's `api-key`
  * (a key from before the store, or where there is none). `storeName` is set when a store answered.
+ * A store that fails (hangs, is locked) stops the command only when the file has no key: with one
+ * it is a warning and the file's key is used (cli-contract.md: a key in the config file keeps working).
  */
 export async function storedKey(
   env: NodeJS.ProcessEnv,
   profile: string,
   fileKey: string | undefined,
   signal?: AbortSignal,
+  warn: (line: string) => void = () => {},
 ): Promise<{ key?: string; source: KeySource; storeName?: string }> {
+  const fromFile = { key: fileKey, source: fileKey ? ('config file' as const) : ('none' as const) };
   const store = credentialStore(env, signal);
-  if ('unavailable' in store) return { key: fileKey, source: fileKey ? 'config file' : 'none' };
-  const answer = await store.get(profile);
-  if ('unavailable' in answer) return { key: fileKey, source: fileKey ? 'config file' : 'none' };
+  if ('unavailable' in store) return fromFile;
+  let answer: StoreAnswer<string | undefined>;
+  try {
+    answer = await store.get(profile);
+  } catch (err) {
+    if (!fileKey || err instanceof InterruptedError || !(err instanceof MtgError)) throw err;
+    warn(`mtg: warning: ${err.message.split('; ')[0]}; using the key in the config file`);
+    return fromFile;
+  }
+  if ('unavailable' in answer) return fromFile;
   if (answer.value) return { key: answer.value, source: 'keychain', storeName: store.name };
-  return { key: fileKey, source: fileKey ? 'config file' : 'none', storeName: store.name };
+  return { ...fromFile, storeName: store.name };
 }

@@ -2,13 +2,14 @@
 // is involved: the "bus" here is a unix socket that accepts connections and never says a word,
 // as a wedged session bus does. The tests with a real Secret Service are in test/keyring/ (run by
 // .ci/run under a private session bus).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/cli.js';
+import { BIN, baseEnv, runCli } from '../helpers/cli.js';
 
 const KEY = 'mtg_sk_test_St0reSt0reSt0re0123';
 let sandbox: Sandbox;
@@ -35,6 +36,23 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/** The pid of a child process of `pid` (from /proc), or undefined. */
+function childOf(pid: number): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Field 4 of /proc/<pid>/stat is the parent's pid (after the command name in parentheses).
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) return Number(entry);
+    } catch {
+      // The process ended while the folder was read.
+    }
+  }
+  return undefined;
+}
+
+const readEnviron = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+
 /** A config folder whose file holds this profile's key (as `auth login` wrote it before the store). */
 function fileWithKey(): string {
   const dir = mkdtempSync(join(work, 'config-'));
@@ -43,10 +61,18 @@ function fileWithKey(): string {
   return dir;
 }
 
+/** A config folder with the base URL and no key: the key could only come from the store. */
+function fileWithoutKey(): string {
+  const dir = mkdtempSync(join(work, 'config-'));
+  const profiles = { default: { 'base-url': sandbox.baseUrl } };
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+  return dir;
+}
+
 describe('a session bus that accepts connections and never answers', () => {
-  it('a command needing the stored key fails naming the Secret Service and the bus (bounded, never a hang), exit 1', async () => {
+  it('a command needing a key only the store could give fails naming the Secret Service and the bus (bounded, never a hang), exit 1', async () => {
     const r = await runCli(['people', 'list', '--json', '--limit', '1'], {
-      env: { MTG_CONFIG_DIR: fileWithKey(), DBUS_SESSION_BUS_ADDRESS: busAddress },
+      env: { MTG_CONFIG_DIR: fileWithoutKey(), DBUS_SESSION_BUS_ADDRESS: busAddress },
       timeoutMs: 20_000,
     });
     expect(r.signal).toBeNull();
@@ -57,6 +83,51 @@ describe('a session bus that accepts connections and never answers', () => {
       /^mtg: The Secret Service \(on the D-Bus session bus at unix:path=.*bus\.sock\) did not answer within 5 s/,
     );
     expect(r.stderr).toMatch(/unlock it .*MTG_API_KEY/);
+  });
+
+  it('a key in the config file keeps working: one warning line naming the store, then the command runs', async () => {
+    const r = await runCli(['people', 'list', '--json', '--limit', '1', '--quiet'], {
+      env: { MTG_CONFIG_DIR: fileWithKey(), DBUS_SESSION_BUS_ADDRESS: busAddress },
+      timeoutMs: 20_000,
+    });
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /^mtg: warning: The Secret Service .* did not answer within 5 s; using the key in the config file$/m,
+    );
+  });
+
+  it('the helper process gets no MTG_* variable (the key in MTG_API_KEY stays in mtg)', async () => {
+    // auth logout asks the store even when MTG_API_KEY is set; the silent bus keeps its helper alive
+    // long enough to read its environment.
+    const cli = spawn(process.execPath, [BIN, 'auth', 'logout'], {
+      env: {
+        ...baseEnv(),
+        MTG_CONFIG_DIR: fileWithKey(),
+        MTG_API_KEY: KEY,
+        MTG_PROFILE: 'default',
+        DBUS_SESSION_BUS_ADDRESS: busAddress,
+      } as NodeJS.ProcessEnv,
+      stdio: 'ignore',
+    });
+    const closed = new Promise((resolve) => cli.on('close', resolve));
+    try {
+      let environ: string[] | undefined;
+      for (let i = 0; i < 200 && !environ; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        const child = childOf(cli.pid!);
+        if (child !== undefined && sockets.length > 0) environ = readEnviron(child);
+      }
+      expect(environ, 'the helper process was not found').toBeDefined();
+      expect(environ!.filter((v) => v.startsWith('MTG_'))).toEqual([]);
+      expect(environ!.join('\n')).not.toContain(KEY);
+      expect(environ).toContain(`DBUS_SESSION_BUS_ADDRESS=${busAddress}`);
+    } finally {
+      cli.kill('SIGKILL');
+      await closed;
+    }
   });
 
   it('auth login fails the same way and stores the key nowhere', async () => {
@@ -130,6 +201,29 @@ describe('no credential store reachable (no session bus)', () => {
     expect(r.stderr).not.toMatch(/No credential store/);
     expect(r.stderr).toContain(`Stored in ${join(dir, 'config.json')}`);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default['api-key']).toBe(KEY);
+  });
+
+  it('a keyring module whose native part cannot load (installed with --omit=optional) is no store, not an error', async () => {
+    // The library's own override of where its native binary is: here a file that is not there.
+    const unloadable = { NAPI_RS_NATIVE_LIBRARY_PATH: join(work, 'no-such-keyring.node') };
+    const before = sockets.length;
+    const env = { MTG_CONFIG_DIR: fileWithKey(), DBUS_SESSION_BUS_ADDRESS: busAddress, ...unloadable };
+    const r = await runCli(['people', 'list', '--json', '--limit', '1', '--quiet'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const status = await runCli(['auth', 'status', '--json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ keySource: 'config file', verified: true });
+    const dir = mkdtempSync(join(work, 'config-'));
+    const login = await runCli(['auth', 'login', '--base-url', sandbox.baseUrl], {
+      env: { MTG_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: busAddress, ...unloadable },
+      input: KEY,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toMatch(
+      /^mtg: No credential store here \(the @napi-rs\/keyring module cannot be loaded/m,
+    );
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default['api-key']).toBe(KEY);
+    expect(sockets.length).toBe(before);
   });
 
   it('auth logout removes a key from the file', async () => {
