@@ -149,6 +149,20 @@ describe('the config file while a Secret Service is there', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ keySource: 'config file', verified: true });
   });
 
+  it('--insecure-storage whose file write fails leaves the stored key in the store (the key is never nowhere)', async () => {
+    const dir = configDir();
+    expect((await login(dir, 'default', WORK_KEY)).code).toBe(0);
+    // Another mtg holds the config file's lock (fresh, so not broken as stale): the write gives up.
+    writeFileSync(join(dir, 'config.json.lock'), '1');
+    const r = await login(dir, 'default', KEY, ['--insecure-storage']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/config file is locked by another mtg process/);
+    expect(secretTool('lookup', 'default')).toBe(WORK_KEY);
+    rmSync(join(dir, 'config.json.lock'));
+    const status = await mtg(['auth', 'status', '--json'], dir);
+    expect(JSON.parse(status.stdout)).toMatchObject({ keySource: 'keychain', verified: true });
+  });
+
   it('a key already in the file keeps working; status says how to move it; --move-to-keychain moves it', async () => {
     const dir = configDir();
     profiles.add('default');

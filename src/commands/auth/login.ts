@@ -1,7 +1,7 @@
 // mtg auth login: store an API key for a profile after checking it with one request, in the OS
 // credential store where there is one, else (or with --insecure-storage) in the config file.
 
-import { ExitCode, UsageError } from '../../api/errors.js';
+import { ExitCode, InterruptedError, MtgError, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/context.js';
 import { readSecret } from '../../cli/prompt.js';
 import { defineRun } from '../../cli/spec.js';
@@ -42,12 +42,21 @@ export const run = defineRun(spec.login, async (ctx, _args, opts) => {
     }
     noStore = answer.unavailable;
   }
-  if (opts.insecureStorage && !('unavailable' in store)) {
-    // The store comes first when keys are looked up: an older key there would hide this one.
-    await store.remove(profile);
-  }
   // Key and base URL in one locked write: a login either stores both or reports failure.
   await file.update(profile, { 'api-key': key, ...baseUrlChange });
+  if (opts.insecureStorage && !('unavailable' in store)) {
+    // The store comes first when keys are looked up: an older key there would hide this one. Only
+    // now that the file holds the new key: removing it first lost the key when the write failed.
+    try {
+      await store.remove(profile);
+    } catch (err) {
+      if (err instanceof InterruptedError || !(err instanceof MtgError)) throw err;
+      throw new MtgError(
+        `The key is stored in ${file.path}, but an older key in ${store.name} could not be removed and still comes first: ${err.message}`,
+        ExitCode.api,
+      );
+    }
+  }
   if (!opts.insecureStorage) {
     ctx.progress.line(
       `mtg: No credential store here (${noStore}): the key is stored in the config file ${file.path} (mode 0600)`,
