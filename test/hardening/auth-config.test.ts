@@ -1,6 +1,6 @@
 // Issue #20 (7, 5): config advice that works, app URLs named as such (MTG_APP_URL checked), a
 // status with no key that says so, and Ctrl-C at the hidden key prompt exiting 130.
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
@@ -94,5 +94,38 @@ describe('Ctrl-C at the hidden key prompt', () => {
       env: { MTG_CONFIG_DIR: dir, MTG_BASE_URL: sandbox.baseUrl },
     });
     expect(JSON.parse(status.stdout).key).toBeNull();
+  });
+});
+
+describe('auth login --api-key', () => {
+  it('verifies and stores the given key without reading stdin or prompting; a wrong one stores nothing', async () => {
+    const dir = configDir();
+    const r = await runCli(['auth', 'login', '--api-key', sandbox.apiKey, '--base-url', sandbox.baseUrl], {
+      env: { MTG_CONFIG_DIR: dir },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Logged in to .* as profile "default"/);
+    const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(stored.profiles.default['api-key']).toBe(sandbox.apiKey);
+
+    const other = configDir();
+    const bad = await runCli(
+      ['auth', 'login', '--api-key', 'mtg_sk_wrong_0000000000', '--base-url', sandbox.baseUrl],
+      {
+        env: { MTG_CONFIG_DIR: other },
+      },
+    );
+    expect(bad.code).toBe(3);
+    expect(() => readFileSync(join(other, 'config.json'), 'utf8')).toThrow();
+  });
+
+  it('with --move-to-keychain (which moves the key already in the file) is exit 2, nothing changed', async () => {
+    const dir = configDir();
+    const r = await runCli(['auth', 'login', '--move-to-keychain', '--api-key', sandbox.apiKey], {
+      env: { MTG_CONFIG_DIR: dir },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^mtg: --api-key .*--move-to-keychain/);
+    expect(() => readFileSync(join(dir, 'config.json'), 'utf8')).toThrow();
   });
 });

@@ -15,13 +15,22 @@ export const run = defineRun(spec.login, async (ctx, _args, opts) => {
   if (opts.insecureStorage && opts.moveToKeychain) {
     throw new UsageError('--insecure-storage and --move-to-keychain ask for opposite places: choose one');
   }
+  if (opts.moveToKeychain && ctx.globals.apiKey !== undefined) {
+    throw new UsageError(
+      '--api-key gives a new key and --move-to-keychain moves the one already in the config file: choose one',
+    );
+  }
   const file = await ctx.store();
   file.checkWritable();
   const settings = await ctx.settings();
   if (opts.moveToKeychain) return moveToKeychain(ctx, file, settings.profile);
   const baseUrl = ctx.baseUrl(settings);
-  const key = await readSecret(ctx.io, 'Paste your API key (input hidden): ', ctx.signal);
-  if (!key) throw new UsageError('No API key given (pipe it on stdin or paste it at the prompt)');
+  // A key given with --api-key is the key to log in with (checked and stored like a pasted one),
+  // as it is the key to use everywhere else; without it, stdin or the hidden prompt.
+  const key =
+    ctx.globals.apiKey ?? (await readSecret(ctx.io, 'Paste your API key (input hidden): ', ctx.signal));
+  if (!key)
+    throw new UsageError('No API key given (pipe it on stdin, paste it at the prompt or give --api-key)');
   if (/\s/.test(key)) throw new UsageError('The API key must not contain spaces or line breaks');
   await probe(ctx, key, baseUrl);
   const profile = settings.profile;

@@ -13,7 +13,7 @@ export const login = defineCommand({
   name: 'login',
   summary: 'Store an API key for a profile after checking it with one request',
   description:
-    'Store an API key for a profile. The key is read from stdin when it is not a terminal, else from a hidden prompt, ' +
+    'Store an API key for a profile. The key is the --api-key value if given, else read from stdin when it is not a terminal, else from a hidden prompt, ' +
     'checked with one cheap request, and stored in the OS credential store (macOS Keychain, Windows Credential Manager, ' +
     'the Secret Service on Linux; service "mtg", one entry per profile). Where no store is reachable it goes to the ' +
     'config file (mode 0600), and mtg says so.',
