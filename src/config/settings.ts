@@ -20,7 +20,9 @@ export interface Settings {
   apiKeySource: Source;
   baseUrl?: string;
   baseUrlSource: Source;
+  /** As given, not checked: only commands that make meeting links read it, through appUrlOf(). */
   appUrl?: string;
+  appUrlSource: Source;
   configDir?: string;
 }
 
@@ -65,9 +67,23 @@ export async function resolveSettings(
     apiKeySource: key.source,
     baseUrl: base.value,
     baseUrlSource: base.source,
-    appUrl: env.MTG_APP_URL ? checkAppUrl(env.MTG_APP_URL, 'MTG_APP_URL') : stored['app-url'],
+    appUrl: env.MTG_APP_URL || stored['app-url'],
+    appUrlSource: env.MTG_APP_URL ? 'env' : stored['app-url'] ? 'config' : 'none',
     configDir: env.MTG_CONFIG_DIR || undefined,
   };
+}
+
+/**
+ * The web app's URL for meeting links, without trailing slashes, or undefined when none is set.
+ * MTG_APP_URL is checked here, where a link is made, not for every command: a bad value must not
+ * stop `sync` or `find`, which never use it (`config set app-url` checks the stored one).
+ */
+export function appUrlOf(settings: Settings): string | undefined {
+  const url =
+    settings.appUrlSource === 'env' && settings.appUrl
+      ? checkAppUrl(settings.appUrl, 'MTG_APP_URL')
+      : settings.appUrl;
+  return url?.replace(/\/+$/, '') || undefined;
 }
 
 /**

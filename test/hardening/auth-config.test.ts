@@ -69,6 +69,40 @@ describe('app URLs', () => {
   });
 });
 
+describe('a bad MTG_APP_URL matters only where the app URL is used', () => {
+  it('sync, find and an offline list run as usual; meetings view and export (which make links) are exit 2 naming it', async () => {
+    const data = configDir();
+    const env = sandboxEnv(sandbox, {
+      MTG_CONFIG_DIR: configDir(),
+      MTG_DATA_DIR: data,
+      MTG_APP_URL: 'not a url',
+    });
+    const sync = await runCli(['sync', '--quiet'], { env });
+    expect(sync.code, sync.stderr).toBe(0);
+    const list = await runCli(['meetings', 'list', '--offline', '--json', '--limit', '20'], { env });
+    expect(list.code, list.stderr).toBe(0);
+    const named = (JSON.parse(list.stdout) as { id: string; name: string | null }[]).filter((m) =>
+      /\b[A-Za-z]{3,}\b/.test(m.name ?? ''),
+    );
+    const meeting = named[0]!;
+    const word = /\b[A-Za-z]{3,}\b/.exec(meeting.name!)![0];
+    const find = await runCli(['find', word, '--json'], { env });
+    expect(find.code, find.stderr).toBe(0);
+    expect(find.stderr).not.toMatch(/MTG_APP_URL/);
+    for (const args of [
+      ['meetings', 'view', meeting.id],
+      ['meetings', 'view', meeting.id, '--web'],
+      ['export', 'markdown', join(data, 'out'), '--sync'],
+    ]) {
+      const r = await runCli(args, { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^mtg: MTG_APP_URL is not a valid app URL \("not a url"\)/);
+    }
+    expect(() => readFileSync(join(data, 'out'))).toThrow();
+  });
+});
+
 describe('auth status with nothing configured', () => {
   it('exits 3 with one line on stderr saying no key is set and how to set one', async () => {
     const r = await runCli(['auth', 'status'], {

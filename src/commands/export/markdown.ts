@@ -7,6 +7,7 @@ import type { Context } from '../../cli/context.js';
 import { inWindow, parseTimeWindow } from '../../cli/dates.js';
 import { defineRun } from '../../cli/spec.js';
 import { dataDir } from '../../config/data-dir.js';
+import { appUrlOf } from '../../config/settings.js';
 import * as naming from '../../export/naming.js';
 import * as render from '../../export/render.js';
 import * as write from '../../export/write.js';
@@ -55,8 +56,9 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
       throw new UsageError(`--template ${opts.template}: ${(err as Error).message.split('\n')[0]}`);
     }
   }
+  // Checked before --sync sends anything: a bad MTG_APP_URL is exit 2 with nothing done.
+  const appUrl = appUrlOf(await ctx.settings());
   if (opts.sync) await syncFirst(ctx);
-  const appUrl = (await ctx.settings()).appUrl?.replace(/\/+$/, '') || undefined;
   const mirror = queries.openExportMirror(await mirrorReadTarget(ctx));
   let summary: write.ExportSummary;
   let root: string;

@@ -6,14 +6,15 @@ import type { Context } from '../../cli/context.js';
 import { stringId } from '../../cli/input.js';
 import { readSource } from '../../cli/source.js';
 import { defineRun } from '../../cli/spec.js';
+import { appUrlOf } from '../../config/settings.js';
 import { writeDocument } from '../../output/document.js';
 import { renderMeetingPage } from '../../output/meeting-view.js';
 import { planOutput } from '../../output/plan.js';
 import * as spec from './spec.js';
 
+/** The app URL, checked (a bad MTG_APP_URL is exit 2 before the meeting is fetched). */
 async function appUrl(ctx: Context): Promise<string | undefined> {
-  const url = (await ctx.settings()).appUrl;
-  return url ? url.replace(/\/+$/, '') : undefined;
+  return appUrlOf(await ctx.settings());
 }
 
 function webLink(base: string, meetingId: string): string {
@@ -65,8 +66,8 @@ export const run = defineRun(spec.view, async (ctx, args, opts) => {
     await plan.one(await fetchMeeting(ctx, meetingId));
     return ExitCode.ok;
   }
-  const meeting = await fetchMeeting(ctx, meetingId);
   const base = await appUrl(ctx);
+  const meeting = await fetchMeeting(ctx, meetingId);
   const text = renderMeetingPage(meeting, {
     color: plan.color,
     width: plan.width,
