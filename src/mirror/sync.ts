@@ -520,8 +520,9 @@ class SyncEngine {
           (err.status === 400 || err.status === 404 || err.status === 410);
         if (!rejected) throw err;
         // The server no longer accepts the saved cursor: walk again from page 1, same walk id, so
-        // the items already marked stay marked (nothing is tombstoned for the restart).
-        db.prepare('UPDATE walks SET next_url = NULL, items = 0 WHERE id = ?').run(walk.id);
+        // the items already marked stay marked (nothing is tombstoned for the restart). Its pages
+        // count from 0 again: the next sync's estimate of the pages left comes from them.
+        db.prepare('UPDATE walks SET next_url = NULL, items = 0, pages = 0 WHERE id = ?').run(walk.id);
         position = 0;
         this.walkPages = 0;
         startUrl = undefined;
