@@ -237,6 +237,19 @@ export class RateLimiter {
     return slowest;
   }
 
+  /**
+   * Requests per second the windows seen so far allow indefinitely: the slowest allowance over its
+   * period (undefined before any window is known).
+   */
+  sustainableRate(): number | undefined {
+    let rate: number | undefined;
+    for (const w of this.windows.values()) {
+      if (w.limit === undefined || w.limit <= 0 || w.periodMs <= 0) continue;
+      rate = Math.min(rate ?? Number.POSITIVE_INFINITY, w.limit / (Math.max(w.periodMs, 1000) / 1000));
+    }
+    return rate;
+  }
+
   private report(
     ticket: Ticket,
     limit: number | undefined,

@@ -231,6 +231,19 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(limiter.minimumMs(40)).toBe(120_000);
   });
 
+  it('knows the pace the slowest window allows indefinitely', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
+    expect(limiter.sustainableRate()).toBeUndefined();
+    const a = await limiter.acquire();
+    limiter.observe(a, { limit: 5, remaining: 4, reset: 1 });
+    expect(limiter.sustainableRate()).toBe(5);
+    const b = await limiter.acquire();
+    limiter.observe(b, { limit: 20, remaining: 18, reset: 10 });
+    // 20 in 10 s sustain 2 a second, whatever the 5 a second allow in a burst.
+    expect(limiter.sustainableRate()).toBe(2);
+  });
+
   it('wakes a request held by a 429 storm only once the pause has passed, within --max-wait', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 2_000, now: clock.now, sleep: clock.sleep });
