@@ -221,14 +221,14 @@ export class ApiClient {
                   : 'its body was cut off'
               }; the write may have been applied: check before running it again`
             : refused === undefined
-            ? describeNetworkError(
-                err,
-                this.options.timeoutMs,
-                code,
-                proxyFor(url, this.options.env ?? {}),
-                url,
-              )
-            : `the proxy at ${proxyFor(url, this.options.env ?? {}) ?? 'the configured proxy'} refused the tunnel (HTTP ${refused})`;
+              ? describeNetworkError(
+                  err,
+                  this.options.timeoutMs,
+                  code,
+                  proxyFor(url, this.options.env ?? {}),
+                  url,
+                )
+              : `the proxy at ${proxyFor(url, this.options.env ?? {}) ?? 'the configured proxy'} refused the tunnel (HTTP ${refused})`;
         lastError = new NetworkError(
           `${what} failed: ${problem} (after ${attempt + 1} ${attempt ? 'tries' : 'try'})`,
           code,
