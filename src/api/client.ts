@@ -153,6 +153,9 @@ export class ApiClient {
     let refusals = 0;
     let order: number | undefined;
     let lastError: MtgError | undefined;
+    const write = req.method !== 'GET' && req.method !== 'HEAD';
+    // A write the server answered 2xx whose body then failed: it was most likely applied.
+    let acceptedStatus: number | undefined;
 
     // Bounded: each pass returns, throws, spends a retry, or is a 429 (at most MAX_REFUSALS, each
     // waited out within --max-wait).
@@ -209,16 +212,23 @@ export class ApiClient {
           : errorCode(err);
         // A proxy that answers CONNECT with an error status will answer the same again.
         const refused = refusedTunnelStatus(err);
+        if (write && res && res.statusCode >= 200 && res.statusCode < 300) acceptedStatus = res.statusCode;
         const problem =
-          refused === undefined
-            ? describeNetworkError(
-                err,
-                this.options.timeoutMs,
-                code,
-                proxyFor(url, this.options.env ?? {}),
-                url,
-              )
-            : `the proxy at ${proxyFor(url, this.options.env ?? {}) ?? 'the configured proxy'} refused the tunnel (HTTP ${refused})`;
+          acceptedStatus !== undefined
+            ? `the server answered HTTP ${acceptedStatus} but ${
+                deadline.signal.aborted
+                  ? `its body did not arrive within ${this.options.timeoutMs / 1000} s (--timeout)`
+                  : 'its body was cut off'
+              }; the write may have been applied: check before running it again`
+            : refused === undefined
+              ? describeNetworkError(
+                  err,
+                  this.options.timeoutMs,
+                  code,
+                  proxyFor(url, this.options.env ?? {}),
+                  url,
+                )
+              : `the proxy at ${proxyFor(url, this.options.env ?? {}) ?? 'the configured proxy'} refused the tunnel (HTTP ${refused})`;
         lastError = new NetworkError(
           `${what} failed: ${problem} (after ${attempt + 1} ${attempt ? 'tries' : 'try'})`,
           code,
@@ -232,6 +242,7 @@ export class ApiClient {
           await this.backoff(attempt++, what);
           continue;
         }
+        if (acceptedStatus !== undefined) this.appliedWrites++;
         throw lastError;
       }
 
@@ -249,8 +260,8 @@ export class ApiClient {
       }
 
       if (res.statusCode >= 200 && res.statusCode < 300) {
-        if (req.method !== 'GET' && req.method !== 'HEAD') this.appliedWrites++;
-        if (req.method !== 'GET' && req.method !== 'HEAD' && text.trim() === '') {
+        if (write) this.appliedWrites++;
+        if (write && text.trim() === '') {
           this.log(`${what}: the server returned no body (HTTP ${res.statusCode}); the write was applied`);
           return {
             status: res.statusCode,

@@ -88,7 +88,8 @@ interface Sent {
  * every request sent since then itself.
  */
 interface Window {
-  limit: number;
+  /** Undefined when the server sent Remaining and Reset without a Limit: honoured until it refills, then forgotten. */
+  limit: number | undefined;
   /** Remaining as of the report (or the whole allowance once the window refilled). */
   remaining: number;
   /** Requests sent after this one's report count against `remaining`... */
@@ -97,6 +98,8 @@ interface Window {
   since: number;
   /** When the window refills: the earliest bound its reports gave, or an estimate after a refill. */
   resetAt?: number;
+  /** resetAt is the limiter's own guess (after a refill), not a bound from the server's reports. */
+  estimated?: boolean;
   /** resetAt came from this window's reports (not an estimate), and the last one's Remaining. */
   reported?: { bound: number; remaining: number };
   /** The window's length: its longest Reset seen, or from its first request to its earliest bound. */
@@ -112,7 +115,7 @@ interface Waiter {
 }
 
 /** How long a queued request must wait (ms), or until the limiter hears back (`ms` undefined). */
-type Hold = { ms: number | undefined; reason: WaitInfo['reason']; limit?: number };
+type Hold = { ms: number | undefined; reason: WaitInfo['reason']; limit?: number; estimated?: boolean };
 
 /** A wait that ends within this of the one last announced is the same wait. */
 const ANNOUNCE_SLACK_MS = 100;
@@ -127,7 +130,8 @@ const KEEP_DONE = 64;
  * Retry-After, and the refused request keeps its place ahead of later ones (acquire(order)).
  */
 export class RateLimiter {
-  private readonly windows = new Map<number, Window>();
+  /** Keyed by allowance; the window the server reported without one is under `undefined`. */
+  private readonly windows = new Map<number | undefined, Window>();
   private sent: Sent[] = [];
   private seq = 0;
   private orders = 0;
@@ -146,11 +150,6 @@ export class RateLimiter {
   constructor(private readonly options: RateLimiterOptions) {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? cancellableSleep;
-  }
-
-  /** Total time spent waiting so far (for messages). */
-  get totalWaitedMs(): number {
-    return this.waitedMs;
   }
 
   /** A new --max-wait allowance: a long-running command (mtg watch) grants one per unit of work. */
@@ -188,7 +187,7 @@ export class RateLimiter {
     this.heardBack = true;
     const { remaining, reset } = headers;
     if (remaining !== undefined && reset !== undefined)
-      this.report(ticket, headers.limit ?? 0, remaining, reset, receivedAt);
+      this.report(ticket, headers.limit, remaining, reset, receivedAt);
     this.notify();
   }
 
@@ -225,9 +224,11 @@ export class RateLimiter {
     const now = this.now();
     let slowest = 0;
     for (const w of this.windows.values()) {
+      // A window without a known allowance says nothing past its current period.
+      if (w.limit === undefined || w.limit <= 0) continue;
       const refilled = w.resetAt !== undefined && now >= w.resetAt;
       const room = refilled ? w.limit : Math.max(0, w.remaining - this.used(w));
-      if (requests <= room || w.limit <= 0) continue;
+      if (requests <= room) continue;
       const beyond = requests - room;
       const firstRefill = refilled || w.resetAt === undefined ? 0 : w.resetAt - now;
       // The last refill's requests go out at its start: periods after the first refill.
@@ -236,7 +237,26 @@ export class RateLimiter {
     return slowest;
   }
 
-  private report(ticket: Ticket, limit: number, remaining: number, reset: number, receivedAt: number): void {
+  /**
+   * Requests per second the windows seen so far allow indefinitely: the slowest allowance over its
+   * period (undefined before any window is known).
+   */
+  sustainableRate(): number | undefined {
+    let rate: number | undefined;
+    for (const w of this.windows.values()) {
+      if (w.limit === undefined || w.limit <= 0 || w.periodMs <= 0) continue;
+      rate = Math.min(rate ?? Number.POSITIVE_INFINITY, w.limit / (Math.max(w.periodMs, 1000) / 1000));
+    }
+    return rate;
+  }
+
+  private report(
+    ticket: Ticket,
+    limit: number | undefined,
+    remaining: number,
+    reset: number,
+    receivedAt: number,
+  ): void {
     // The server decided between sending and receiving; taken at the midpoint (the request's
     // way out is rarely the longer half: the answer carries the body). The margin covers the rest.
     const decidedAt = ticket.at === undefined ? receivedAt : (ticket.at + receivedAt) / 2;
@@ -268,6 +288,7 @@ export class RateLimiter {
       remaining < prior.remaining;
     w.resetAt = sameWindow ? Math.min(prior.bound, bound) : bound;
     w.reported = { bound: w.resetAt, remaining };
+    w.estimated = false;
     if (w.startedAt !== undefined) w.periodMs = Math.max(w.periodMs, w.resetAt - w.startedAt);
     w.remaining = remaining;
     w.reportSeq = ticket.seq;
@@ -287,12 +308,18 @@ export class RateLimiter {
 
   /** Windows whose end has passed have their whole allowance again, from the next request on. */
   private refill(now: number): void {
-    for (const w of this.windows.values()) {
+    for (const [key, w] of this.windows) {
       if (w.resetAt === undefined || now < w.resetAt) continue;
+      // Without its allowance a refilled window cannot be counted: the next report says anew.
+      if (w.limit === undefined) {
+        this.windows.delete(key);
+        continue;
+      }
       w.since = w.resetAt;
       w.remaining = w.limit;
       w.reportSeq = 0;
       w.resetAt = undefined;
+      w.estimated = undefined;
       w.reported = undefined;
       w.startedAt = undefined;
     }
@@ -308,15 +335,21 @@ export class RateLimiter {
     let hold: Hold | undefined;
     for (const w of this.windows.values()) {
       if (w.remaining - this.used(w) > 0) continue;
-      // Full, with no end known: its requests are in flight and their reports will say.
-      const ms =
-        w.resetAt === undefined
-          ? inFlight
-            ? undefined
-            : Math.max(w.periodMs, 1000)
-          : w.resetAt - now + RESET_MARGIN_MS;
+      // Full, with no end known: its requests are in flight and their reports will say. With none in
+      // flight and no report to come (answered after an earlier refill, their reports were of the
+      // window before), it is given an end, so that the next refill stops counting them.
+      if (w.resetAt === undefined && !inFlight) {
+        w.resetAt = now + Math.max(w.periodMs, 1000);
+        w.estimated = true;
+      }
+      const ms = w.resetAt === undefined ? undefined : w.resetAt - now + RESET_MARGIN_MS;
       if (!hold || ms === undefined || (hold.ms !== undefined && ms > hold.ms))
-        hold = { ms: hold && hold.ms === undefined ? undefined : ms, reason: 'window', limit: w.limit };
+        hold = {
+          ms: hold && hold.ms === undefined ? undefined : ms,
+          reason: 'window',
+          limit: w.limit,
+          estimated: w.estimated,
+        };
     }
     return hold;
   }
@@ -328,7 +361,10 @@ export class RateLimiter {
     // A refilled window's new period starts when the server sees its first request.
     for (const w of this.windows.values()) {
       if (w.startedAt === undefined) w.startedAt = now;
-      if (w.resetAt === undefined && w.periodMs > 0) w.resetAt = now + w.periodMs + this.rttMs;
+      if (w.resetAt === undefined && w.periodMs > 0) {
+        w.resetAt = now + w.periodMs + this.rttMs;
+        w.estimated = true;
+      }
     }
     this.prune();
     return ticket;
@@ -366,7 +402,7 @@ export class RateLimiter {
             .shift()!
             .reject(
               new RateLimitExhaustedError(
-                `Still rate-limited: the server asks to wait ${Math.ceil(hold.ms / 1000)} s more, beyond --max-wait ` +
+                `Still rate-limited: ${holdText(hold, hold.ms)}, beyond --max-wait ` +
                   `${Math.round(this.options.maxWaitMs / 1000)} s (waited ${Math.round(this.waitedMs / 1000)} s in all)`,
               ),
             );
@@ -397,6 +433,14 @@ export class RateLimiter {
       this.pumping = false;
     }
   }
+}
+
+/** Who says how long the wait is: the server (Retry-After, a window's Reset) or the limiter's own estimate. */
+function holdText(hold: Hold, ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (hold.reason === 'retry-after') return `the server asks to wait ${seconds} s more`;
+  if (hold.estimated) return `the rate-limit window should refill in about ${seconds} s (an estimate)`;
+  return `the server's rate-limit window refills in ${seconds} s`;
 }
 
 function cancellableSleep(ms: number, cancel?: AbortSignal): Promise<void> {

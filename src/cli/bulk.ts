@@ -2,7 +2,7 @@
 // over a list of items. The ApiClient's one RateLimiter paces the requests; the pool only bounds how
 // many are in flight, so a large batch neither floods the server nor runs one request at a time.
 
-import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../api/errors.js';
+import { ExitCode, exitCodeOf, InterruptedError, MtgError, RateLimitExhaustedError } from '../api/errors.js';
 import { sanitizeOneLine } from '../output/sanitize.js';
 import type { ResourceName } from '../output/views.js';
 import type { Context } from './context.js';
@@ -102,14 +102,18 @@ export function summarize(results: readonly BulkResult<unknown>[]): BulkSummary 
 }
 
 /**
- * The contract's exit code of a batch: 0 when all applied; 130 when interrupted; 6 when some
- * failed and others applied; when every one failed, the first failure's own code (4 when all were
- * not found, 3 on a rejected key), so a batch of one exits like a single request would.
+ * The contract's exit code of a batch: 0 when all applied; 130 when interrupted; 5 when the rate
+ * limit held any item back past --max-wait (exit 6 is for items the server refused, never for the
+ * limit); 6 when some failed and others applied; when every one failed, the first failure's own
+ * code (4 when all were not found, 3 on a rejected key), so a batch of one exits like a single
+ * request would.
  */
 export function bulkExitCode(results: readonly BulkResult<unknown>[]): number {
   const { ok, failed, skipped } = summarize(results);
   if (skipped > 0) return ExitCode.interrupted;
   if (failed === 0) return ExitCode.ok;
+  if (results.some((r) => r.status === 'failed' && r.error instanceof RateLimitExhaustedError))
+    return ExitCode.rateLimited;
   if (ok > 0) return ExitCode.partial;
   const first = results.find((r) => r.status === 'failed') as { error: unknown };
   return exitCodeOf(first.error);

@@ -21,7 +21,6 @@ import { fromJsonText, toJsonText } from './json.js';
 import { acquireSyncLock } from './lock.js';
 import { type Mirror, normalizeBaseUrl } from './open.js';
 import { passageWriter } from './passages.js';
-import { RateObserver } from './watch.js';
 
 export const SYNC_RESOURCES = ['meetings', 'action-items', 'people', 'companies'] as const;
 export type SyncResource = (typeof SYNC_RESOURCES)[number];
@@ -196,12 +195,11 @@ export async function runSync(
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const meter = meterRequests(client, options.budget);
-  const rates = observeRates(client);
   const run = Number(db.prepare('INSERT INTO runs(started_at) VALUES (?)').run(startedAt).lastInsertRowid);
   db.prepare(
     "INSERT INTO meta(key, value) VALUES ('last_sync_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
   ).run(String(run));
-  const engine = new SyncEngine(db, client, run, options, progress, meter, rates.msPerRequest);
+  const engine = new SyncEngine(db, client, run, options, progress, meter, windowPace(client));
   let complete = false;
   let summary: SyncSummary | undefined;
   let error: string | null = null;
@@ -226,7 +224,6 @@ export async function runSync(
     return summary;
   } finally {
     meter.restore();
-    rates.restore();
     try {
       db.prepare(
         'UPDATE runs SET finished_at = ?, complete = ?, requests = ?, summary = ?, error = ? WHERE id = ?',
@@ -272,21 +269,10 @@ function walCheckpointsForSync(db: Db): { restore(): void } {
  * The slowest pace the rate-limit windows reported so far allow (ms per request): the ETA uses it
  * when it is slower than the recent pace, which a short window's burst makes look fast.
  */
-function observeRates(client: ApiClient): { msPerRequest: () => number | undefined; restore(): void } {
-  const limiter = client.limiter;
-  // An outer wrapper (mtg watch's) may already be an own property: put back exactly what was there.
-  const before = Object.getOwnPropertyDescriptor(limiter, 'observe');
-  const observer = new RateObserver();
-  observer.attach(limiter);
-  return {
-    msPerRequest: () => {
-      const rate = observer.sustainableRate();
-      return rate === undefined || rate <= 0 ? undefined : 1000 / rate;
-    },
-    restore: () => {
-      if (before) Object.defineProperty(limiter, 'observe', before);
-      else delete (limiter as { observe?: unknown }).observe;
-    },
+function windowPace(client: ApiClient): () => number | undefined {
+  return () => {
+    const rate = client.limiter.sustainableRate();
+    return rate === undefined || rate <= 0 ? undefined : 1000 / rate;
   };
 }
 
@@ -520,8 +506,9 @@ class SyncEngine {
           (err.status === 400 || err.status === 404 || err.status === 410);
         if (!rejected) throw err;
         // The server no longer accepts the saved cursor: walk again from page 1, same walk id, so
-        // the items already marked stay marked (nothing is tombstoned for the restart).
-        db.prepare('UPDATE walks SET next_url = NULL, items = 0 WHERE id = ?').run(walk.id);
+        // the items already marked stay marked (nothing is tombstoned for the restart). Its pages
+        // count from 0 again: the next sync's estimate of the pages left comes from them.
+        db.prepare('UPDATE walks SET next_url = NULL, items = 0, pages = 0 WHERE id = ?').run(walk.id);
         position = 0;
         this.walkPages = 0;
         startUrl = undefined;

@@ -5,7 +5,7 @@
 // reads the change log after it.
 
 import { ExitCode, InterruptedError, MtgError, UsageError } from '../api/errors.js';
-import type { RateLimiter, RateLimitHeaders, Ticket } from '../api/ratelimit.js';
+import type { RateLimiter } from '../api/ratelimit.js';
 import { type ChangeEvent, type ChangeResource, lastSeq, readChanges } from './changes.js';
 import type { Db } from './driver.js';
 import type { Mirror } from './open.js';
@@ -75,38 +75,19 @@ export function isMine(db: Db, id: string): boolean {
 }
 
 /**
- * What the rate limit allows over time, from the RateLimit headers the client saw. Each report
- * names one window (its allowance and the seconds until it refills); the longest Reset seen for an
- * allowance is taken as that window's length (a report from early in a window shows nearly all of
- * it). The sustainable rate is the slowest of the windows seen: allowance / length.
+ * What the rate limit allows over time (requests per second), as the command's limiter learned it
+ * from the RateLimit headers: the watch stretches its interval to it.
  */
 export class RateObserver {
-  private readonly windows = new Map<number, number>();
+  private limiter: RateLimiter | undefined;
 
-  /** Wraps the limiter's observe() (an own property: the sync engine wraps acquire(), not this). */
   attach(limiter: RateLimiter): void {
-    const original = limiter.observe.bind(limiter);
-    (limiter as { observe: RateLimiter['observe'] }).observe = (
-      ticket: Ticket,
-      headers: RateLimitHeaders,
-      receivedAt?: number,
-    ) => {
-      this.record(headers);
-      original(ticket, headers, receivedAt);
-    };
-  }
-
-  record(headers: RateLimitHeaders): void {
-    if (headers.limit === undefined || headers.reset === undefined || headers.limit <= 0) return;
-    const seconds = Math.max(1, Math.ceil(headers.reset));
-    this.windows.set(headers.limit, Math.max(this.windows.get(headers.limit) ?? 0, seconds));
+    this.limiter = limiter;
   }
 
   /** Requests per second that can be kept up indefinitely (undefined before any report). */
   sustainableRate(): number | undefined {
-    let rate: number | undefined;
-    for (const [limit, seconds] of this.windows) rate = Math.min(rate ?? Infinity, limit / seconds);
-    return rate;
+    return this.limiter?.sustainableRate();
   }
 }
 

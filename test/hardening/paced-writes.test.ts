@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { ndjsonIds } from './helpers.js';
 import { actionItem, type OddServer, oddEnv, startOddServer } from './odd-server.js';
 
@@ -125,4 +126,22 @@ describe('a 429 is waited out, not counted as a retry', () => {
     expect(r.stderr).toContain('--max-wait');
     expect(server.requests).toHaveLength(1);
   });
+});
+
+describe('a batch that runs out of --max-wait part-way', () => {
+  it('exits 5, not 6, and names the items the limit held back', async () => {
+    // 20 in 10 s: the items past the 20th would wait about 10 s, beyond --max-wait 2.
+    sandbox = await startSandbox({ port: 0, limits: '3/1s,20/10s' });
+    const r = await runInProcess(
+      ['action-items', 'update', '--stdin', '--status', 'done', '--format', 'ndjson', '--max-wait', '2'],
+      { env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: configDir }, stdin: `${ids(26).join('\n')}\n` },
+    );
+    const applied = ndjsonIds(r.stdout);
+    expect(applied.length).toBeGreaterThan(0);
+    expect(applied.length).toBeLessThan(26);
+    const failures = r.stderr.split('\n').filter((l) => /^action item \d+: /.test(l));
+    expect(failures).toHaveLength(26 - applied.length);
+    for (const line of failures) expect(line).toMatch(/Still rate-limited.*--max-wait 2 s/);
+    expect(r.code).toBe(5);
+  }, 60_000);
 });

@@ -231,6 +231,19 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(limiter.minimumMs(40)).toBe(120_000);
   });
 
+  it('knows the pace the slowest window allows indefinitely', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
+    expect(limiter.sustainableRate()).toBeUndefined();
+    const a = await limiter.acquire();
+    limiter.observe(a, { limit: 5, remaining: 4, reset: 1 });
+    expect(limiter.sustainableRate()).toBe(5);
+    const b = await limiter.acquire();
+    limiter.observe(b, { limit: 20, remaining: 18, reset: 10 });
+    // 20 in 10 s sustain 2 a second, whatever the 5 a second allow in a burst.
+    expect(limiter.sustainableRate()).toBe(2);
+  });
+
   it('wakes a request held by a 429 storm only once the pause has passed, within --max-wait', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 2_000, now: clock.now, sleep: clock.sleep });
@@ -244,5 +257,77 @@ describe('RateLimiter with more than one window (the server reports only the clo
     limiter.observe(t, {});
     limiter.refused(t, 5);
     await expect(limiter.acquire()).rejects.toBeInstanceOf(RateLimitExhaustedError);
+  });
+});
+
+describe('RateLimiter under slow answers and partial headers (review findings 1 and 4)', () => {
+  it('does not stall when the requests that filled a refilled window are answered after it refilled', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const a = await limiter.acquire();
+    limiter.observe(a, { limit: 3, remaining: 2, reset: 1 });
+    // b and c stay in flight through the window's end at 1 s; d opens the next period at 1.05 s.
+    const b = await limiter.acquire();
+    const c = await limiter.acquire();
+    const d = await limiter.acquire();
+    expect(clock.now()).toBe(1000 + RESET_MARGIN_MS);
+    // e waits out d's period (ends about 2.05 s), then finds b, c and d still in flight: it waits
+    // for their reports.
+    let sent = false;
+    const e = limiter.acquire().then((t) => {
+      sent = true;
+      return t;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toBe(false);
+    // Slow answers: all three come back after that period ended, reports of windows now over.
+    clock.advance(100);
+    for (const t of [b, c, d]) limiter.observe(t, { limit: 3, remaining: 0, reset: 1 });
+    // They were counted in a window that has refilled since: e goes within one more period.
+    await expect(e).resolves.toBeDefined();
+    expect(sent).toBe(true);
+    expect(clock.now()).toBeLessThan(5_000);
+  });
+
+  it('honours Remaining/Reset without a RateLimit-Limit for that period only, and keeps sending', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 30_000, now: clock.now, sleep: clock.sleep });
+    // A gateway that allows 5 a second and sends only Remaining and Reset.
+    let start = 0;
+    let count = 0;
+    const answer = (): { remaining: number; reset: number } => {
+      if (clock.now() >= start + 1000) {
+        start = clock.now();
+        count = 0;
+      }
+      count++;
+      return { remaining: 5 - count, reset: Math.ceil((start + 1000 - clock.now()) / 1000) };
+    };
+    for (let i = 0; i < 20; i++) {
+      const t = await limiter.acquire();
+      const { remaining, reset } = answer();
+      expect(remaining).toBeGreaterThanOrEqual(0);
+      limiter.observe(t, { remaining, reset });
+    }
+    // Four full windows: three waits for the reset, none longer than a period and its margin.
+    expect(clock.sleeps).toHaveLength(3);
+    for (const ms of clock.sleeps) expect(ms).toBeLessThanOrEqual(1000 + RESET_MARGIN_MS);
+  });
+
+  it("does not put its own estimate of a window's end in the server's mouth", async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 1_500, now: clock.now, sleep: clock.sleep });
+    const a = await limiter.acquire();
+    limiter.observe(a, { limit: 3, remaining: 2, reset: 1 });
+    for (const remaining of [1, 0])
+      limiter.observe(await limiter.acquire(), { limit: 3, remaining, reset: 1 });
+    // d waits out the reported window; d, e and f then fill the next one, whose end nobody reported.
+    await limiter.acquire();
+    await limiter.acquire();
+    await limiter.acquire();
+    const err = await limiter.acquire().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitExhaustedError);
+    expect((err as Error).message).not.toMatch(/server asks/);
+    expect((err as Error).message).toMatch(/estimate/);
   });
 });
