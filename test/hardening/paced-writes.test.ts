@@ -144,4 +144,29 @@ describe('a batch that runs out of --max-wait part-way', () => {
     for (const line of failures) expect(line).toMatch(/Still rate-limited.*--max-wait 2 s/);
     expect(r.code).toBe(5);
   }, 60_000);
+  it('meetings share: a later batch held back past --max-wait exits 5, its targets reported', async () => {
+    // One request per 5 s: the first batch goes at once, the second would wait about 5 s.
+    sandbox = await startSandbox({ port: 0, limits: '1/5s' });
+    const meetingId = sandbox.snapshot().meetings[0]!.id;
+    const emails = Array.from({ length: 60 }, (_, i) => `late${i}@example.com`);
+    const r = await runInProcess(
+      [
+        'meetings',
+        'share',
+        meetingId,
+        '--stdin',
+        '--access',
+        'viewer',
+        '--format',
+        'json',
+        '--max-wait',
+        '1',
+      ],
+      { env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: configDir }, stdin: `${emails.join('\n')}\n` },
+    );
+    const { errors } = JSON.parse(r.stdout) as { errors: { index: number; error: string }[] };
+    expect(errors.map((e) => e.index)).toEqual(Array.from({ length: 10 }, (_, i) => 50 + i));
+    expect(errors[0]!.error).toMatch(/Still rate-limited.*--max-wait 1 s/);
+    expect(r.code).toBe(5);
+  }, 60_000);
 });

@@ -3,7 +3,13 @@
 
 import { SHARE_MAX_TARGETS, type ShareAccess } from '../../api/assumptions.js';
 import { type ShareTarget, shareMeeting, shareMeetingRequest } from '../../api/endpoints.js';
-import { ExitCode, InterruptedError, MtgError, UsageError } from '../../api/errors.js';
+import {
+  ExitCode,
+  InterruptedError,
+  MtgError,
+  RateLimitExhaustedError,
+  UsageError,
+} from '../../api/errors.js';
 import type { Meeting } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
@@ -59,11 +65,13 @@ async function shareInBatches(
   meetingId: string,
   targets: Target[],
   access: ShareAccess,
-): Promise<{ meeting: Meeting | undefined; failures: Failure[] }> {
+): Promise<{ meeting: Meeting | undefined; failures: Failure[]; rateLimited: boolean }> {
   const client = await ctx.client();
   const failures: Failure[] = [];
   let meeting: Meeting | undefined;
   let applied = false; // a batch was applied (a 2xx, with or without a body)
+  // A batch held back past --max-wait: the limit, not the server, stopped it (exit 5, not 6).
+  let rateLimited = false;
   for (let start = 0; start < targets.length; start += SHARE_MAX_TARGETS) {
     const batch = targets.slice(start, start + SHARE_MAX_TARGETS);
     const body = shareBody(batch, access);
@@ -81,6 +89,7 @@ async function shareInBatches(
       if (!applied || !(err instanceof MtgError) || err instanceof InterruptedError || ctx.signal.aborted)
         throw err;
       // Earlier batches applied: this one failed, later ones are not sent; each is reported.
+      rateLimited = err instanceof RateLimitExhaustedError;
       for (let i = start; i < targets.length; i++) {
         failures.push({
           index: i,
@@ -92,7 +101,7 @@ async function shareInBatches(
     for (const e of answer?.errors ?? []) failures.push({ index: start + e.index, error: e.error });
   }
   ctx.progress.stop();
-  return { meeting, failures };
+  return { meeting, failures, rateLimited };
 }
 
 export const run = defineRun(spec.share, async (ctx, args, opts) => {
@@ -107,7 +116,7 @@ export const run = defineRun(spec.share, async (ctx, args, opts) => {
   }
   const plan = await planOutput(ctx, 'sharedWith'); // --format and --fields checked before anything is sent
 
-  const { meeting, failures } = await shareInBatches(ctx, meetingId, targets, access);
+  const { meeting, failures, rateLimited } = await shareInBatches(ctx, meetingId, targets, access);
   for (const f of failures) {
     const label = targets[f.index]?.label ?? '?';
     // Zero-based, like ShareError.index and the json "errors" entries.
@@ -125,6 +134,7 @@ export const run = defineRun(spec.share, async (ctx, args, opts) => {
     await plan.document(shareDocument(plan.format, plan.fields, meeting?.sharedWith ?? [], errors));
   } else if (meeting) await plan.list(meeting.sharedWith ?? []);
   if (failed === 0) return ExitCode.ok;
+  if (rateLimited) return ExitCode.rateLimited;
   return applied > 0 ? ExitCode.partial : ExitCode.api;
 });
 
