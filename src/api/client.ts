@@ -502,9 +502,11 @@ function describeNetworkError(
 ): string {
   if (err instanceof ProxyError) return err.message;
   const through = proxy ? ` through the proxy at ${proxy}` : '';
-  // Headers that never came and a body that never finished (or trickled) alike: no answer in time.
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (code === 'UND_ERR_HEADERS_TIMEOUT')
     return `no answer within ${timeoutMs / 1000} s (--timeout)${through}`;
+  // The server did answer, but its body never finished (or trickled): say so, not "no answer".
+  if (code === 'UND_ERR_BODY_TIMEOUT') {
+    return `the answer did not arrive in full within ${timeoutMs / 1000} s (--timeout)${through}`;
   }
   if (code === 'ECONNREFUSED') return `connection refused by ${url.host} (is the server running?)`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was dropped';

@@ -38,7 +38,7 @@ describe('--timeout', () => {
     expect(Date.now() - started).toBeLessThan(stalls * 2_000 + 3_000);
   });
 
-  it('a server that always stalls ends with exit 1 and says it gave no answer within the timeout', async () => {
+  it('a server that always stalls its body ends with exit 1 and says the answer did not arrive in full in time', async () => {
     const dead = await startSandbox({ limits: 'none', faults: 'stall:1' });
     try {
       const r = await runCli(
@@ -49,7 +49,7 @@ describe('--timeout', () => {
       );
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
-        /^mtg: GET \/action-items failed: no answer within 0\.3 s \(--timeout\) \(after 2 tries\)\n$/,
+        /^mtg: GET \/action-items failed: the answer did not arrive in full within 0\.3 s \(--timeout\) \(after 2 tries\)\n$/,
       );
       expect(dead.requests.length).toBe(2);
     } finally {

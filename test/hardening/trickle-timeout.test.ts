@@ -47,7 +47,7 @@ describe('--timeout against a body that trickles', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /^mtg: GET \/action-items failed: no answer within 1 s \(--timeout\) \(after 1 try\)\n$/,
+      /^mtg: GET \/action-items failed: the answer did not arrive in full within 1 s \(--timeout\) \(after 1 try\)\n$/,
     );
     expect(hits).toBe(1);
   }, 20_000);
@@ -57,7 +57,7 @@ describe('--timeout against a body that trickles', () => {
     const r = await runCli([...LIST, '--max-retries', '2'], { env: env(url), timeoutMs: 15_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/no answer within 1 s \(--timeout\) \(after 3 tries\)\n$/);
+    expect(r.stderr).toMatch(/the answer did not arrive in full within 1 s \(--timeout\) \(after 3 tries\)\n$/);
     expect(hits).toBe(3);
   }, 20_000);
 });
