@@ -418,7 +418,7 @@ complete -c mtg -n '__mtg_at \'meetings transcript\'' -l max-wait -x -d 'the mos
 complete -c mtg -n '__mtg_at \'meetings share\'' -l email -x -d 'share with this person (repeatable, or a comma list)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l team -x -d 'share with this team (repeatable, or a comma list)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l access -x -a 'Viewer Editor' -d 'access to grant: Viewer or Editor (case-insensitive)'
-complete -c mtg -n '__mtg_at \'meetings share\'' -l stdin -d 'also read targets from stdin, one per line'
+complete -c mtg -n '__mtg_at \'meetings share\'' -l stdin -d 'also read targets from stdin (one per line, or mtg json/ndjson/csv/tsv with a...'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l json -d 'same as --format json'
