@@ -93,10 +93,10 @@ __mtg_options() {
     'companies list') REPLY='--tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'companies view') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'sync') REPLY='--no-transcripts --only --budget --full --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'changes') REPLY='--since --after --resource --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url --insecure' ;;
+    'changes') REPLY='--since --after --resource --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url' ;;
     'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer --format --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'find') REPLY='--in --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url --insecure' ;;
-    'sql') REPLY='--schema --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url --insecure' ;;
+    'find') REPLY='--in --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url' ;;
+    'sql') REPLY='--schema --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url' ;;
     'mirror status') REPLY='--format --json -o --output --jq' ;;
     'mirror reset') REPLY='--force' ;;
     'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
@@ -448,7 +448,6 @@ __mtg_value() {
     'changes|--jq') __mtg_kind=text ;;
     'changes|--limit') __mtg_kind=text ;;
     'changes|--base-url') __mtg_kind=text ;;
-    'changes|--insecure') __mtg_kind= ;;
     'watch|--interval') __mtg_kind=text ;;
     'watch|--resource') __mtg_kind=choices REPLY='meetings action-items people companies transcripts' ;;
     'watch|--exec') __mtg_kind=text ;;
@@ -477,7 +476,6 @@ __mtg_value() {
     'find|--jq') __mtg_kind=text ;;
     'find|--limit') __mtg_kind=text ;;
     'find|--base-url') __mtg_kind=text ;;
-    'find|--insecure') __mtg_kind= ;;
     'sql|--schema') __mtg_kind= ;;
     'sql|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'sql|--json') __mtg_kind= ;;
@@ -488,7 +486,6 @@ __mtg_value() {
     'sql|--jq') __mtg_kind=text ;;
     'sql|--limit') __mtg_kind=text ;;
     'sql|--base-url') __mtg_kind=text ;;
-    'sql|--insecure') __mtg_kind= ;;
     'mirror status|--format') __mtg_kind=choices REPLY='table json ndjson' ;;
     'mirror status|--json') __mtg_kind= ;;
     'mirror status|-o'|'mirror status|--output') __mtg_kind=file ;;

@@ -182,7 +182,7 @@ function __mtg_takes_value
             return 1
         case 'changes|--since' 'changes|--after' 'changes|--resource' 'changes|--format' 'changes|--fields' 'changes|-o' 'changes|--output' 'changes|--jq' 'changes|--limit' 'changes|--base-url'
             return 0
-        case 'changes|--json' 'changes|--bom' 'changes|--raw-cells' 'changes|--insecure'
+        case 'changes|--json' 'changes|--bom' 'changes|--raw-cells'
             return 1
         case 'watch|--interval' 'watch|--resource' 'watch|--exec' 'watch|--exec-timeout' 'watch|--consumer' 'watch|--format' 'watch|--base-url' 'watch|--api-key' 'watch|--max-retries' 'watch|--timeout' 'watch|--max-wait'
             return 0
@@ -190,11 +190,11 @@ function __mtg_takes_value
             return 1
         case 'find|--in' 'find|--since' 'find|--until' 'find|--format' 'find|--fields' 'find|-o' 'find|--output' 'find|--jq' 'find|--limit' 'find|--base-url'
             return 0
-        case 'find|--json' 'find|--bom' 'find|--raw-cells' 'find|--insecure'
+        case 'find|--json' 'find|--bom' 'find|--raw-cells'
             return 1
         case 'sql|--format' 'sql|--fields' 'sql|-o' 'sql|--output' 'sql|--jq' 'sql|--limit' 'sql|--base-url'
             return 0
-        case 'sql|--schema' 'sql|--json' 'sql|--bom' 'sql|--raw-cells' 'sql|--insecure'
+        case 'sql|--schema' 'sql|--json' 'sql|--bom' 'sql|--raw-cells'
             return 1
         case 'mirror status|--format' 'mirror status|-o' 'mirror status|--output' 'mirror status|--jq'
             return 0
@@ -418,7 +418,7 @@ complete -c mtg -n '__mtg_at \'meetings transcript\'' -l max-wait -x -d 'the mos
 complete -c mtg -n '__mtg_at \'meetings share\'' -l email -x -d 'share with this person (repeatable, or a comma list)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l team -x -d 'share with this team (repeatable, or a comma list)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l access -x -a 'Viewer Editor' -d 'access to grant: Viewer or Editor (case-insensitive)'
-complete -c mtg -n '__mtg_at \'meetings share\'' -l stdin -d 'also read targets from stdin, one per line'
+complete -c mtg -n '__mtg_at \'meetings share\'' -l stdin -d 'also read targets from stdin (one per line, or mtg json/ndjson/csv/tsv with a...'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l json -d 'same as --format json'
@@ -647,7 +647,6 @@ complete -c mtg -n '__mtg_at \'changes\'' -l raw-cells -d 'csv/tsv: do not prefi
 complete -c mtg -n '__mtg_at \'changes\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'changes\'' -l limit -x -d 'show at most N items (the query of the mirror stops there)'
 complete -c mtg -n '__mtg_at \'changes\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
-complete -c mtg -n '__mtg_at \'changes\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'watch\'' -l interval -x -d 'time from one sync\'s start to the next (default 5m): 30s, 5m, 1h'
 complete -c mtg -n '__mtg_at \'watch\'' -l resource -x -a 'meetings action-items people companies transcripts' -d 'only these resources (repeatable, comma lists); only their lists are synced'
 complete -c mtg -n '__mtg_at \'watch\'' -l exec -x -d 'run CMD (sh -c) once per event, event JSON on stdin'
@@ -676,7 +675,6 @@ complete -c mtg -n '__mtg_at \'find\'' -l raw-cells -d 'csv/tsv: do not prefix f
 complete -c mtg -n '__mtg_at \'find\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'find\'' -l limit -x -d 'show at most N items (the query of the mirror stops there)'
 complete -c mtg -n '__mtg_at \'find\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
-complete -c mtg -n '__mtg_at \'find\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'sql\'' -l schema -d 'print the CREATE statements of the tables'
 complete -c mtg -n '__mtg_at \'sql\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'sql\'' -l json -d 'same as --format json'
@@ -687,7 +685,6 @@ complete -c mtg -n '__mtg_at \'sql\'' -l raw-cells -d 'csv/tsv: do not prefix fo
 complete -c mtg -n '__mtg_at \'sql\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'sql\'' -l limit -x -d 'show at most N items (the query of the mirror stops there)'
 complete -c mtg -n '__mtg_at \'sql\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
-complete -c mtg -n '__mtg_at \'sql\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'status' -d 'Where the mirror is, what it holds, when it was last synced'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'reset' -d 'Delete this profile\'s mirror (the next `mtg sync` starts over)'
 complete -c mtg -n '__mtg_at \'mirror status\'' -l format -x -a 'table json ndjson' -d 'output format: table (text, the default), json, ndjson'

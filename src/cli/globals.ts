@@ -102,8 +102,11 @@ const BASE_URL = {
 } as const;
 /** `config set base-url`: an http:// URL of another host is stored only with --insecure. */
 export const INSECURE_OPTIONS = [INSECURE] as const;
-/** Commands that read the local mirror without a request: which server's copy they mean. */
-export const MIRROR_OPTIONS = [BASE_URL, INSECURE] as const;
+/**
+ * Commands that read the local mirror without a request: which server's copy they mean. No
+ * --insecure: nothing is sent, so there is no http:// to allow.
+ */
+export const MIRROR_OPTIONS = [BASE_URL] as const;
 /** Commands that send requests. */
 export const NETWORK_OPTIONS = [
   BASE_URL,

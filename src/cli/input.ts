@@ -97,54 +97,110 @@ export function email(value: string): string {
   return trimmed;
 }
 
-/**
- * Read `--stdin`: IDs in any format mtg itself prints, so `mtg … list --json | mtg … --stdin` works
- * whatever the format (see parseStdinIds). A terminal is refused: nobody is typing IDs there.
- */
-export async function readStdinIds(stdin: NodeJS.ReadableStream & { isTTY?: boolean }): Promise<string[]> {
+/** The text piped into `--stdin`; a terminal is refused: nobody is typing `what` there. */
+export async function readStdinText(
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean },
+  what = 'IDs',
+): Promise<string> {
   if (stdin.isTTY)
-    throw new UsageError('--stdin expects IDs piped in, one per line (e.g. `... | mtg ... --stdin`)');
+    throw new UsageError(`--stdin expects ${what} piped in, one per line (e.g. \`... | mtg ... --stdin\`)`);
   let text = '';
   stdin.setEncoding('utf8');
   for await (const chunk of stdin) text += chunk;
-  return parseStdinIds(text);
+  return text;
 }
 
-const STDIN_FORMATS = 'one ID per line, ndjson, --json, or csv/tsv with an "id" column';
+/**
+ * Read `--stdin`: IDs in any format mtg itself prints, so `mtg … list --json | mtg … --stdin` works
+ * whatever the format (see parseStdinIds).
+ */
+export async function readStdinIds(stdin: NodeJS.ReadableStream & { isTTY?: boolean }): Promise<string[]> {
+  return parseStdinIds(await readStdinText(stdin));
+}
+
+/** How to read one kind of `--stdin` value out of the formats mtg prints. */
+export interface StdinColumn<T> {
+  /** Header names of the column holding it (csv/tsv), matched case-insensitively. */
+  columns: readonly string[];
+  /** The value of a JSON object (an element of a --json array, an ndjson line). */
+  fromObject(value: Record<string, unknown>, where: string): T;
+  /** The value of a cell, a bare line or an array element (already trimmed, not empty). */
+  fromText(text: string, where: string): T;
+}
+
+const ID_COLUMN: StdinColumn<string> = {
+  columns: ['id'],
+  fromObject: (value, where) => idOfObject(value, where),
+  fromText: (text) => text,
+};
+
+/** The IDs of a `--stdin` text (see parseStdinColumn), the column "id". */
+export function parseStdinIds(input: string): string[] {
+  return parseStdinColumn(input, ID_COLUMN);
+}
+
+/** "id", or "email" or "teamId": the column names as messages name them. */
+const columnNames = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(' or ');
 
 /**
- * The IDs of a `--stdin` text, the format told from the text itself:
- *  - a JSON array (`--json`): objects with an "id", or IDs;
- *  - csv or tsv whose first row is a header with an "id" column, anywhere (`--format csv|tsv`);
- *  - otherwise lines: an ndjson object with an "id", or an ID (a headerless tsv row gives its
- *    first field, so `… --format tsv | tail -n +2 | …` and `awk` output work); blank lines and
- *    # comments are skipped, and a lone "id" header line too.
- * A table (`--format table`) is for people: it is refused with the formats to use instead.
+ * The values of a `--stdin` text, the format told from the text itself:
+ *  - a JSON array (`--json`): objects, or bare values;
+ *  - csv or tsv: a first row with commas or tabs is a header that must hold one of the column's
+ *    names, anywhere (`--format csv|tsv`), or the input is exit 2 naming the missing column (a
+ *    header row read as values would send its field names and their values);
+ *  - otherwise lines: an ndjson object, or a value; blank lines are skipped, and a lone header line.
+ * `#` comment lines are skipped in every line format. A table (`--format table`) is for people: it
+ * is refused with the formats to use instead.
  */
-export function parseStdinIds(input: string): string[] {
+export function parseStdinColumn<T>(input: string, column: StdinColumn<T>): T[] {
   const text = input.replace(/^\uFEFF/, ''); // csv written with --bom
   const start = text.trimStart();
-  if (start.startsWith('[')) return idsOfJsonArray(text);
-  if (start.startsWith('{')) {
+  if (start.startsWith('[')) return valuesOfJsonArray(text, column);
+  if (start.startsWith('{') && text.trim().includes('\n')) {
     // One pretty-printed object (`… view --json` on a terminal) is not ndjson, but is one item.
     const whole = tryJson(text);
-    if (isObject(whole)) return [idOfObject(whole, 'stdin: the JSON object')];
+    if (isObject(whole)) return [column.fromObject(whole, 'stdin: the JSON object')];
   }
   const lines = text.split(/\r?\n/);
   const firstAt = lines.findIndex((l) => l.trim() !== '' && !l.trim().startsWith('#'));
   const first = firstAt < 0 ? '' : lines[firstAt]!;
-  // A table's header row ("id  status  title", or a border): an ID never holds a space.
-  if (/^[\u2500-\u257f]/.test(start) || /^\s*id +\S/i.test(first))
-    throw new UsageError(`--stdin cannot read a table: pipe ${STDIN_FORMATS} (e.g. --format tsv)`);
-  if (first.includes('\t')) {
-    const column = idColumn(first.split('\t').map(unescapeTsv));
-    if (column >= 0) return tsvIds(lines, firstAt, column);
-  } else if (first.includes(',') && !first.trimStart().startsWith('{')) {
-    const records = parseCsv(lines.slice(firstAt).join('\n'), firstAt + 1);
-    const column = idColumn(records[0]!.cells);
-    if (column >= 0) return csvIds(records, column);
+  const formats = `one per line, ndjson, --json, or csv/tsv with an ${columnNames(column.columns)} column`;
+  // A table's header row ("id  status  title", or a border): a value never holds a space.
+  const tableHeader = new RegExp(`^\\s*(?:id|${column.columns.join('|')}) +\\S`, 'i');
+  if (/^[\u2500-\u257f]/.test(start) || tableHeader.test(first))
+    throw new UsageError(`--stdin cannot read a table: pipe ${formats} (e.g. --format tsv)`);
+  if (first.trimStart().startsWith('{')) return lineValues(lines, column);
+  const kind = first.includes('\t') ? 'tsv' : first.includes(',') ? 'csv' : undefined;
+  if (!kind) return lineValues(lines, column);
+  const records =
+    kind === 'tsv'
+      ? tsvRecords(lines, firstAt)
+      : parseCsv(lines.slice(firstAt).join('\n'), firstAt + 1).filter(
+          (r) => !(r.cells.length === 1 && r.cells[0] === ''),
+        );
+  const at = headerColumn(records[0]!.cells, column.columns);
+  if (at < 0)
+    throw new UsageError(
+      `stdin: the ${kind} header row has no ${columnNames(column.columns)} column (pipe ${formats})`,
+    );
+  const name = records[0]!.cells[at]!.trim();
+  return records.slice(1).map((r) => {
+    const where = `stdin line ${r.line}`;
+    const cell = unguard((r.cells[at] ?? '').trim());
+    if (cell === '') throw new UsageError(`${where}: the "${name}" column is empty`);
+    return withWhere(where, () => column.fromText(cell, where));
+  });
+}
+
+/** Runs `read`, its usage error then naming where the value came from. */
+function withWhere<T>(where: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof UsageError && !err.message.startsWith('stdin'))
+      throw new UsageError(`${where}: ${err.message}`);
+    throw err;
   }
-  return lineIds(lines);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -165,7 +221,7 @@ function idOfObject(value: Record<string, unknown>, where: string): string {
   throw new UsageError(`${where} has no "id"`);
 }
 
-function idsOfJsonArray(text: string): string[] {
+function valuesOfJsonArray<T>(text: string, column: StdinColumn<T>): T[] {
   let parsed: unknown;
   try {
     parsed = parseJsonExact(text);
@@ -174,51 +230,41 @@ function idsOfJsonArray(text: string): string[] {
   }
   if (!Array.isArray(parsed)) throw new UsageError('stdin starts with "[" but is not a JSON array');
   return parsed.map((element, index) => {
+    const where = `stdin: element ${index} of the JSON array`;
     if (typeof element === 'string' || typeof element === 'number' || isExactInteger(element))
-      return String(element);
-    if (isObject(element)) return idOfObject(element, `stdin: element ${index} of the JSON array`);
-    throw new UsageError(
-      `stdin: element ${index} of the JSON array is neither an ID nor an object with an "id"`,
-    );
+      return withWhere(where, () => column.fromText(String(element).trim(), where));
+    if (isObject(element)) return column.fromObject(element, where);
+    throw new UsageError(`${where} is neither a value nor an object`);
   });
 }
 
-/** The index of the "id" column of a header row, or -1 when the row is not such a header. */
-function idColumn(cells: string[]): number {
-  return cells.findIndex((c) => c.trim().toLowerCase() === 'id');
+/** The index of the first of `names` in a header row, or -1 when the row has none of them. */
+function headerColumn(cells: string[], names: readonly string[]): number {
+  for (const name of names) {
+    const at = cells.findIndex((c) => c.trim().toLowerCase() === name.toLowerCase());
+    if (at >= 0) return at;
+  }
+  return -1;
 }
 
 /** A cell that mtg's formula guard prefixed with ' (a meeting ID starting with "=") is unguarded. */
 const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
-function idCell(cell: string | undefined, row: number): string {
-  const id = unguard((cell ?? '').trim());
-  if (id === '') throw new UsageError(`stdin line ${row}: the "id" column is empty`);
-  return id;
-}
-
 const TSV_UNESCAPES: Record<string, string> = { '\\\\': '\\', '\\t': '\t', '\\n': '\n', '\\r': '\r' };
 const unescapeTsv = (cell: string) => cell.replace(/\\[\\tnr]/g, (e) => TSV_UNESCAPES[e] ?? e);
 
-/** tsv as mtg writes it: one line per row, escapes in cells (no quoting). */
-function tsvIds(lines: string[], headerAt: number, column: number): string[] {
-  const ids: string[] = [];
-  for (let i = headerAt + 1; i < lines.length; i++) {
+/** tsv as mtg writes it: one line per row, escapes in cells (no quoting); blank and # lines skipped. */
+function tsvRecords(lines: string[], headerAt: number): { cells: string[]; line: number }[] {
+  const records: { cells: string[]; line: number }[] = [];
+  for (let i = headerAt; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line.trim() === '') continue;
-    ids.push(idCell(unescapeTsv(line.split('\t')[column] ?? ''), i + 1));
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    records.push({ cells: line.split('\t').map(unescapeTsv), line: i + 1 });
   }
-  return ids;
+  return records;
 }
 
-function csvIds(records: { cells: string[]; line: number }[], column: number): string[] {
-  return records
-    .slice(1)
-    .filter((r) => !(r.cells.length === 1 && r.cells[0] === ''))
-    .map((r) => idCell(r.cells[column], r.line));
-}
-
-/** RFC 4180: quoted cells may hold commas, doubled quotes and line breaks. */
+/** RFC 4180: quoted cells may hold commas, doubled quotes and line breaks; # lines are comments. */
 function parseCsv(text: string, firstLine: number): { cells: string[]; line: number }[] {
   const records: { cells: string[]; line: number }[] = [];
   let cells: string[] = [];
@@ -237,43 +283,52 @@ function parseCsv(text: string, firstLine: number): { cells: string[]; line: num
         if (ch === '\n') line++;
         cell += ch;
       }
+    } else if (ch === '#' && cell === '' && cells.length === 0) {
+      // A comment line: skipped up to (not including) its line break.
+      while (i + 1 < text.length && text[i + 1] !== '\n' && text[i + 1] !== '\r') i++;
+      recordLine = -1;
     } else if (ch === '"' && cell === '') quoted = true;
     else if (ch === ',') {
       cells.push(cell);
       cell = '';
     } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      cells.push(cell);
-      records.push({ cells, line: recordLine });
+      if (recordLine >= 0) {
+        cells.push(cell);
+        records.push({ cells, line: recordLine });
+      }
       cells = [];
       cell = '';
       recordLine = ++line;
     } else cell += ch;
   }
   if (quoted) throw new UsageError(`stdin line ${recordLine}: a quoted csv cell is not closed`);
-  if (cell !== '' || cells.length > 0) {
+  if (recordLine >= 0 && (cell !== '' || cells.length > 0)) {
     cells.push(cell);
     records.push({ cells, line: recordLine });
   }
   return records;
 }
 
-/** One ID per line, ndjson objects, or headerless tsv rows (their first field). */
-function lineIds(lines: string[]): string[] {
-  const ids: string[] = [];
+/** One value per line, ndjson objects, or headerless single values. */
+function lineValues<T>(lines: string[], column: StdinColumn<T>): T[] {
+  const values: T[] = [];
   lines.forEach((line, index) => {
     const trimmed = line.trim();
     if (!trimmed || trimmed.startsWith('#')) return;
+    const where = `stdin line ${index + 1}`;
     if (trimmed.startsWith('{')) {
       const parsed = tryJson(trimmed);
-      if (parsed === undefined) throw new UsageError(`stdin line ${index + 1}: not valid JSON`);
-      if (!isObject(parsed)) throw new UsageError(`stdin line ${index + 1}: the object has no "id"`);
-      ids.push(idOfObject(parsed, `stdin line ${index + 1}: the object`));
+      if (parsed === undefined) throw new UsageError(`${where}: not valid JSON`);
+      if (!isObject(parsed)) throw new UsageError(`${where}: not a JSON object`);
+      values.push(column.fromObject(parsed, `${where}: the object`));
       return;
     }
-    const first = trimmed.split(/\t/)[0]!.trim();
-    if (ids.length === 0 && first.toLowerCase() === 'id') return;
-    ids.push(first);
+    // A later line of tabs (awk output) gives its first field.
+    const value = trimmed.split('\t')[0]!.trim();
+    // The header line of a one-column tsv (`--fields id --format tsv`).
+    if (values.length === 0 && headerColumn([value], column.columns) === 0) return;
+    values.push(withWhere(where, () => column.fromText(value, where)));
   });
-  return ids;
+  return values;
 }

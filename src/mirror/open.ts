@@ -192,21 +192,23 @@ class OlderSchema extends Error {
 /**
  * Reads need no network, nor should an upgrade of mtg take a mirror away from them: a mirror of an
  * older schema is migrated (one transaction, no sync) by a read-write open, then read. Only a file
- * this user cannot write is refused, with what to do.
+ * this user cannot write is refused, with what to do; any other failure of the upgrade (a lock held
+ * too long, a damaged file) is reported as itself.
  */
 function upgradeThenRead(options: OpenMirrorOptions, path: string, version: number): Mirror {
   try {
-    openMirror({
-      profile: options.profile,
-      dataDir: options.dataDir,
-      readonly: false,
-      create: false,
-    }).close();
+    checkWritable(path);
   } catch {
     throw new UsageError(
       `The mirror ${path} has an older schema (${version}) and cannot be upgraded here: run \`mtg sync\` as its owner`,
     );
   }
+  openMirror({
+    profile: options.profile,
+    dataDir: options.dataDir,
+    readonly: false,
+    create: false,
+  }).close();
   return openMirror(options);
 }
 

@@ -157,16 +157,19 @@ export function schemaVersion(db: Db): number {
 
 /** Bring the schema to SCHEMA_VERSION in one transaction; returns the version found. */
 export function migrate(db: Db): number {
-  const found = schemaVersion(db);
+  let found = schemaVersion(db);
   if (found >= SCHEMA_VERSION) return found;
   db.transaction(() => {
+    // Read again under the write lock: another process may have upgraded the file between the
+    // read above and BEGIN IMMEDIATE (two reads started together after an mtg update).
+    found = schemaVersion(db);
     for (let v = found; v < SCHEMA_VERSION; v++) {
       const step = migrations[v]!;
       if (typeof step === 'string') db.exec(step);
       else step(db);
     }
     // user_version is part of the database header: it commits (or rolls back) with the DDL.
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    if (found < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });
   if (found >= 1 && found < 2) {
     // V2 dropped the v1 index (about a third of the file): give its pages back, once. VACUUM is

@@ -246,19 +246,21 @@ function snippetMaker(match: string): ((texts: readonly string[]) => string[]) &
   let scratch: Db | undefined;
   // CJK characters are tokens of their own in the index (cjk.ts): here the same split is made with
   // a private-use character declared a separator, which is then taken out of the snippet, so the
-  // snippet shows the text as written. One that none of the texts holds (chosen again if one does).
-  let separator = '';
+  // snippet shows the text as written. One that none of the texts holds (chosen again if one does);
+  // when the texts hold every candidate (hostile text), plain spaces: the snippet of a CJK run then
+  // shows a space around each character, and find still answers.
+  let separator: string | undefined;
   let put: Statement | undefined;
   let clear: Statement | undefined;
   let get: Statement<{ rowid: number; snippet: string | null }> | undefined;
   const make = (texts: readonly string[]): string[] => {
-    if (!scratch || texts.some((t) => t.includes(separator))) {
+    if (!scratch || (separator !== undefined && texts.some((t) => t.includes(separator!)))) {
       scratch?.close();
-      do separator = String.fromCharCode(0xe100 + Math.floor(Math.random() * 0x1700));
-      while (texts.some((t) => t.includes(separator)));
+      separator = freeSeparator(texts);
       scratch = openDb(':memory:');
+      const separators = separator === undefined ? '' : ` separators '${separator}'`;
       scratch.exec(
-        `CREATE VIRTUAL TABLE hit USING fts5(text, tokenize = "unicode61 remove_diacritics 2 separators '${separator}'")`,
+        `CREATE VIRTUAL TABLE hit USING fts5(text, tokenize = "unicode61 remove_diacritics 2${separators}")`,
       );
       put = scratch.prepare('INSERT INTO hit(rowid, text) SELECT key, value FROM json_each(?)');
       clear = scratch.prepare('DELETE FROM hit');
@@ -270,17 +272,35 @@ function snippetMaker(match: string): ((texts: readonly string[]) => string[]) &
     const out: string[] = new Array(texts.length).fill('');
     db.transaction(() => {
       clear!.run();
-      put!.run(JSON.stringify(texts.map((t) => segmentCjk(t, separator))));
-      for (const row of get!.iterate(MATCH_START, MATCH_END, match))
-        out[row.rowid] = clampSnippet(
-          String(row.snippet ?? '')
-            .split(separator)
-            .join(''),
-        );
+      put!.run(JSON.stringify(texts.map((t) => segmentCjk(t, separator ?? ' '))));
+      for (const row of get!.iterate(MATCH_START, MATCH_END, match)) {
+        const snippet = String(row.snippet ?? '');
+        out[row.rowid] = clampSnippet(separator === undefined ? snippet : snippet.split(separator).join(''));
+      }
     });
     return out;
   };
   return Object.assign(make, { close: () => scratch?.close() });
+}
+
+/** Private-use code points a snippet table may declare a separator, tried in this order. */
+const SEPARATOR_RANGES = [
+  [0xe100, 0xf7ff],
+  [0xf0000, 0xffffd],
+  [0x100000, 0x10fffd],
+] as const;
+const PRIVATE_USE = /[\uE000-\uF8FF\u{F0000}-\u{10FFFD}]/gu;
+
+/**
+ * The first private-use character that none of `texts` holds, or undefined when they hold every
+ * one: one pass over the texts and at most one over the candidates (bounded, whatever the text).
+ */
+export function freeSeparator(texts: readonly string[]): string | undefined {
+  const used = new Set<number>();
+  for (const text of texts) for (const [c] of text.matchAll(PRIVATE_USE)) used.add(c.codePointAt(0)!);
+  for (const [from, to] of SEPARATOR_RANGES)
+    for (let code = from; code <= to; code++) if (!used.has(code)) return String.fromCodePoint(code);
+  return undefined;
 }
 
 /** Characters a snippet keeps at most (matches' marks and ellipses aside). */

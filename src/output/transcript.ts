@@ -37,7 +37,9 @@ export function formatClock(seconds: number, hourDigits = 0): string {
 
 /** The hour digits every stamp of these entries shows: 0 while all are within the first hour. */
 export function clockHourDigits(entries: readonly { timestamp: number }[]): number {
-  const last = Math.max(0, ...entries.map((e) => wholeSeconds(e.timestamp)));
+  // A loop, not Math.max(...spread): a spread of ~125k+ arguments overflows the stack.
+  let last = 0;
+  for (const e of entries) last = Math.max(last, wholeSeconds(e.timestamp));
   return last >= 3600 ? String(Math.floor(last / 3600)).length : 0;
 }
 

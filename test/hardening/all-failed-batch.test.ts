@@ -1,21 +1,18 @@
 // A batch where every item failed writes no data (issue 20, item 6): no csv/tsv header, nothing in
 // ndjson, and for json the one valid document a script can parse, an empty array.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let dir: string;
 let sandbox: Sandbox;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mtg-all-failed-'));
+  dir = tempDir('mtg-all-failed-');
   sandbox = await startSandbox({ port: 0 });
 });
 afterAll(async () => {
   await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 // IDs the sandbox does not have: every update is a 404.

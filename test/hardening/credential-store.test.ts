@@ -3,13 +3,13 @@
 // as a wedged session bus does. The tests with a real Secret Service are in test/keyring/ (run by
 // .ci/run under a private session bus).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+import { BIN, baseEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'mtg_sk_test_St0reSt0reSt0re0123';
 let sandbox: Sandbox;
@@ -20,7 +20,7 @@ let busAddress: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ limits: 'none', apiKeys: [KEY] });
-  work = mkdtempSync(join(tmpdir(), 'mtg-test-store-'));
+  work = tempDir('mtg-test-store-');
   const path = join(work, 'bus.sock');
   silentBus = createServer((socket) => {
     sockets.push(socket);
@@ -33,7 +33,6 @@ afterAll(async () => {
   for (const s of sockets) s.destroy();
   await new Promise((resolve) => silentBus.close(resolve));
   await sandbox.close();
-  rmSync(work, { recursive: true, force: true });
 });
 
 /** The pid of a child process of `pid` (from /proc), or undefined. */
@@ -55,7 +54,7 @@ const readEnviron = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8'
 
 /** A config folder whose file holds this profile's key (as `auth login` wrote it before the store). */
 function fileWithKey(): string {
-  const dir = mkdtempSync(join(work, 'config-'));
+  const dir = tempConfigDir();
   const profiles = { default: { 'api-key': KEY, 'base-url': sandbox.baseUrl } };
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
   return dir;
@@ -63,7 +62,7 @@ function fileWithKey(): string {
 
 /** A config folder with the base URL and no key: the key could only come from the store. */
 function fileWithoutKey(): string {
-  const dir = mkdtempSync(join(work, 'config-'));
+  const dir = tempConfigDir();
   const profiles = { default: { 'base-url': sandbox.baseUrl } };
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
   return dir;
@@ -131,7 +130,7 @@ describe('a session bus that accepts connections and never answers', () => {
   });
 
   it('auth login fails the same way and stores the key nowhere', async () => {
-    const dir = mkdtempSync(join(work, 'config-'));
+    const dir = tempConfigDir();
     const r = await runCli(['auth', 'login', '--base-url', sandbox.baseUrl], {
       env: { MTG_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: busAddress },
       input: KEY,
@@ -170,7 +169,7 @@ describe('no credential store reachable (no session bus)', () => {
 
   it('a bus address that leads nowhere (a stale session) is no store: the key goes to the file, never the kernel keyring', async () => {
     // The library, unpinned, would fall back to the kernel keyring here, which a reboot empties.
-    const dir = mkdtempSync(join(work, 'config-'));
+    const dir = tempConfigDir();
     const r = await runCli(['auth', 'login', '--base-url', sandbox.baseUrl], {
       env: { MTG_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(work, 'no-such-bus')}` },
       input: KEY,
@@ -192,7 +191,7 @@ describe('no credential store reachable (no session bus)', () => {
   });
 
   it('auth login --insecure-storage stores the key in the file on purpose: no line about a missing store', async () => {
-    const dir = mkdtempSync(join(work, 'config-'));
+    const dir = tempConfigDir();
     const r = await runCli(['auth', 'login', '--insecure-storage', '--base-url', sandbox.baseUrl], {
       env: { MTG_CONFIG_DIR: dir },
       input: KEY,
@@ -213,7 +212,7 @@ describe('no credential store reachable (no session bus)', () => {
     expect(r.stderr).toBe('');
     const status = await runCli(['auth', 'status', '--json'], { env });
     expect(JSON.parse(status.stdout)).toMatchObject({ keySource: 'config file', verified: true });
-    const dir = mkdtempSync(join(work, 'config-'));
+    const dir = tempConfigDir();
     const login = await runCli(['auth', 'login', '--base-url', sandbox.baseUrl], {
       env: { MTG_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: busAddress, ...unloadable },
       input: KEY,

@@ -2,19 +2,19 @@
 // certificate that is refused fail at once; a refused connection is tried once more, quickly. Each
 // is one line naming the cause.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let dir: string;
 let server: Server | undefined;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'mtg-no-retry-'));
+  dir = tempDir('mtg-no-retry-');
 });
 afterEach(async () => {
   if (server) {
@@ -22,7 +22,6 @@ afterEach(async () => {
     await new Promise((r) => server!.close(r));
   }
   server = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const run = (baseUrl: string, extra: string[] = []) =>

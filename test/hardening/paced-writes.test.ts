@@ -1,13 +1,11 @@
 // A batch under tight rate-limit windows (issue 20, item 1): every item waits its turn and is
 // applied, in input order; a 429 is waited out and never spends --max-retries; --max-wait still
 // ends a wait that is too long (exit 5).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
+import { tempDir } from '../helpers/temp.js';
 import { ndjsonIds } from './helpers.js';
 import { actionItem, type OddServer, oddEnv, startOddServer } from './odd-server.js';
 
@@ -15,14 +13,13 @@ let configDir: string;
 let sandbox: Sandbox | undefined;
 let server: OddServer | undefined;
 beforeEach(() => {
-  configDir = mkdtempSync(join(tmpdir(), 'mtg-paced-'));
+  configDir = tempDir('mtg-paced-');
 });
 afterEach(async () => {
   await sandbox?.close();
   await server?.close();
   sandbox = undefined;
   server = undefined;
-  rmSync(configDir, { recursive: true, force: true });
 });
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);

@@ -86,9 +86,53 @@ describe('mtg action-items list … | mtg action-items update --stdin', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('stdin line 3: the "id" column is empty');
   });
+
+  it.each([
+    ['csv', 'createdAt,duration\n2025-01-01T10:00:00Z,3600\n', 'csv'],
+    ['tsv', 'title\tstatus\nBuy milk\tPENDING\n', 'tsv'],
+  ])(
+    'a %s whose header row has no id column is exit 2 naming the column, with nothing sent',
+    async (_name, input, kind) => {
+      const r = await mtg(UPDATE, input);
+      expect(r.requests).toEqual([]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`the ${kind} header row has no "id" column`);
+    },
+  );
+
+  it('# comment lines in a csv or tsv are skipped, not read as IDs', async () => {
+    const ids = (await listedIds()).slice(0, 2);
+    for (const input of [
+      `# exported today\ntitle,id\n# a note\n"x, y",${ids[0]}\n#\nz,${ids[1]}\n`,
+      `# exported today\ntitle\tid\n# a note\nx\t${ids[0]}\n#\nz\t${ids[1]}\n`,
+    ]) {
+      const r = await mtg(UPDATE, input);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.requests.map((q) => q.path).sort()).toEqual(ids.map((id) => `/action-item/${id}`).sort());
+    }
+  });
 });
 
 describe('mtg meetings list … | mtg tags apply TAG --stdin', () => {
+  it('a csv of fields without the id is exit 2, with no PUT sent', async () => {
+    const list = await mtg([
+      'meetings',
+      'list',
+      '--limit',
+      '3',
+      '--format',
+      'csv',
+      '--fields',
+      'createdAt,duration',
+    ]);
+    expect(list.code, list.stderr).toBe(0);
+    const apply = await mtg(['tags', 'apply', '3', '--stdin'], list.stdout);
+    expect(apply.requests).toEqual([]);
+    expect(apply.code).toBe(2);
+    expect(apply.stderr).toContain('the csv header row has no "id" column');
+  });
+
   it.each([
     ['--json', ['--json']],
     ['csv, id not first', ['--format', 'csv', '--fields', 'name,id']],

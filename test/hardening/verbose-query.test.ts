@@ -1,22 +1,19 @@
 // -v shows each request's path and query, so a user can see which filters were sent (issue 20,
 // item 6); the key is a header and never shown, and a query parameter named like a secret is masked.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { redactedSearch } from '../../src/api/client.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let dir: string;
 let sandbox: Sandbox | undefined;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'mtg-verbose-'));
+  dir = tempDir('mtg-verbose-');
 });
 afterEach(async () => {
   await sandbox?.close();
   sandbox = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('-v', () => {

@@ -4,15 +4,15 @@
 // here (commander's outputHelp(), as --help does) and, for a sample, by the built CLI with
 // MTG_NO_HELP_CACHE=1, the knob that makes src/cli/entry.ts skip the stored texts.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { commandTree } from '../../src/commands/index.js';
 import { BIN, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let written = '';
 const program = buildProgram(commandTree, '0.0.0-test', async () => undefined, {
@@ -132,10 +132,9 @@ describe('pre-rendered help (fast path)', () => {
 
 describe('pre-rendered help: a missing or broken dist/help.json', () => {
   // A private copy of the built CLI (bin/ and dist/), so the shared dist/ is left alone.
-  const root = mkdtempSync(join(tmpdir(), 'mtg-help-copy-'));
+  const root = tempDir('mtg-help-copy-');
   cpSync(join(BIN, '..'), join(root, 'bin'), { recursive: true });
   cpSync(join(BIN, '..', '..', 'dist'), join(root, 'dist'), { recursive: true });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   const runCopy = (args: string[]) =>
     import('node:child_process').then(
@@ -160,11 +159,10 @@ describe('pre-rendered help: a missing or broken dist/help.json', () => {
 
 describe("node's compile cache (module.enableCompileCache, node >= 22.1)", () => {
   // A private copy of the built CLI, to see that nothing is ever written beside it.
-  const root = mkdtempSync(join(tmpdir(), 'mtg-compile-cache-'));
+  const root = tempDir('mtg-compile-cache-');
   const install = join(root, 'install');
   cpSync(join(BIN, '..'), join(install, 'bin'), { recursive: true });
   cpSync(join(BIN, '..', '..', 'dist'), join(install, 'dist'), { recursive: true });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   const filesUnder = (dir: string): string[] =>
     readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();

@@ -505,12 +505,40 @@ describe.concurrent('meetings share', () => {
     expect(res.stderr).toContain('target index 0 (a@b.invalid)');
   });
 
+  it.each([
+    ['--json', ['--json']],
+    ['ndjson', ['--format', 'ndjson']],
+    ['csv with an email column, not first', ['--format', 'csv', '--fields', 'firstName,email']],
+    ['tsv', ['--format', 'tsv']],
+  ])('shares with the people `people list %s` prints, piped into --stdin', async (_name, format) => {
+    const ref = await mtg(['people', 'list', '--limit', '3', '--format', 'ndjson']);
+    expect(ref.code, ref.stderr).toBe(0);
+    const emails = ref.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { email: string }).email);
+    expect(emails).toHaveLength(3);
+    const list = await mtg(['people', 'list', '--limit', '3', ...format]);
+    expect(list.code, list.stderr).toBe(0);
+    const res = await mtg(['meetings', 'share', target(5), '--stdin', '--json'], { input: list.stdout });
+    expect(res.stderr).not.toMatch(/^mtg: /m);
+    const puts = res.requests.filter((r) => r.method === 'PUT');
+    expect(puts).toHaveLength(1);
+    expect(puts[0]!.body).toEqual(emails.map((email) => ({ email, access: 'Viewer' })));
+  });
+
   it('rejects a malformed email, no targets, and bad stdin before sending anything', async () => {
     const cases: [string[], string | undefined, RegExp][] = [
       [['--email', 'ok@fine.example,not-an-email'], undefined, /Invalid email address "not-an-email"/],
       [[], undefined, /Nothing to share with/],
       [['--stdin'], 'ok@fine.example\nnonsense\n', /stdin line 2: expected an email address or a team ID/],
       [['--stdin'], '{"name":"x"}\n', /stdin line 1: .*"email" or "teamId"/],
+      [
+        ['--stdin'],
+        'name,createdAt\nAnn,2025-01-01\n',
+        /the csv header row has no "email" or "teamId" column/,
+      ],
+      [['--stdin'], 'name,email\nAnn,ann@nodot\n', /stdin line 2: Invalid email address "ann@nodot"/],
       [['--team', '0'], undefined, /Team ID must be a positive whole number/],
       [['--email', 'a@b.example', '--access', 'Owner'], undefined, /Invalid access "Owner"/],
     ];

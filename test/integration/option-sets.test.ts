@@ -68,6 +68,10 @@ describe('a set option given to a command that does not honour it', () => {
     ['mirror reset', '--json', ['mirror', 'reset', '--json']],
     ['watch', '--limit', ['watch', '--once', '--limit', '2']],
     ['watch', '--fields', ['watch', '--once', '--fields', 'seq,change']],
+    // A mirror read sends nothing: --insecure would be accepted and do nothing there.
+    ['find', '--insecure', ['find', 'budget', '--insecure']],
+    ['sql', '--insecure', ['--insecure', 'sql', 'SELECT 1']],
+    ['changes', '--insecure', ['changes', '--insecure']],
   ] as const) {
     it(`mtg ${args.join(' ')}: exit 2, one line naming the option and the command, nothing sent`, async () => {
       const before = counted;

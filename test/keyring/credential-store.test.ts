@@ -4,17 +4,15 @@
 // whatever bus the shell has (a developer's own keyring). What is in the store is checked with
 // libsecret's secret-tool, not with mtg's own code.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
 
 const KEY = 'mtg_sk_test_Keyr1ngKeyr1ngKeyr1ng01';
 const WORK_KEY = 'mtg_sk_test_W0rkW0rkW0rkW0rkW0rk99';
 let sandbox: Sandbox;
-let work: string;
 const profiles = new Set<string>();
 
 beforeAll(async () => {
@@ -24,7 +22,6 @@ beforeAll(async () => {
     );
   }
   sandbox = await startSandbox({ limits: 'none', apiKeys: [KEY, WORK_KEY] });
-  work = mkdtempSync(join(tmpdir(), 'mtg-test-keyring-'));
 });
 afterEach(() => {
   for (const profile of profiles) secretTool('clear', profile);
@@ -32,7 +29,6 @@ afterEach(() => {
 });
 afterAll(async () => {
   await sandbox?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 /** secret-tool lookup/clear of mtg's entry for a profile; lookup: the secret, or undefined. */
@@ -45,7 +41,7 @@ function secretTool(op: 'lookup' | 'clear', profile: string): string | undefined
 }
 
 function configDir(): string {
-  return mkdtempSync(join(work, 'config-'));
+  return tempConfigDir();
 }
 
 const readConfig = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));

@@ -1,25 +1,20 @@
 // Issue 20, item 7: `mtg changes` gave an action item's id as the string "1" while its item.id was
 // the number 1. An event's id now has the API's type: numbers for action items and people (integers
 // beyond 2^53 with every digit), strings for meeting ids, company domains and transcripts (by meeting).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMirror } from '../../src/mirror/open.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { type MirrorEnv, mirrorEnv, parseChanges } from './helpers.js';
 
-const temp: string[] = [];
 let m: MirrorEnv | undefined;
 afterAll(async () => {
   await m?.sandbox.close();
-  for (const dir of temp) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('mtg changes: the id of an event', () => {
   it('has the type of the item’s own id after a real sync (action items and people: numbers)', async () => {
     m = await mirrorEnv({ seed: 43 });
-    temp.push(m.dataDir, m.env.MTG_CONFIG_DIR!);
     expect((await m.sync(['--no-transcripts'])).code).toBe(0);
     const events = parseChanges((await m.mtg(['changes', '--json'])).stdout);
     const seen = new Set<string>();
@@ -38,8 +33,7 @@ describe('mtg changes: the id of an event', () => {
   });
 
   it('keeps every digit of an id beyond 2^53, also for a deleted item and in ndjson', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'mtg-changes-id-'));
-    temp.push(dataDir);
+    const dataDir = tempDir('mtg-changes-id-');
     const mirror = openMirror({ profile: 'default', dataDir, baseUrl: 'https://api.example.com' });
     const big = '90071992547409931';
     const item = `{"id":${big},"title":"Ship it","status":"PENDING"}`;
@@ -57,7 +51,6 @@ describe('mtg changes: the id of an event', () => {
     change.run('transcripts', 'mtg_1', 'created', null);
     mirror.close();
     const env = { MTG_DATA_DIR: dataDir, MTG_CONFIG_DIR: tempConfigDir() };
-    temp.push(env.MTG_CONFIG_DIR);
     const json = await runCli(['changes', '--json'], { env });
     expect(json.code, json.stderr).toBe(0);
     expect(json.stdout).toContain(`"id":${big},"change"`);

@@ -1,8 +1,7 @@
 // The SQLite driver behind the mirror: the one this Node.js allows (node:sqlite from 22.16, else
 // better-sqlite3), the same behaviour from either (the matrix runs this file on every line), a
 // driver that cannot load as one line with its fix, and mirror commands silent on stderr.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/api/errors.js';
@@ -16,21 +15,13 @@ import {
   sqliteErrorCode,
 } from '../../src/mirror/driver.js';
 import { BIN, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { type MirrorEnv, mirrorEnv } from './helpers.js';
 
-const dirs: string[] = [];
 const opened: MirrorEnv[] = [];
 afterAll(async () => {
   await Promise.all(opened.map((e) => e.sandbox.close()));
-  for (const d of [...dirs, ...opened.map((e) => e.dataDir), ...opened.map((e) => e.env.MTG_CONFIG_DIR!)])
-    rmSync(d, { recursive: true, force: true });
 });
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
 
 /** node:sqlite unflagged from 22.13, but with FTS5 and columns() only from 22.16 (23.11 on 23). */
 function allowedDriver(version: string): DriverName {

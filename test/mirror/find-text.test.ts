@@ -3,20 +3,15 @@
 // and snippets of a passage that is one long token (a log line, a hex blob), which were the whole
 // passage, now a short window around the match. Also: a mirror indexed before (schema 2) is
 // re-indexed on open, a read-only open included.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/mirror/driver.js';
 import { openMirror } from '../../src/mirror/open.js';
 import { PASSAGES_PER_MEETING, passageWriter } from '../../src/mirror/passages.js';
 import { SCHEMA_VERSION, schemaVersion } from '../../src/mirror/schema.js';
+import { freeSeparator } from '../../src/mirror/search.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-
-const temp: string[] = [];
-afterAll(() => {
-  for (const dir of temp) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from '../helpers/temp.js';
 
 const HEX = Array.from({ length: 85_000 / 8 }, (_, i) =>
   (i * 2654435761).toString(16).padStart(8, '0').slice(-8),
@@ -31,13 +26,13 @@ const MEETINGS = [
   { id: 'm_en', name: 'Budget review', notes: 'The budget approval is pending.' },
 ];
 
-/** A mirror holding MEETINGS, indexed as a sync indexes it (passageWriter). */
-function buildMirror(dir: string): string {
+/** A mirror holding `meetings`, indexed as a sync indexes it (passageWriter). */
+function buildMirror(dir: string, meetings = MEETINGS): string {
   const mirror = openMirror({ profile: 'default', dataDir: dir, baseUrl: 'https://api.example.com' });
   const db = mirror.db;
   const writer = passageWriter(db);
   db.transaction(() => {
-    MEETINGS.forEach((m, i) => {
+    meetings.forEach((m, i) => {
       const createdAt = `2026-01-0${i + 1}T10:00:00Z`;
       db.prepare(
         'INSERT INTO meetings(id, json, name, created_at, updated_at, position, seen_walk) VALUES (?, ?, ?, ?, ?, ?, 1)',
@@ -51,9 +46,8 @@ function buildMirror(dir: string): string {
 
 let env: Record<string, string>;
 beforeAll(() => {
-  const dir = mkdtempSync(join(tmpdir(), 'mtg-find-text-'));
+  const dir = tempDir('mtg-find-text-');
   env = { MTG_DATA_DIR: dir, MTG_CONFIG_DIR: tempConfigDir() };
-  temp.push(dir, env.MTG_CONFIG_DIR!);
   buildMirror(dir);
 });
 
@@ -127,8 +121,7 @@ describe('find: a passage that is one long token', () => {
 
 describe('a mirror indexed by an older mtg (schema 2: a CJK run was one word)', () => {
   it('is re-indexed on open, by a read-only find too, and then finds the runs', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-find-v2-'));
-    temp.push(dir);
+    const dir = tempDir('mtg-find-v2-');
     const path = buildMirror(dir);
     // What schema 2 left: the same rows, the CJK passages indexed as one token per run.
     const db = openDb(path);
@@ -159,5 +152,42 @@ describe('a mirror indexed by an older mtg (schema 2: a CJK run was one word)', 
     expect(schemaVersion(after)).toBe(SCHEMA_VERSION);
     after.exec("INSERT INTO passages(passages) VALUES ('integrity-check')");
     after.close();
+  });
+});
+
+/** Every code point from `from` to `to`. */
+const run = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i)).join('');
+
+describe('find: a meeting that holds every private-use character of the BMP (hostile text)', () => {
+  it('still answers, with the snippets of the text as written', async () => {
+    const dir = tempDir('mtg-find-pua-');
+    buildMirror(dir, [
+      {
+        id: 'm_pua',
+        name: '議事録 quorum',
+        notes: `${run(0xe000, 0xf8ff)} quorum 議事録 ${run(0xe000, 0xf8ff)}`,
+      },
+    ]);
+    const r = await runCli(['find', '議事録', '--json'], {
+      env: { MTG_DATA_DIR: dir, MTG_CONFIG_DIR: env.MTG_CONFIG_DIR! },
+      timeoutMs: 15_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const hits = JSON.parse(r.stdout) as Hit[];
+    expect(where(hits)).toEqual(['m_pua/name', 'm_pua/notes']);
+    expect(hits.find((h) => h.in === 'name')!.snippet).toBe('**議事録** quorum');
+    expect(hits.find((h) => h.in === 'notes')!.snippet).toContain('quorum **議事録**');
+  });
+
+  it('a separator is chosen while one is free, and none once the texts hold them all', () => {
+    expect(freeSeparator(['plain'])).toBe('\ue100');
+    expect(freeSeparator([run(0xe100, 0xf7ff)])).toBe('\u{f0000}');
+    expect(freeSeparator([run(0xe100, 0xf7ff), run(0xf0000, 0xffffd), run(0x100000, 0x10fffc)])).toBe(
+      '\u{10fffd}',
+    );
+    expect(
+      freeSeparator([run(0xe100, 0xf7ff), run(0xf0000, 0xffffd), run(0x100000, 0x10fffd)]),
+    ).toBeUndefined();
   });
 });

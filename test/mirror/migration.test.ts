@@ -186,6 +186,57 @@ describe('schema migration v1 -> v2', () => {
     expect(status.code, status.stderr).toBe(0);
   });
 
+  it('two upgrades at once: the one that read the old version before the other committed finds it done', () => {
+    const dir = tempDir('mtg-migrate-race-');
+    const path = buildV1(dir, 5);
+    const first = openDb(path);
+    const second = openDb(path);
+    try {
+      // The first upgrade runs whole between the second's read of user_version and its BEGIN: what
+      // two read-only commands started together after an mtg update do.
+      let raced = false;
+      const late: Db = {
+        ...second,
+        pragma: ((source: string, simple?: boolean) => {
+          const value = second.pragma(source, simple as true);
+          if (source === 'user_version' && !raced) {
+            raced = true;
+            expect(migrate(first)).toBe(1);
+          }
+          return value;
+        }) as Db['pragma'],
+      };
+      expect(() => migrate(late)).not.toThrow();
+      expect(raced).toBe(true);
+      expect(schemaVersion(second)).toBe(SCHEMA_VERSION);
+      second.exec("INSERT INTO passages(passages) VALUES ('integrity-check')");
+      expect(second.prepare<{ n: number }>('SELECT count(*) AS n FROM meetings').get()!.n).toBe(5);
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+
+  it('a read-only open whose upgrade fails for another reason than permissions says that reason', () => {
+    const dir = tempDir('mtg-migrate-fail-');
+    const path = buildV1(dir, 3);
+    const db = openDb(path);
+    // A table in the way of V2's rename: the upgrade fails, though the file is writable.
+    db.exec('CREATE TABLE passages_v1 (x)');
+    db.close();
+    let message = '';
+    try {
+      openMirror({ profile: 'default', dataDir: dir, readonly: true }).close();
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('passages_v1');
+    expect(message).not.toContain('as its owner');
+    const after = openDb(path, { readonly: true });
+    expect(schemaVersion(after)).toBe(1);
+    after.close();
+  });
+
   it('is one transaction: a failure before its commit leaves the v1 file as it was', () => {
     const dir = tempDir('mtg-migrate-');
     const path = buildV1(dir, 5);

@@ -3,27 +3,22 @@
 // naming both), where it used to print server A's meetings as server B's; with no base URL
 // configured the mirror's own is used, and the comparison ignores trailing slashes, the host's
 // case and a default port. `mirror status` only shows it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMirror } from '../../src/mirror/open.js';
+import { tempDir } from '../helpers/temp.js';
 import { type MirrorEnv, mirrorEnv } from './helpers.js';
 
 let m: MirrorEnv;
 const OTHER = 'https://other.example:8443/api';
-const temp: string[] = [];
 
 beforeAll(async () => {
   m = await mirrorEnv({ seed: 41 });
-  temp.push(m.dataDir, m.env.MTG_CONFIG_DIR!);
   const synced = await m.sync(['--no-transcripts']);
   expect(synced.code, synced.stderr).toBe(0);
 }, 60_000);
 
 afterAll(async () => {
   await m.sandbox.close();
-  for (const dir of temp) rmSync(dir, { recursive: true, force: true });
 });
 
 const READS = [
@@ -37,8 +32,7 @@ const READS = [
 describe('a mirror of another base URL than the configured one', () => {
   it('is refused by every reader (exit 2, both URLs named, nothing on stdout)', async () => {
     const own = m.sandbox.baseUrl.replace(/\/+$/, '');
-    const out = mkdtempSync(join(tmpdir(), 'mtg-other-export-'));
-    temp.push(out);
+    const out = tempDir('mtg-other-export-');
     for (const args of [...READS, ['export', 'markdown', out, '--json']]) {
       const r = await m.mtg(args, { MTG_BASE_URL: OTHER });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
@@ -89,8 +83,7 @@ describe('the same base URL written differently, or none configured', () => {
   });
 
   it('openMirror (what every reader, `mtg mcp` included, goes through) takes a default port as none', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mtg-other-port-'));
-    temp.push(dir);
+    const dir = tempDir('mtg-other-port-');
     openMirror({ profile: 'default', dataDir: dir, baseUrl: 'https://api.example.com/v1' }).close();
     openMirror({
       profile: 'default',

@@ -51,6 +51,14 @@ describe('clock and cue times', () => {
     ];
     for (const cue of cueTimes(same)) expect(cue.end).toBeGreaterThan(cue.start);
   });
+
+  it('renders a transcript of 200,000 entries (more than a call can take as arguments)', () => {
+    const many = Array.from({ length: 200_000 }, (_, i) => ({ speaker: 'A', text: 'a', timestamp: i }));
+    const text = renderTranscriptText(many);
+    // The last stamp is 55:33:19 (199,999 s): hours shown with two digits on every line.
+    expect(text.split('\n')[0]).toContain('00:00:00');
+    expect(text).toContain('55:33:19');
+  });
 });
 
 describe('text', () => {

@@ -1,8 +1,8 @@
-// The targets of `mtg meetings share`: emails and team IDs from the options and from --stdin lines,
+// The targets of `mtg meetings share`: emails and team IDs from the options and from --stdin,
 // checked before anything is sent. Pure: no IO.
 
 import { UsageError } from '../../api/errors.js';
-import { email, positiveId } from '../../cli/input.js';
+import { email, parseStdinColumn, positiveId, type StdinColumn } from '../../cli/input.js';
 
 /** A share target and how to name it in messages ("bob@example.com", "team 7"). */
 export interface Target {
@@ -20,43 +20,35 @@ export const teamTarget = (value: string | number): Target => {
   return { label: `team ${teamId}`, who: { teamId } };
 };
 
-/** One target per line: an email, a team ID (a bare number), or an NDJSON object with "email" or "teamId". */
-export function parseShareTargetLines(text: string): Target[] {
-  const targets: Target[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) return;
-    // The header row of `... --fields email` (or teamId) tsv output.
-    if (targets.length === 0 && /^(email|teamid)$/i.test(line)) return;
-    const where = `stdin line ${i + 1}`;
-    try {
-      targets.push(line.startsWith('{') ? objectTarget(line, where) : wordTarget(line, where));
-    } catch (err) {
-      if (err instanceof UsageError && !err.message.startsWith(where))
-        throw new UsageError(`${where}: ${err.message}`);
-      throw err;
-    }
-  });
-  return targets;
+/**
+ * The targets of a `--stdin` text, in any format mtg prints (parseStdinColumn): an email or a team
+ * ID (a bare number) per line, objects with "email" or "teamId" (`people list --json`, ndjson), or
+ * csv/tsv with an "email" (or "teamId") column.
+ */
+export function parseShareTargets(text: string): Target[] {
+  return parseStdinColumn(text, TARGET_COLUMN);
 }
 
-function objectTarget(line: string, where: string): Target {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    throw new UsageError(`${where}: not valid JSON`);
-  }
-  const o = (parsed ?? {}) as { email?: unknown; teamId?: unknown };
+const TARGET_COLUMN: StdinColumn<Target> = {
+  columns: ['email', 'teamId'],
+  fromObject: objectTarget,
+  fromText: wordTarget,
+};
+
+function objectTarget(o: Record<string, unknown>, where: string): Target {
   const hasEmail = typeof o.email === 'string' && o.email.trim() !== '';
   const hasTeam = typeof o.teamId === 'number' || (typeof o.teamId === 'string' && o.teamId.trim() !== '');
-  if (hasEmail === hasTeam)
-    throw new UsageError(`${where}: the object needs exactly one of "email" or "teamId"`);
-  return hasEmail ? emailTarget(o.email as string) : teamTarget(o.teamId as string | number);
+  if (hasEmail === hasTeam) throw new UsageError(`${where} needs exactly one of "email" or "teamId"`);
+  try {
+    return hasEmail ? emailTarget(o.email as string) : teamTarget(o.teamId as string | number);
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(`${where}: ${err.message}`);
+    throw err;
+  }
 }
 
-function wordTarget(line: string, where: string): Target {
-  if (/^\d+$/.test(line)) return teamTarget(line);
-  if (line.includes('@')) return emailTarget(line);
-  throw new UsageError(`${where}: expected an email address or a team ID, got "${line}"`);
+function wordTarget(word: string): Target {
+  if (/^\d+$/.test(word)) return teamTarget(word);
+  if (word.includes('@')) return emailTarget(word);
+  throw new UsageError(`expected an email address or a team ID, got "${word}"`);
 }

@@ -13,29 +13,19 @@ import {
 import type { Meeting } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { listValues, stringId } from '../../cli/input.js';
+import { listValues, readStdinText, stringId } from '../../cli/input.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
 import { counted, project, sanitizeOneLine, toJson } from '../../output/index.js';
 import { planOutput } from '../../output/plan.js';
-import { emailTarget, parseShareTargetLines, type Target, teamTarget } from './share-targets.js';
+import { emailTarget, parseShareTargets, type Target, teamTarget } from './share-targets.js';
 import * as spec from './spec.js';
-
-async function readStdinText(stdin: Context['io']['in']): Promise<string> {
-  if (stdin.isTTY) {
-    throw new UsageError('--stdin expects targets piped in, one email or team ID per line');
-  }
-  let text = '';
-  stdin.setEncoding('utf8');
-  for await (const chunk of stdin) text += chunk;
-  return text;
-}
 
 async function shareTargets(ctx: Context, opts: OptsFor<typeof spec.share>): Promise<Target[]> {
   const targets = [
     ...listValues(opts.email, '--email').map(emailTarget),
     ...listValues(opts.team, '--team').map(teamTarget),
   ];
-  if (opts.stdin) targets.push(...parseShareTargetLines(await readStdinText(ctx.io.in)));
+  if (opts.stdin) targets.push(...parseShareTargets(await readStdinText(ctx.io.in, 'emails or team IDs')));
   if (targets.length === 0) throw new UsageError('Nothing to share with: give --email, --team or --stdin');
   return targets;
 }

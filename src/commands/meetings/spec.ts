@@ -162,7 +162,12 @@ export const share = defineCommand({
       defaultValue: 'Viewer',
       parse: (v: string) => oneOf(v, SHARE_ACCESS_VALUES, 'access'),
     },
-    { flags: '--stdin', description: 'also read targets from stdin, one per line', defaultValue: false },
+    {
+      flags: '--stdin',
+      description:
+        'also read targets from stdin (one per line, or mtg json/ndjson/csv/tsv with an email column)',
+      defaultValue: false,
+    },
     DRY_RUN_OPTION,
     ...withFields(OUTPUT_OPTIONS, 'name,email,access'),
     ...NETWORK_OPTIONS,
