@@ -4,7 +4,7 @@
 // whatever bus the shell has (a developer's own keyring). What is in the store is checked with
 // libsecret's secret-tool, not with mtg's own code.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
