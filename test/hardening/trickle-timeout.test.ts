@@ -57,7 +57,9 @@ describe('--timeout against a body that trickles', () => {
     const r = await runCli([...LIST, '--max-retries', '2'], { env: env(url), timeoutMs: 15_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/the answer did not arrive in full within 1 s \(--timeout\) \(after 3 tries\)\n$/);
+    expect(r.stderr).toMatch(
+      /the answer did not arrive in full within 1 s \(--timeout\) \(after 3 tries\)\n$/,
+    );
     expect(hits).toBe(3);
   }, 20_000);
 });
