@@ -2,12 +2,13 @@
 // checked before anything is sent. Pure: no IO.
 
 import { UsageError } from '../../api/errors.js';
-import { email, positiveId } from '../../cli/input.js';
+import { isExactInteger, parseJsonExact } from '../../api/exact.js';
+import { type ExactId, email, exactId } from '../../cli/input.js';
 
 /** A share target and how to name it in messages ("bob@example.com", "team 7"). */
 export interface Target {
   label: string;
-  who: { email: string } | { teamId: number };
+  who: { email: string } | { teamId: ExactId };
 }
 
 export const emailTarget = (value: string): Target => {
@@ -16,7 +17,7 @@ export const emailTarget = (value: string): Target => {
 };
 
 export const teamTarget = (value: string | number): Target => {
-  const teamId = positiveId(String(value), 'Team ID');
+  const teamId = exactId(String(value), 'Team ID');
   return { label: `team ${teamId}`, who: { teamId } };
 };
 
@@ -43,16 +44,19 @@ export function parseShareTargetLines(text: string): Target[] {
 function objectTarget(line: string, where: string): Target {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(line);
+    parsed = parseJsonExact(line);
   } catch {
     throw new UsageError(`${where}: not valid JSON`);
   }
   const o = (parsed ?? {}) as { email?: unknown; teamId?: unknown };
   const hasEmail = typeof o.email === 'string' && o.email.trim() !== '';
-  const hasTeam = typeof o.teamId === 'number' || (typeof o.teamId === 'string' && o.teamId.trim() !== '');
+  const hasTeam =
+    typeof o.teamId === 'number' ||
+    isExactInteger(o.teamId) ||
+    (typeof o.teamId === 'string' && o.teamId.trim() !== '');
   if (hasEmail === hasTeam)
     throw new UsageError(`${where}: the object needs exactly one of "email" or "teamId"`);
-  return hasEmail ? emailTarget(o.email as string) : teamTarget(o.teamId as string | number);
+  return hasEmail ? emailTarget(o.email as string) : teamTarget(String(o.teamId));
 }
 
 function wordTarget(line: string, where: string): Target {
