@@ -14,7 +14,7 @@ import {
   RateLimitExhaustedError,
   ResponseShapeError,
 } from './errors.js';
-import { parseJsonExact } from './exact.js';
+import { parseJsonExact, stringifyExact } from './exact.js';
 import { ProxyError, proxyFor, refusedTunnelStatus, tunnelPoolFactory } from './proxy.js';
 import { parseRateLimitHeaders, parseRetryAfter, RateLimiter, type WaitInfo } from './ratelimit.js';
 import {
@@ -146,7 +146,8 @@ export class ApiClient {
     const shown = this.options.log ? `${req.method} ${url.pathname}${redactedSearch(url)}` : what;
     const undici = await loadUndici();
     const dispatcher = this.getDispatcher(undici);
-    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    // stringifyExact: an ID beyond 2^53 (exactId) is sent as its digits, not rounded.
+    const body = req.body === undefined ? undefined : stringifyExact(req.body);
     const maxRetries = this.options.maxRetries;
     // Tries that count against --max-retries; a 429 is waited out instead and does not count.
     let attempt = 0;

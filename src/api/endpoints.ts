@@ -13,6 +13,7 @@ import {
   TAG_APPLY_MEETINGS_FIELD,
 } from './assumptions.js';
 import type { ApiClient } from './client.js';
+import type { ExactId } from './exact.js';
 import type { PaginateOptions } from './paginate.js';
 import * as S from './schemas.js';
 import type { Query } from './url.js';
@@ -56,7 +57,7 @@ export function listActionItems(query: ActionItemsQuery): PaginateOptions<S.Acti
 export interface ActionItemCreateBody {
   title: string;
   description?: string;
-  assigneeProfileId?: number;
+  assigneeProfileId?: ExactId;
 }
 
 export function createActionItemRequest(body: ActionItemCreateBody): WriteRequest<S.CreatedActionItem> {
@@ -75,11 +76,11 @@ export interface ActionItemUpdateBody {
   title?: string;
   description?: string;
   status?: ActionItemStatus;
-  assigneeProfileId?: number | null;
+  assigneeProfileId?: ExactId | null;
 }
 
 export function updateActionItemRequest(
-  id: number,
+  id: ExactId,
   body: ActionItemUpdateBody,
 ): WriteRequest<S.UpdatedActionItem> {
   const schema = S.UpdatedActionItem;
@@ -88,7 +89,7 @@ export function updateActionItemRequest(
 
 export async function updateActionItem(
   client: ApiClient,
-  id: number,
+  id: ExactId,
   body: ActionItemUpdateBody,
 ): Promise<S.UpdatedActionItem | undefined> {
   return send(client, updateActionItemRequest(id, body));
@@ -98,7 +99,7 @@ export async function updateActionItem(
 
 export interface CalendarMeetingBody {
   privateNotes?: string;
-  tagIds?: number[];
+  tagIds?: ExactId[];
 }
 
 export function setCalendarMeetingRequest(
@@ -163,7 +164,7 @@ export async function getTranscript(client: ApiClient, meetingId: string): Promi
   return (await client.request({ method: 'GET', path, schema: z.array(S.TranscriptEntry) })).data;
 }
 
-export type ShareTarget = { email: string; access: ShareAccess } | { teamId: number; access: ShareAccess };
+export type ShareTarget = { email: string; access: ShareAccess } | { teamId: ExactId; access: ShareAccess };
 
 export function shareMeetingRequest(meetingId: string, targets: ShareTarget[]): WriteRequest<S.Meeting> {
   return {
@@ -197,7 +198,7 @@ export async function createTag(
 }
 
 export function updateTagRequest(
-  tagId: number,
+  tagId: ExactId,
   body: { name?: string; description?: string },
 ): WriteRequest<S.Tag> {
   return { method: 'PUT', path: `/tag/${tagId}`, body, schema: S.Tag };
@@ -205,13 +206,13 @@ export function updateTagRequest(
 
 export async function updateTag(
   client: ApiClient,
-  tagId: number,
+  tagId: ExactId,
   body: { name?: string; description?: string },
 ): Promise<S.Tag | undefined> {
   return send(client, updateTagRequest(tagId, body));
 }
 
-export function applyTagRequest(tagId: number, meetingIds: string[]): WriteRequest<S.Meeting[]> {
+export function applyTagRequest(tagId: ExactId, meetingIds: string[]): WriteRequest<S.Meeting[]> {
   return {
     method: 'PUT',
     path: '/tag',
@@ -223,7 +224,7 @@ export function applyTagRequest(tagId: number, meetingIds: string[]): WriteReque
 
 export async function applyTag(
   client: ApiClient,
-  tagId: number,
+  tagId: ExactId,
   meetingIds: string[],
 ): Promise<S.Meeting[] | undefined> {
   return send(client, applyTagRequest(tagId, meetingIds));

@@ -4,6 +4,9 @@
 // only the bodies that hold a run of 16+ digits (the rest take plain JSON.parse, unchanged), and
 // only unsafe integer literals become ExactInteger: every other number stays a plain JS number.
 
+/** An ID as sent in a path or a JSON body: a plain number, or its exact digits beyond 2^53. */
+export type ExactId = number | ExactInteger;
+
 /** An integer literal too large for a double, kept as its text. */
 export class ExactInteger {
   constructor(readonly text: string) {

@@ -4,6 +4,7 @@
 
 import type { WriteRequest } from '../api/endpoints.js';
 import { ExitCode } from '../api/errors.js';
+import { stringifyExact } from '../api/exact.js';
 import { buildQuery } from '../api/url.js';
 import type { Context } from './context.js';
 import type { OptionSpec } from './spec.js';
@@ -46,13 +47,13 @@ export async function printDryRun(
   const planned = requests.map(plannedRequest);
   let text: string;
   if (ctx.globals.format === 'json') {
-    text = `${JSON.stringify(planned, null, ctx.io.out.isTTY && !ctx.globals.output ? 2 : undefined)}\n`;
+    text = `${stringifyExact(planned, ctx.io.out.isTTY && !ctx.globals.output ? 2 : undefined)}\n`;
   } else if (ctx.globals.format === 'ndjson') {
-    text = planned.map((r) => `${JSON.stringify(r)}\n`).join('');
+    text = planned.map((r) => `${stringifyExact(r)}\n`).join('');
   } else {
     const { sanitizeForTerminal } = await import('../output/sanitize.js');
     const lines = planned.map(
-      (r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}\n`,
+      (r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${stringifyExact(r.body)}`}\n`,
     );
     // The paths and bodies hold the user's own input; still, a terminal gets no control sequences.
     text = ctx.io.out.isTTY && !ctx.globals.output ? sanitizeForTerminal(lines.join('')) : lines.join('');

@@ -2,7 +2,9 @@
 // UsageError: one line, exit 2.
 
 import { UsageError } from '../api/errors.js';
-import { isExactInteger, parseJsonExact } from '../api/exact.js';
+import { type ExactId, ExactInteger, isExactInteger, parseJsonExact } from '../api/exact.js';
+
+export type { ExactId };
 
 /**
  * Repeatable options: one value per use and comma lists (--tag 3 --tag 7, --tag 3,7). An empty
@@ -57,6 +59,28 @@ export function port(value: string, what: string): number {
 
 export function positiveId(value: string, what: string): number {
   return wholeNumber(value, what, 1);
+}
+
+/**
+ * A positive ID of any number of digits: mtg prints IDs beyond 2^53 exactly, so they come back
+ * (`list --json | update --stdin`) and must reach the server unrounded. String() of either kind
+ * gives the digits for a path; stringifyExact() writes both as JSON integers.
+ */
+export function exactId(value: string, what: string): ExactId {
+  const trimmed = value.trim();
+  if (/^\d{16,}$/.test(trimmed) && !Number.isSafeInteger(Number(trimmed)))
+    return new ExactInteger(trimmed.replace(/^0+/, ''));
+  return positiveId(value, what);
+}
+
+/** exactId for each value, duplicates (by their digits) dropped, first occurrence kept. */
+export function uniqueExactIds(values: string[], what: string): ExactId[] {
+  const seen = new Map<string, ExactId>();
+  for (const value of values) {
+    const id = exactId(value, what);
+    if (!seen.has(String(id))) seen.set(String(id), id);
+  }
+  return [...seen.values()];
 }
 
 /** Seconds as a decimal number (--timeout 0.5); zero allowed only where `allowZero`. */

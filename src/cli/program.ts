@@ -87,7 +87,9 @@ function pathOf(command: Command): string {
 }
 
 function examplesText(examples: string[]): string {
-  return examples.length ? `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n` : '';
+  // An example's further lines (a `\` continuation, a comment) are indented under its command.
+  const shown = examples.map((e) => `  $ ${e.replace(/\n/g, '\n    ')}`);
+  return examples.length ? `\nExamples:\n${shown.join('\n')}\n` : '';
 }
 
 function addCommand(parent: Command, spec: CommandSpec, run: Runner): void {

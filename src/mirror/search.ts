@@ -264,8 +264,12 @@ function snippetMaker(match: string): ((texts: readonly string[]) => string[]) &
       );
       put = scratch.prepare('INSERT INTO hit(rowid, text) SELECT key, value FROM json_each(?)');
       clear = scratch.prepare('DELETE FROM hit');
+      // snippet()'s window is 16 tokens from a sentence start that holds the match's first token:
+      // 16 characters of CJK text, a phrase (every CJK query) cut after its first characters. A
+      // text holding the separator (CJK) is highlighted whole instead; clampSnippet windows it.
       get = scratch.prepare(
-        "SELECT rowid, snippet(hit, 0, ?, ?, '…', 16) AS snippet FROM hit WHERE hit MATCH ?",
+        `SELECT rowid, CASE WHEN instr(text, ?) > 0 THEN highlight(hit, 0, ?, ?)
+           ELSE snippet(hit, 0, ?, ?, '…', 16) END AS snippet FROM hit WHERE hit MATCH ?`,
       );
     }
     const db = scratch;
@@ -273,7 +277,10 @@ function snippetMaker(match: string): ((texts: readonly string[]) => string[]) &
     db.transaction(() => {
       clear!.run();
       put!.run(JSON.stringify(texts.map((t) => segmentCjk(t, separator ?? ' '))));
-      for (const row of get!.iterate(MATCH_START, MATCH_END, match)) {
+      // With no free separator (hostile text) a space marks nothing: such texts are highlighted
+      // whole and windowed by clampSnippet, as CJK texts are.
+      const marker = separator ?? ' ';
+      for (const row of get!.iterate(marker, MATCH_START, MATCH_END, MATCH_START, MATCH_END, match)) {
         const snippet = String(row.snippet ?? '');
         out[row.rowid] = clampSnippet(separator === undefined ? snippet : snippet.split(separator).join(''));
       }

@@ -3,6 +3,7 @@
 // With color off the markers are dropped and clean text remains. Input is sanitized first, so no
 // server-sent escape sequence survives; the only escapes in the output are our own SGR styles.
 import type { ChalkInstance } from 'chalk';
+import { hasCjk } from '../mirror/cjk.js';
 import { createChalk } from './color.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { visibleWidth } from './text.js';
@@ -67,7 +68,8 @@ export function renderInline(text: string, c: ChalkInstance): string {
 /**
  * Word-wraps styled text to `width` columns: the first line starts with `first`, the others with
  * `rest` (a hanging indent, so list items and quotes keep their shape). Words longer than a line
- * stay whole rather than being cut.
+ * stay whole rather than being cut (a link stays one piece to copy), except that text written
+ * without spaces (CJK) breaks between any two of its characters.
  */
 export function wrap(text: string, width: number, first: string, rest: string): string[] {
   const words = text.split(/ +/).filter((w) => w !== '');
@@ -77,19 +79,55 @@ export function wrap(text: string, width: number, first: string, rest: string): 
   let lineWidth = visibleWidth(first);
   let empty = true;
   for (const word of words) {
-    const w = visibleWidth(word);
-    if (!empty && lineWidth + 1 + w > width) {
-      lines.push(line);
-      line = rest;
-      lineWidth = visibleWidth(rest);
-      empty = true;
-    }
-    line += (empty ? '' : ' ') + word;
-    lineWidth += (empty ? 0 : 1) + w;
-    empty = false;
+    // Pieces of one word are joined without a space: a line may end after any of them.
+    cjkPieces(word).forEach((piece, i) => {
+      const w = visibleWidth(piece);
+      let gap = empty || i > 0 ? 0 : 1;
+      if (!empty && lineWidth + gap + w > width) {
+        lines.push(line);
+        line = rest;
+        lineWidth = visibleWidth(rest);
+        empty = true;
+        gap = 0;
+      }
+      line += (gap ? ' ' : '') + piece;
+      lineWidth += gap + w;
+      empty = false;
+    });
   }
   lines.push(line);
   return lines;
+}
+
+/** Our own SGR styles inside a word, or one code point. */
+const STYLE_OR_CHAR = /\u001b\[[0-9;]*m|[\s\S]/gu;
+
+/**
+ * A word cut between each two CJK characters (styles stay with the character they precede), or
+ * [word] when it holds none: such text has no spaces, and may break between any two characters.
+ */
+function cjkPieces(word: string): string[] {
+  if (!hasCjk(word)) return [word];
+  const pieces: string[] = [];
+  let piece = '';
+  let previousCjk = false;
+  for (const [part] of word.matchAll(STYLE_OR_CHAR)) {
+    if (part.length > 1 && part.startsWith('\u001b')) {
+      piece += part;
+      continue;
+    }
+    const cjk = hasCjk(part);
+    if (cjk && previousCjk && visibleWidth(piece) > 0) {
+      // Styles opened just before this character go with it.
+      const trailing = /(?:\u001b\[[0-9;]*m)+$/.exec(piece)?.[0] ?? '';
+      pieces.push(piece.slice(0, piece.length - trailing.length));
+      piece = trailing;
+    }
+    piece += part;
+    previousCjk = cjk;
+  }
+  pieces.push(piece);
+  return pieces;
 }
 
 // ---- blocks ------------------------------------------------------------------------------------

@@ -2,9 +2,11 @@
 // 80) and wraps at word boundaries with its indent kept, so the terminal never breaks a word
 // ("imp/rove"). Into a pipe or a file it is the same page as plain text (no colors); --json, or
 // --fields for a tsv row, are what scripts ask for. Run in-process against a sandbox of a fixed seed.
+import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Meeting } from '../../src/api/schemas.js';
+import { renderMeetingPage } from '../../src/output/meeting-view.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runInProcess } from '../helpers/inprocess.js';
 
@@ -82,6 +84,39 @@ describe('meetings view wraps at word boundaries', () => {
     const block = lines.slice(attendees + 1, lines.indexOf('', attendees));
     expect(block.length).toBeGreaterThan(meeting.attendees.length); // some were continued
     for (const line of block) expect(line).toMatch(/^ {2}(• | {2})\S/);
+  });
+});
+
+describe('meetings view wraps text written without spaces (CJK)', () => {
+  // 144 characters, 288 columns: breaks are allowed between any two of them.
+  const CJK = '我们讨论了第三季度的预算和招聘计划，下周再确认。'.repeat(6);
+  for (const color of [false, true]) {
+    it(`private notes fit 60 columns, every character kept in order${color ? ', in color' : ''}`, () => {
+      const page = renderMeetingPage(
+        { ...meeting, name: `季度回顾${'会议'.repeat(40)}`, privateNotes: `**私人:** ${CJK}` },
+        { color, width: 60, now: NOW.getTime(), timeZone: 'UTC' },
+      );
+      const plain = stripVTControlCharacters(page);
+      const lines = plain.trimEnd().split('\n');
+      for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(60);
+      const at = lines.indexOf('Private notes');
+      const block = lines.slice(at + 1, lines.indexOf('', at + 1));
+      expect(block.length).toBeGreaterThan(4);
+      for (const line of block) expect(line).toMatch(/^ {2}\S/); // the notes' indent kept
+      expect(
+        block
+          .map((l) => l.trim())
+          .join('')
+          .replace(' ', ''),
+      ).toBe(`私人:${CJK}`);
+      expect(lines[0]!.startsWith('季度回顾会议')).toBe(true);
+    });
+  }
+
+  it('a long URL still stays whole on its own line', () => {
+    const url = `https://example.com/${'a'.repeat(90)}`;
+    const page = renderMeetingPage({ ...meeting, privateNotes: `见 ${url}` }, { color: false, width: 60 });
+    expect(page.split('\n')).toContain(`  ${url}`);
   });
 });
 

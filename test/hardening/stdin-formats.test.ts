@@ -149,3 +149,67 @@ describe('mtg meetings list … | mtg tags apply TAG --stdin', () => {
     expect(apply.requests.map((q) => (q.body as { meetingIds: string[] }).meetingIds)).toEqual([expected]);
   });
 });
+
+// IDs beyond 2^53 are printed exactly (src/api/exact.ts), so they must be accepted back exactly.
+describe('IDs beyond 2^53 go into paths and bodies exactly', () => {
+  const BIG = '90071992547409931'; // Number(BIG) is 90071992547409940
+  const OTHER = '90071992547409933';
+
+  it('action-items update: argument, --stdin json and --assignee, in the dry run', async () => {
+    const r = await mtg(
+      ['action-items', 'update', BIG, '--stdin', '--status', 'done', '--assignee', OTHER, '--dry-run'],
+      `{"id":${BIG}}\n{"id":${BIG}0}\n`,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.requests).toEqual([]);
+    expect(r.stdout).toBe(
+      `PUT /action-item/${BIG} {"status":"DONE","assigneeProfileId":${OTHER}}\n` +
+        `PUT /action-item/${BIG}0 {"status":"DONE","assigneeProfileId":${OTHER}}\n`,
+    );
+  });
+
+  it('the same ID twice (argument and stdin) is sent once', async () => {
+    const r = await mtg(
+      ['action-items', 'update', BIG, '--stdin', '--status', 'done', '--dry-run'],
+      `${BIG}\n`,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual([`PUT /action-item/${BIG} {"status":"DONE"}`]);
+  });
+
+  it('action-items update sends the exact path to the server', async () => {
+    const r = await mtg(['action-items', 'update', BIG, '--status', 'done']);
+    expect(r.requests.map((q) => q.path)).toEqual([`/action-item/${BIG}`]);
+  });
+
+  it('action-items create --assignee, tags update and tags apply, in the dry run', async () => {
+    const create = await mtg(['action-items', 'create', 'Call', '--assignee', BIG, '--dry-run', '--json']);
+    expect(create.code, create.stderr).toBe(0);
+    expect(create.stdout).toContain(`"assigneeProfileId":${BIG}}`);
+    const update = await mtg(['tags', 'update', BIG, '--name', 'x', '--dry-run']);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout).toContain(`/${BIG} `);
+    const apply = await mtg(['tags', 'apply', BIG, 'm1', '--dry-run']);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout).toContain(`{"tagId":${BIG},`);
+    const share = await mtg(['meetings', 'share', 'm1', '--team', BIG, '--dry-run']);
+    expect(share.code, share.stderr).toBe(0);
+    expect(share.stdout).toContain(`"teamId":${BIG},`);
+    const notes = await mtg(['calendar', 'set-notes', 'ev1', '--tag', `3,${BIG}`, '--dry-run']);
+    expect(notes.code, notes.stderr).toBe(0);
+    expect(notes.stdout).toContain(`"tagIds":[3,${BIG}]`);
+    const fromStdin = await mtg(['meetings', 'share', 'm1', '--stdin', '--dry-run'], `{"teamId":${OTHER}}\n`);
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    expect(fromStdin.stdout).toContain(`"teamId":${OTHER},`);
+  });
+
+  it('a normal ID is still a plain number, and a non-number is still exit 2', async () => {
+    const ok = await mtg(['action-items', 'update', '5', '--assignee', '7', '--status', 'done', '--dry-run']);
+    expect(ok.stdout).toBe('PUT /action-item/5 {"status":"DONE","assigneeProfileId":7}\n');
+    for (const bad of ['0', '-3', '1.5', '12a', '']) {
+      const r = await mtg(['action-items', 'update', bad, '--status', 'done']);
+      expect(r.code, bad).toBe(2);
+      expect(r.requests).toEqual([]);
+    }
+  });
+});

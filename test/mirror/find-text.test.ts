@@ -24,6 +24,9 @@ const MEETINGS = [
   { id: 'm_ko', name: '분기별 회의는 내일입니다', notes: 'Quarterly review in Korean' },
   { id: 'm_blob', name: 'Log dump', notes: `paste:\n\n${HEX}\n\n${LOG}` },
   { id: 'm_en', name: 'Budget review', notes: 'The budget approval is pending.' },
+  // 20 characters, a match ending at the 18th: more tokens than snippet()'s window of 16.
+  { id: 'm_zh_plan', name: 'Planning', notes: '上月我们讨论了明年全体员工的培训安排事项' },
+  { id: 'm_zh_long', name: 'Long', notes: `${'文'.repeat(400)}签约仪式${'书'.repeat(400)}` },
 ];
 
 /** A mirror holding `meetings`, indexed as a sync indexes it (passageWriter). */
@@ -84,6 +87,14 @@ describe('find: text without spaces between words', () => {
       expect(r.code, bad).toBe(2);
       expect(r.stderr.trim().split('\n'), bad).toHaveLength(1);
     }
+  });
+
+  it('a short CJK passage is shown whole, every character of the match marked', async () => {
+    expect((await find('培训安排'))[0]!.snippet).toBe('上月我们讨论了明年全体员工的**培训安排**事项');
+    expect((await find('安排'))[0]!.snippet).toBe('上月我们讨论了明年全体员工的培训**安排**事项');
+    expect((await find('事项'))[0]!.snippet).toBe('上月我们讨论了明年全体员工的培训安排**事项**');
+    // A long one: a window of characters around the match, cut where text was left out.
+    expect((await find('签约仪式'))[0]!.snippet).toMatch(/^…文{80}\*\*签约仪式\*\*书{216}…$/);
   });
 
   it('finds Japanese (kanji and katakana) and Korean inside their words', async () => {

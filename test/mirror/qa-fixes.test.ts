@@ -312,3 +312,21 @@ describe('--offline reads of a list no sync has finished', () => {
     expect((await p.mtg(['meetings', 'view', 'mtg_nope', '--offline', '--json'])).code).toBe(4);
   });
 });
+
+describe('sync progress wording', () => {
+  it('counts one transcript and one request in the singular', async () => {
+    // Every list on one page: the meetings walk ends after one request.
+    const m = await env({ pageSize: 100 });
+    const first = await m.sync(['--verbose']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/Syncing meetings: 12 \(1 page, 1 request so far\)/);
+    // One transcript missing: the next sync has one left to fetch, and its first walk one request.
+    const db = openDb(m.dbPath);
+    db.exec('DELETE FROM transcripts WHERE rowid = (SELECT min(rowid) FROM transcripts)');
+    db.close();
+    const r = await m.sync(['--verbose']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/; 1 transcript left[;,]/);
+    expect(r.stderr).not.toMatch(/\b1 (transcripts|requests)\b/);
+  });
+});

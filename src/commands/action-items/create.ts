@@ -4,7 +4,7 @@ import { createActionItem, createActionItemRequest } from '../../api/endpoints.j
 import { ExitCode, UsageError } from '../../api/errors.js';
 import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { positiveId } from '../../cli/input.js';
+import { exactId } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import { planOutput } from '../../output/plan.js';
 import * as spec from './spec.js';
@@ -17,7 +17,7 @@ export const run = defineRun(spec.create, async (ctx, args, opts) => {
   const body = {
     title,
     ...(description !== undefined ? { description } : {}),
-    ...(assignee !== undefined ? { assigneeProfileId: positiveId(assignee, '--assignee') } : {}),
+    ...(assignee !== undefined ? { assigneeProfileId: exactId(assignee, '--assignee') } : {}),
   };
   if (isDryRun(opts)) return printDryRun(ctx, [createActionItemRequest(body)]);
   const plan = await planOutput(ctx, 'actionItem');

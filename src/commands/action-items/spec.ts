@@ -70,7 +70,7 @@ export const create = defineCommand({
   ],
   examples: [
     'mtg action-items create "Send the roadmap"',
-    'mtg action-items create "Review the contract" --assignee 12 --description "Before Friday" --json',
+    'mtg action-items create "Review the contract" --assignee 12 \\\n  --description "Before Friday" --json',
     'mtg action-items create "Send the roadmap" --dry-run',
   ],
 });
@@ -97,7 +97,7 @@ export const update = defineCommand({
   ],
   examples: [
     'mtg action-items update 42 --status done',
-    'mtg action-items list --assignee me | mtg action-items update --stdin --status DONE',
+    'mtg action-items list --assignee me \\\n  | mtg action-items update --stdin --status DONE',
     'mtg action-items update 42 43 --assignee none --dry-run',
   ],
 });

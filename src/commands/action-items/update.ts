@@ -6,7 +6,7 @@ import { UsageError } from '../../api/errors.js';
 import { NO_BODY, runBulkCommand } from '../../cli/bulk.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { oneOf, positiveId, positiveIds, readStdinIds } from '../../cli/input.js';
+import { type ExactId, exactId, oneOf, readStdinIds, uniqueExactIds } from '../../cli/input.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
 import * as spec from './spec.js';
 
@@ -25,7 +25,7 @@ export function updateBody(opts: OptsFor<typeof spec.update>): ActionItemUpdateB
   const assignee = opts.assignee;
   if (assignee !== undefined) {
     body.assigneeProfileId =
-      assignee.trim().toLowerCase() === 'none' ? null : positiveId(assignee, '--assignee');
+      assignee.trim().toLowerCase() === 'none' ? null : exactId(assignee, '--assignee');
   }
   if (Object.keys(body).length === 0) {
     throw new UsageError('nothing to update: give --title, --description, --status or --assignee');
@@ -34,9 +34,9 @@ export function updateBody(opts: OptsFor<typeof spec.update>): ActionItemUpdateB
 }
 
 /** IDs from the arguments and --stdin, validated, duplicates dropped (first occurrence kept). */
-async function actionItemIds(ctx: Context, args: string[], fromStdin: boolean): Promise<number[]> {
+async function actionItemIds(ctx: Context, args: string[], fromStdin: boolean): Promise<ExactId[]> {
   const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.in) : [])];
-  const ids = [...new Set(positiveIds(raw, 'action item ID'))];
+  const ids = uniqueExactIds(raw, 'action item ID');
   if (ids.length === 0) {
     throw new UsageError('no action item IDs given: pass them as arguments or pipe them in with --stdin');
   }

@@ -10,7 +10,7 @@ import { ExitCode, UsageError } from '../../api/errors.js';
 import { NO_BODY } from '../../cli/bulk.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { listValues, positiveIds, stringId } from '../../cli/input.js';
+import { exactId, listValues, stringId } from '../../cli/input.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
 import { planOutput } from '../../output/plan.js';
 import * as spec from './spec.js';
@@ -50,7 +50,7 @@ async function readNotesFile(ctx: Context, path: string): Promise<string> {
 async function calendarBody(ctx: Context, opts: OptsFor<typeof spec.setNotes>): Promise<CalendarMeetingBody> {
   const notes = opts.notes;
   const notesFile = opts.notesFile;
-  const tags = positiveIds(listValues(opts.tag, '--tag'), '--tag');
+  const tags = listValues(opts.tag, '--tag').map((v) => exactId(v, '--tag'));
   const clearTags = opts.clearTags;
   const clearNotes = opts.clearNotes;
   if (notes !== undefined && notesFile !== undefined) {

@@ -31,7 +31,7 @@ export const setNotes = defineCommand({
   ],
   examples: [
     'mtg calendar set-notes 8812 --notes "Ask about the Q3 budget"',
-    'cat agenda.md | mtg calendar set-notes 8812 --notes-file - --tag 3,7 --dry-run',
-    'mtg calendar set-notes 8812 --clear-notes --clear-tags   # empty notes, no tags',
+    'cat agenda.md | mtg calendar set-notes 8812 --notes-file - \\\n  --tag 3,7 --dry-run',
+    'mtg calendar set-notes 8812 --clear-notes --clear-tags   # no notes, no tags',
   ],
 });

@@ -15,7 +15,7 @@ export const completion = defineCommand({
   args: [{ name: 'SHELL', description: 'bash, zsh or fish', required: true, choices: SHELL_NAMES }],
   examples: [
     'mtg completion bash > ~/.local/share/bash-completion/completions/mtg',
-    'mtg completion zsh > ~/.zfunc/_mtg    # with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc',
+    'mtg completion zsh > ~/.zfunc/_mtg\n# with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc',
     'mtg completion fish > ~/.config/fish/completions/mtg.fish',
   ],
 });

@@ -2,12 +2,13 @@
 // checked before anything is sent. Pure: no IO.
 
 import { UsageError } from '../../api/errors.js';
-import { email, parseStdinColumn, positiveId, type StdinColumn } from '../../cli/input.js';
+import { isExactInteger } from '../../api/exact.js';
+import { type ExactId, email, exactId, parseStdinColumn, type StdinColumn } from '../../cli/input.js';
 
 /** A share target and how to name it in messages ("bob@example.com", "team 7"). */
 export interface Target {
   label: string;
-  who: { email: string } | { teamId: number };
+  who: { email: string } | { teamId: ExactId };
 }
 
 export const emailTarget = (value: string): Target => {
@@ -16,7 +17,7 @@ export const emailTarget = (value: string): Target => {
 };
 
 export const teamTarget = (value: string | number): Target => {
-  const teamId = positiveId(String(value), 'Team ID');
+  const teamId = exactId(String(value), 'Team ID');
   return { label: `team ${teamId}`, who: { teamId } };
 };
 
@@ -37,10 +38,13 @@ const TARGET_COLUMN: StdinColumn<Target> = {
 
 function objectTarget(o: Record<string, unknown>, where: string): Target {
   const hasEmail = typeof o.email === 'string' && o.email.trim() !== '';
-  const hasTeam = typeof o.teamId === 'number' || (typeof o.teamId === 'string' && o.teamId.trim() !== '');
+  const hasTeam =
+    typeof o.teamId === 'number' ||
+    isExactInteger(o.teamId) ||
+    (typeof o.teamId === 'string' && o.teamId.trim() !== '');
   if (hasEmail === hasTeam) throw new UsageError(`${where} needs exactly one of "email" or "teamId"`);
   try {
-    return hasEmail ? emailTarget(o.email as string) : teamTarget(o.teamId as string | number);
+    return hasEmail ? emailTarget(o.email as string) : teamTarget(String(o.teamId));
   } catch (err) {
     if (err instanceof UsageError) throw new UsageError(`${where}: ${err.message}`);
     throw err;

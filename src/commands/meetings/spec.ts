@@ -45,7 +45,7 @@ export const list = defineCommand({
   examples: [
     'mtg meetings list --limit 10',
     'mtg meetings list --since 7d --json',
-    "mtg meetings list --since 2026-01-05 --until 2026-01-09 --jq '.[] | select(.attendees | length > 5) | .id'",
+    "mtg meetings list --since 2026-01-05 --until 2026-01-09 \\\n  --jq '.[] | select(.attendees | length > 5) | .id'",
   ],
 });
 
@@ -175,6 +175,6 @@ export const share = defineCommand({
   examples: [
     'mtg meetings share mtg_3f2a9c --email ann@example.com --access Editor',
     'mtg meetings share mtg_3f2a9c --team 4,7 --dry-run',
-    'mtg people list --domain acme.example --fields email | mtg meetings share mtg_3f2a9c --stdin',
+    'mtg people list --domain acme.example --fields email \\\n  | mtg meetings share mtg_3f2a9c --stdin',
   ],
 });

@@ -18,8 +18,8 @@ export const sql = defineCommand({
     ...MIRROR_OPTIONS,
   ],
   examples: [
-    'mtg sql "SELECT name, created_at FROM meetings WHERE deleted_at IS NULL ORDER BY created_at DESC LIMIT 5"',
-    'mtg sql "SELECT json ->> \'$.title\' AS title FROM action_items WHERE mine = 1" --format csv',
+    'mtg sql "SELECT name, created_at FROM meetings WHERE deleted_at IS NULL\n  ORDER BY created_at DESC LIMIT 5"',
+    'mtg sql "SELECT json ->> \'$.title\' AS title FROM action_items\n  WHERE mine = 1" --format csv',
     'mtg sql --schema',
   ],
 });

@@ -9,7 +9,7 @@ import { openMirror } from '../../mirror/open.js';
 import { runSync, syncStopped } from '../../mirror/sync.js';
 import { writeDocument } from '../../output/document.js';
 import { formatDuration } from '../../output/meeting-view.js';
-import { humanCount } from '../../output/text.js';
+import { counted, humanCount } from '../../output/text.js';
 import * as spec from './spec.js';
 
 const PHASE_NOUN: Record<string, string> = {
@@ -56,10 +56,10 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
         }
         // Once the meetings walk has told, the transcripts still to come show too; the time counts
         // the pages left as well, and says so when it cannot know them (a first sync).
-        const left = e.left === undefined ? '' : `; ${humanCount(e.left)} transcripts left`;
+        const left = e.left === undefined ? '' : `; ${counted(e.left, 'transcript')} left`;
         const eta =
           e.etaMs === undefined ? '; ETA unknown' : `; about ${formatDuration(e.etaMs / 1000)} to go`;
-        const text = `Syncing ${noun}: ${humanCount(e.items)} (${e.pages} ${e.pages === 1 ? 'page' : 'pages'}, ${humanCount(e.requests)} requests so far)${left}${eta}`;
+        const text = `Syncing ${noun}: ${humanCount(e.items)} (${counted(e.pages, 'page')}, ${counted(e.requests, 'request')} so far)${left}${eta}`;
         if (e.done) ctx.progress.debug(text);
         else ctx.progress.update(text);
       },

@@ -5,7 +5,7 @@ import { UsageError } from '../../api/errors.js';
 import { NO_BODY, runBulkCommand } from '../../cli/bulk.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { positiveId, readStdinIds, stringId } from '../../cli/input.js';
+import { exactId, readStdinIds, stringId } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import * as spec from './spec.js';
 
@@ -28,7 +28,7 @@ export function batches<T>(items: readonly T[], size: number): T[][] {
 const meetingsNoun = (n: number) => (n === 1 ? 'meeting' : 'meetings');
 
 export const run = defineRun(spec.apply, async (ctx, args, opts) => {
-  const tagId = positiveId(args.TAG_ID, 'TAG_ID');
+  const tagId = exactId(args.TAG_ID, 'TAG_ID');
   const ids = await meetingIds(ctx, args.MEETING_ID, opts.stdin);
   const groups = batches(ids, spec.TAG_APPLY_BATCH_SIZE);
   if (isDryRun(opts))

@@ -76,6 +76,6 @@ export const apply = defineCommand({
   examples: [
     'mtg tags apply 7 mtg_abc123 mtg_def456',
     'mtg meetings search "interview" --fields id | mtg tags apply 7 --stdin',
-    'mtg meetings list --since 7d --fields id | mtg tags apply 7 --stdin --dry-run',
+    'mtg meetings list --since 7d --fields id \\\n  | mtg tags apply 7 --stdin --dry-run',
   ],
 });

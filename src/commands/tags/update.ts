@@ -4,14 +4,14 @@ import { updateTag, updateTagRequest } from '../../api/endpoints.js';
 import { ExitCode, UsageError } from '../../api/errors.js';
 import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { positiveId } from '../../cli/input.js';
+import { exactId } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import { planOutput } from '../../output/plan.js';
 import { nameConflict, tagName } from './names.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.update, async (ctx, args, opts) => {
-  const tagId = positiveId(args.TAG_ID, 'TAG_ID');
+  const tagId = exactId(args.TAG_ID, 'TAG_ID');
   const name = opts.name;
   const description = opts.description;
   if (name === undefined && description === undefined) {

@@ -54,7 +54,7 @@ export const watch = defineCommand({
   },
   examples: [
     'mtg watch --interval 10m',
-    'mtg watch --resource action-items --exec ./notify.sh   # event JSON on stdin, MTG_EVENT_* set',
+    'mtg watch --resource action-items --exec ./notify.sh\n# the script gets the event as JSON on stdin, and MTG_EVENT_* set',
     'mtg watch --once --consumer ci --format ndjson >> events.ndjson',
   ],
 });
