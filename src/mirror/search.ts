@@ -277,8 +277,8 @@ function snippetMaker(match: string): ((texts: readonly string[]) => string[]) &
     db.transaction(() => {
       clear!.run();
       put!.run(JSON.stringify(texts.map((t) => segmentCjk(t, separator ?? ' '))));
-      // With no free separator (hostile text) a space marks nothing: such texts are highlighted
-      // whole and windowed by clampSnippet, as CJK texts are.
+      // With no free separator (hostile text) the space stands in: nearly every text holds one, so
+      // texts are then highlighted whole and windowed by clampSnippet, as CJK texts are.
       const marker = separator ?? ' ';
       for (const row of get!.iterate(marker, MATCH_START, MATCH_END, MATCH_START, MATCH_END, match)) {
         const snippet = String(row.snippet ?? '');
