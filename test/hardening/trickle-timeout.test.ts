@@ -1,13 +1,17 @@
 // --timeout bounds the whole attempt, to the body's last byte (issue 20, item 2): a server that sends
-// its headers and then one byte every half second is cut off like one that goes silent.
-import { createServer, type Server, type ServerResponse } from 'node:http';
+// its headers and then one byte at a time is cut off like one that goes silent. A write the server
+// answered 2xx whose body then trickles (review finding 10) is not sent again, and is reported as a
+// write that may have been applied, so that nobody re-runs a create blindly and makes a duplicate.
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 
 let server: Server | undefined;
 const timers = new Set<NodeJS.Timeout>();
 let hits = 0;
+let posts = 0;
 
 afterEach(async () => {
   for (const t of timers) clearInterval(t);
@@ -18,16 +22,18 @@ afterEach(async () => {
   }
   server = undefined;
   hits = 0;
+  posts = 0;
 });
 
-/** Headers, `[`, then a space every 500 ms, never the end: no chunk is ever 2 s apart. */
-async function trickling(): Promise<string> {
-  server = createServer((req, res: ServerResponse) => {
+/** `status`, the first byte of a body, then a space every `everyMs`, never the end. */
+async function trickling(status: number, first: string, everyMs: number): Promise<string> {
+  server = createServer((req, res) => {
     hits++;
+    if (req.method === 'POST') posts++;
     req.resume();
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.write('[');
-    const t = setInterval(() => res.write(' '), 500);
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.write(first);
+    const t = setInterval(() => res.write(' '), everyMs);
     timers.add(t);
     res.on('close', () => clearInterval(t));
   });
@@ -40,7 +46,8 @@ const LIST = ['action-items', 'list', '--format', 'ndjson', '--timeout', '1'];
 
 describe('--timeout against a body that trickles', () => {
   it('ends the attempt with exit 1 and one line naming --timeout', async () => {
-    const url = await trickling();
+    // No chunk is ever 1 s apart, so a timeout per chunk would never fire.
+    const url = await trickling(200, '[', 500);
     // The kill after 15 s is the bound: before the fix the command ran until killed.
     const r = await runCli([...LIST, '--max-retries', '0'], { env: env(url), timeoutMs: 15_000 });
     expect(r.signal).toBeNull();
@@ -53,7 +60,7 @@ describe('--timeout against a body that trickles', () => {
   }, 20_000);
 
   it('bounds each attempt when it retries', async () => {
-    const url = await trickling();
+    const url = await trickling(200, '[', 500);
     const r = await runCli([...LIST, '--max-retries', '2'], { env: env(url), timeoutMs: 15_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(1);
@@ -61,5 +68,22 @@ describe('--timeout against a body that trickles', () => {
       /the answer did not arrive in full within 1 s \(--timeout\) \(after 3 tries\)\n$/,
     );
     expect(hits).toBe(3);
+  }, 20_000);
+});
+
+describe('a create whose 201 body trickles past --timeout', () => {
+  it('is sent once, exits 1, and says the write may have been applied', async () => {
+    const url = await trickling(201, '{', 300);
+    const r = await runInProcess(
+      ['action-items', 'create', 'Send the roadmap', '--json', '--timeout', '1', '--max-retries', '3'],
+      { env: env(url) },
+    );
+    expect(posts).toBe(1);
+    expect(r.stdout).toBe('');
+    // Exit 1 (a network error: the answer never completed), not 0: nothing is known to print.
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/HTTP 201/);
+    expect(r.stderr).toMatch(/may have been applied/);
+    expect(r.stderr).not.toMatch(/no answer/);
   }, 20_000);
 });
