@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { lastSeq, readChanges } from '../../src/mirror/changes.js';
 import { openMirror } from '../../src/mirror/open.js';
@@ -8,30 +7,19 @@ import { isMine, watch } from '../../src/mirror/watch.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/temp.js';
 import { collect } from '../sandbox/helpers.js';
-import { SMALL } from './helpers.js';
+import { clientFor, SMALL } from './helpers.js';
 
 const sandboxes: Sandbox[] = [];
 afterAll(async () => {
   await Promise.all(sandboxes.map((s) => s.close()));
 });
 
-function clientFor(sb: Sandbox): ApiClient {
-  return new ApiClient({
-    baseUrl: new URL(sb.baseUrl),
-    apiKey: sb.apiKey,
-    userAgent: 'mtg-test',
-    timeoutMs: 10_000,
-    maxRetries: 2,
-    maxWaitMs: 30_000,
-  });
-}
-
 describe('runSync()', () => {
   it('reports progress by phase and treats a transcript answering 404 as a deleted meeting, not an error', async () => {
     const sb = await startSandbox({ seed: 31, limits: 'none', pageSize: 5, sizes: SMALL });
     sandboxes.push(sb);
     const gone = String(((await collect(sb, '/meetings'))[3] as { id: string }).id);
-    const client = clientFor(sb);
+    const client = clientFor(sb, 30_000);
     const request = client.request.bind(client);
     // The meeting disappears between the walk and its transcript.
     client.request = ((req: Parameters<typeof request>[0]) =>
@@ -81,7 +69,7 @@ describe('watch()', () => {
   it('a sync that fails in the default-assignee walk hands over no action-item event until "mine" is known', async () => {
     const sb = await startSandbox({ seed: 33, limits: 'none', pageSize: 5, sizes: SMALL });
     sandboxes.push(sb);
-    const client = clientFor(sb);
+    const client = clientFor(sb, 30_000);
     const request = client.request.bind(client);
     let failMine = false;
     // The default-assignee walk is the action-item list asked without assigneeType.

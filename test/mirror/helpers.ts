@@ -2,7 +2,15 @@
 // plain SQL (the driver directly, not mtg's mirror queries: the test checks the file), and the
 // sandbox's state collected over HTTP to compare it with.
 import { join } from 'node:path';
+import { ApiClient } from '../../src/api/client.js';
 import { openDb, type SqlValue } from '../../src/mirror/driver.js';
+import { type Mirror, openMirror } from '../../src/mirror/open.js';
+import {
+  runSync,
+  type SyncOptions,
+  type SyncProgressEvent,
+  type SyncSummary,
+} from '../../src/mirror/sync.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { type RunResult, runCli, sandboxEnv, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -32,6 +40,47 @@ export async function mirrorEnv(options: SandboxOptions = {}): Promise<MirrorEnv
     dbPath: join(dataDir, 'default.db'),
     mtg,
     sync: (args = [], extraEnv = {}) => mtg(['sync', '--json', ...args], extraEnv),
+  };
+}
+
+/** The client the engine tests sync with: the sandbox's URL and key, short timeouts. */
+export function clientFor(sb: Sandbox, maxWaitMs = 60_000): ApiClient {
+  return new ApiClient({
+    baseUrl: new URL(sb.baseUrl),
+    apiKey: sb.apiKey,
+    userAgent: 'mtg-test',
+    timeoutMs: 10_000,
+    maxRetries: 2,
+    maxWaitMs,
+  });
+}
+
+export interface EngineSync {
+  summary: SyncSummary;
+  events: SyncProgressEvent[];
+}
+
+/**
+ * The sync engine in-process against one sandbox and one data dir: each call opens the mirror (as a
+ * new `mtg sync` would), runs runSync with its progress events collected, and closes it.
+ * `before` gets the open mirror first (a test that tampers with it).
+ */
+export function engineSync(
+  sb: Sandbox,
+  base: SyncOptions = {},
+): (options?: SyncOptions, before?: (mirror: Mirror) => void) => Promise<EngineSync> {
+  const client = clientFor(sb);
+  const dataDir = tempDir('mtg-engine-');
+  return async (options = {}, before) => {
+    const mirror = openMirror({ profile: 'default', dataDir, baseUrl: sb.baseUrl });
+    const events: SyncProgressEvent[] = [];
+    try {
+      before?.(mirror);
+      const summary = await runSync(client, mirror, { ...base, ...options }, (e) => events.push(e));
+      return { summary, events };
+    } finally {
+      mirror.close();
+    }
   };
 }
 

@@ -1,11 +1,8 @@
 // The sync's progress under two rate-limit windows: the ETA follows the tightest window seen (not the
 // burst a short window allows), and the transcripts left show in every phase after the meetings walk.
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
-import { openMirror } from '../../src/mirror/open.js';
-import { runSync, type SyncProgressEvent } from '../../src/mirror/sync.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { tempDir } from '../helpers/temp.js';
+import { engineSync } from './helpers.js';
 
 const sandboxes: Sandbox[] = [];
 afterAll(async () => {
@@ -21,26 +18,8 @@ describe('sync progress under "5/1s,30/10s"', () => {
       sizes: { meetings: 40, actionItems: 12, people: 8, companies: 3 },
     });
     sandboxes.push(sb);
-    const client = new ApiClient({
-      baseUrl: new URL(sb.baseUrl),
-      apiKey: sb.apiKey,
-      userAgent: 'mtg-test',
-      timeoutMs: 10_000,
-      maxRetries: 2,
-      maxWaitMs: 60_000,
-    });
-    const mirror = openMirror({
-      profile: 'default',
-      dataDir: tempDir('mtg-eta-'),
-      baseUrl: sb.baseUrl,
-    });
-    const events: SyncProgressEvent[] = [];
-    try {
-      const summary = await runSync(client, mirror, {}, (e) => events.push(e));
-      expect(summary.complete).toBe(true);
-    } finally {
-      mirror.close();
-    }
+    const { summary, events } = await engineSync(sb)();
+    expect(summary.complete).toBe(true);
     expect(sb.count429).toBe(0);
     // After the meetings walk, every list phase knows the transcripts to come.
     const later = events.filter((e) => e.phase !== 'meetings' && e.phase !== 'transcripts');
@@ -65,23 +44,10 @@ describe('sync progress counts the pages left, not only the transcripts', () => 
       sizes: { meetings: 12, actionItems: 9, people: 6, companies: 3 },
     });
     sandboxes.push(sb);
-    const client = new ApiClient({
-      baseUrl: new URL(sb.baseUrl),
-      apiKey: sb.apiKey,
-      userAgent: 'mtg-test',
-      timeoutMs: 10_000,
-      maxRetries: 2,
-      maxWaitMs: 60_000,
-    });
-    const dataDir = tempDir('mtg-eta-');
+    const engine = engineSync(sb);
     const sync = async () => {
-      const mirror = openMirror({ profile: 'default', dataDir, baseUrl: sb.baseUrl });
-      const events: SyncProgressEvent[] = [];
-      try {
-        expect((await runSync(client, mirror, {}, (e) => events.push(e))).complete).toBe(true);
-      } finally {
-        mirror.close();
-      }
+      const { summary, events } = await engine();
+      expect(summary.complete).toBe(true);
       return events;
     };
     const first = await sync();
