@@ -238,10 +238,23 @@ function tryJson(text: string): unknown {
   }
 }
 
+/**
+ * A JSON number as ID text. Integers beyond 2^53 arrive exact (an ExactInteger) when written as
+ * digits; one written otherwise (90071992547409931.0, 1e17) was rounded by the parse, and its
+ * digits would name another item: refused.
+ */
+export function jsonNumberText(value: number, where: string): string {
+  if (Number.isSafeInteger(value)) return String(value);
+  throw new UsageError(
+    `${where}: ${value} is not a whole number that JSON carries exactly; write it as digits`,
+  );
+}
+
 /** An "id" as the API sent it: a string, or a number (beyond 2^53 kept exact). */
 function idOfObject(value: Record<string, unknown>, where: string): string {
   const id = value.id;
-  if (typeof id === 'string' || typeof id === 'number' || isExactInteger(id)) return String(id);
+  if (typeof id === 'number') return jsonNumberText(id, where);
+  if (typeof id === 'string' || isExactInteger(id)) return String(id);
   throw new UsageError(`${where} has no "id"`);
 }
 
@@ -255,7 +268,8 @@ function valuesOfJsonArray<T>(text: string, column: StdinColumn<T>): T[] {
   if (!Array.isArray(parsed)) throw new UsageError('stdin starts with "[" but is not a JSON array');
   return parsed.map((element, index) => {
     const where = `stdin: element ${index} of the JSON array`;
-    if (typeof element === 'string' || typeof element === 'number' || isExactInteger(element))
+    if (typeof element === 'number') return column.fromText(jsonNumberText(element, where), where);
+    if (typeof element === 'string' || isExactInteger(element))
       return withWhere(where, () => column.fromText(String(element).trim(), where));
     if (isObject(element)) return column.fromObject(element, where);
     throw new UsageError(`${where} is neither a value nor an object`);

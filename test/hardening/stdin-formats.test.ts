@@ -212,4 +212,18 @@ describe('IDs beyond 2^53 go into paths and bodies exactly', () => {
       expect(r.requests).toEqual([]);
     }
   });
+  it('a JSON number that was rounded (not written as digits) is exit 2, never another ID', async () => {
+    // 90071992547409931.0 and 9.0071992547409931e16 parse to 90071992547409940: another item.
+    for (const [text, args] of [
+      [`[{"id":${BIG}.0}]`, ['action-items', 'update', '--stdin', '--status', 'done']],
+      [`{"id":9.0071992547409931e16}\n`, ['action-items', 'update', '--stdin', '--status', 'done']],
+      [`[${BIG}.0]`, ['tags', 'apply', '3', '--stdin']],
+      [`{"teamId":${BIG}.0}\n`, ['meetings', 'share', 'm1', '--stdin']],
+    ] as const) {
+      const r = await mtg([...args], text);
+      expect(r.code, text).toBe(2);
+      expect(r.stderr, text).toMatch(/not a whole number that JSON carries exactly/);
+      expect(r.requests, text).toEqual([]);
+    }
+  });
 });

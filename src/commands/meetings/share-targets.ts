@@ -3,7 +3,14 @@
 
 import { UsageError } from '../../api/errors.js';
 import { isExactInteger } from '../../api/exact.js';
-import { type ExactId, email, exactId, parseStdinColumn, type StdinColumn } from '../../cli/input.js';
+import {
+  type ExactId,
+  email,
+  exactId,
+  jsonNumberText,
+  parseStdinColumn,
+  type StdinColumn,
+} from '../../cli/input.js';
 
 /** A share target and how to name it in messages ("bob@example.com", "team 7"). */
 export interface Target {
@@ -44,7 +51,8 @@ function objectTarget(o: Record<string, unknown>, where: string): Target {
     (typeof o.teamId === 'string' && o.teamId.trim() !== '');
   if (hasEmail === hasTeam) throw new UsageError(`${where} needs exactly one of "email" or "teamId"`);
   try {
-    return hasEmail ? emailTarget(o.email as string) : teamTarget(String(o.teamId));
+    if (hasEmail) return emailTarget(o.email as string);
+    return teamTarget(typeof o.teamId === 'number' ? jsonNumberText(o.teamId, '"teamId"') : String(o.teamId));
   } catch (err) {
     if (err instanceof UsageError) throw new UsageError(`${where}: ${err.message}`);
     throw err;
