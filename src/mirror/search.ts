@@ -282,7 +282,10 @@ function snippetMaker(match: string): ((texts: readonly string[]) => string[]) &
       const marker = separator ?? ' ';
       for (const row of get!.iterate(marker, MATCH_START, MATCH_END, MATCH_START, MATCH_END, match)) {
         const snippet = String(row.snippet ?? '');
-        out[row.rowid] = clampSnippet(separator === undefined ? snippet : snippet.split(separator).join(''));
+        // Highlighted whole (it holds the marker): a short window; snippet()'s own: only bounded.
+        const whole = snippet.includes(marker);
+        const text = separator === undefined ? snippet : snippet.split(separator).join('');
+        out[row.rowid] = whole ? clampSnippet(text, WHOLE_TEXT_WINDOW) : clampSnippet(text);
       }
     });
     return out;
@@ -314,6 +317,11 @@ export function freeSeparator(texts: readonly string[]): string | undefined {
 export const SNIPPET_MAX = 300;
 /** Of those, how many come before the first match when the snippet has to be cut. */
 const SNIPPET_BEFORE = 80;
+/**
+ * The window of a text highlighted whole (CJK): about what snippet()'s 16 tokens show of spaced
+ * text, with the match near its start, so that a table that cuts the snippet still shows the match.
+ */
+const WHOLE_TEXT_WINDOW = { max: 96, before: 16 };
 
 /**
  * A snippet is at most SNIPPET_MAX characters of text around its first match. snippet() counts
@@ -321,7 +329,10 @@ const SNIPPET_BEFORE = 80;
  * characters): such a snippet is cut to a window, "…" where text was left out, a match cut by the
  * window closed at its edge. Cuts never split a surrogate pair.
  */
-export function clampSnippet(snippet: string): string {
+export function clampSnippet(
+  snippet: string,
+  { max, before }: { max: number; before: number } = { max: SNIPPET_MAX, before: SNIPPET_BEFORE },
+): string {
   // [text, marked] pieces; the marks themselves never count as text.
   const pieces: [string, boolean][] = [];
   let rest = snippet;
@@ -338,15 +349,15 @@ export function clampSnippet(snippet: string): string {
     rest = close < 0 ? '' : rest.slice(close + MATCH_END.length);
   }
   for (const [text] of pieces) total += text.length;
-  if (total <= SNIPPET_MAX) return snippet;
+  if (total <= max) return snippet;
   const text = pieces.map(([t]) => t).join('');
   let firstMatch = 0;
   for (const [t, marked] of pieces) {
     if (marked) break;
     firstMatch += t.length;
   }
-  let start = Math.max(0, Math.min(firstMatch - SNIPPET_BEFORE, total - SNIPPET_MAX));
-  let end = Math.min(total, start + SNIPPET_MAX);
+  let start = Math.max(0, Math.min(firstMatch - before, total - max));
+  let end = Math.min(total, start + max);
   if (isLowSurrogate(text.charCodeAt(start))) start++;
   if (end < total && isLowSurrogate(text.charCodeAt(end))) end--;
   let out = start > 0 && !text.slice(0, start).endsWith('…') ? '…' : '';

@@ -93,8 +93,12 @@ describe('find: text without spaces between words', () => {
     expect((await find('培训安排'))[0]!.snippet).toBe('上月我们讨论了明年全体员工的**培训安排**事项');
     expect((await find('安排'))[0]!.snippet).toBe('上月我们讨论了明年全体员工的培训**安排**事项');
     expect((await find('事项'))[0]!.snippet).toBe('上月我们讨论了明年全体员工的培训安排**事项**');
-    // A long one: a window of characters around the match, cut where text was left out.
-    expect((await find('签约仪式'))[0]!.snippet).toMatch(/^…文{80}\*\*签约仪式\*\*书{216}…$/);
+    // A long one: a window of characters around the match, the match near its start (as snippet()
+    // shows spaced text), cut where text was left out; a table at 80 columns still shows the match.
+    expect((await find('签约仪式'))[0]!.snippet).toMatch(/^…文{16}\*\*签约仪式\*\*书{76}…$/);
+    const table = await runCli(['find', '签约仪式', '--format', 'table'], { env: { ...env, COLUMNS: '80' } });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('签约仪式');
   });
 
   it('finds Japanese (kanji and katakana) and Korean inside their words', async () => {
