@@ -162,7 +162,7 @@ export function buildProgram(tree: TreeNode[], version: string, run: Runner, io:
       '  output   --format, --json, --fields, -o/--output, --bom, --raw-cells, --jq\n' +
       '  list     --limit, --checkpoint\n' +
       '  network  --base-url, --insecure, -v/--verbose, --api-key, --max-retries,\n' +
-      '           --timeout, --max-wait (the mirror commands: --base-url, --insecure)\n' +
+      '           --timeout, --max-wait (the mirror commands: --base-url)\n' +
       examplesText([
         'mtg sandbox                               # a local API to try everything',
         'mtg action-items list --assignee anyone --json',

@@ -38,7 +38,11 @@ async function actionItemIds(ctx: Context, args: string[], fromStdin: boolean): 
   const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.in) : [])];
   const ids = uniqueExactIds(raw, 'action item ID');
   if (ids.length === 0) {
-    throw new UsageError('no action item IDs given: pass them as arguments or pipe them in with --stdin');
+    throw new UsageError(
+      fromStdin
+        ? 'stdin held no action item IDs: nothing was sent'
+        : 'no action item IDs given: pass them as arguments or pipe them in with --stdin',
+    );
   }
   return ids;
 }

@@ -26,7 +26,12 @@ async function shareTargets(ctx: Context, opts: OptsFor<typeof spec.share>): Pro
     ...listValues(opts.team, '--team').map(teamTarget),
   ];
   if (opts.stdin) targets.push(...parseShareTargets(await readStdinText(ctx.io.in, 'emails or team IDs')));
-  if (targets.length === 0) throw new UsageError('Nothing to share with: give --email, --team or --stdin');
+  if (targets.length === 0)
+    throw new UsageError(
+      opts.stdin
+        ? 'stdin held no emails or team IDs: nothing was sent'
+        : 'Nothing to share with: give --email, --team or --stdin',
+    );
   return targets;
 }
 

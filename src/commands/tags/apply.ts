@@ -14,7 +14,11 @@ async function meetingIds(ctx: Context, args: string[], fromStdin: boolean): Pro
   const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.in) : [])];
   const ids = [...new Set(raw.map((id) => stringId(id, 'meeting ID')))];
   if (ids.length === 0) {
-    throw new UsageError('no meeting IDs given: pass them after TAG_ID or pipe them in with --stdin');
+    throw new UsageError(
+      fromStdin
+        ? 'stdin held no meeting IDs: nothing was sent'
+        : 'no meeting IDs given: pass them after TAG_ID or pipe them in with --stdin',
+    );
   }
   return ids;
 }
