@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Meeting } from '../../src/api/schemas.js';
 import { renderMeetingPage } from '../../src/output/meeting-view.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
 
 process.env.TZ = 'UTC';
@@ -18,7 +19,7 @@ let meeting: Meeting;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, limits: 'none', seed: 7 });
-  env = { MTG_BASE_URL: sandbox.baseUrl, MTG_API_KEY: sandbox.apiKey, NO_COLOR: '1' };
+  env = sandboxEnv(sandbox, { NO_COLOR: '1' });
   const listed = await runInProcess(['meetings', 'list', '--limit', '1', '--json'], { env });
   const id = (JSON.parse(listed.stdout) as { id: string }[])[0]!.id;
   meeting = JSON.parse((await runInProcess(['meetings', 'view', id, '--json'], { env })).stdout) as Meeting;

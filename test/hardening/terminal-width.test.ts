@@ -6,6 +6,7 @@
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
 
 const NOW = new Date('2025-06-04T12:00:00Z');
@@ -14,7 +15,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, limits: 'none', seed: 7 });
-  env = { MTG_BASE_URL: sandbox.baseUrl, MTG_API_KEY: sandbox.apiKey, NO_COLOR: '1' };
+  env = sandboxEnv(sandbox, { NO_COLOR: '1' });
 });
 
 afterAll(async () => {

@@ -3,6 +3,7 @@
 // "unassigned". A list, where the assignee is sent (null when unassigned), keeps the column.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
 
 let sandbox: Sandbox;
@@ -10,7 +11,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, limits: 'none', seed: 7 });
-  env = { MTG_BASE_URL: sandbox.baseUrl, MTG_API_KEY: sandbox.apiKey, NO_COLOR: '1' };
+  env = sandboxEnv(sandbox, { NO_COLOR: '1' });
 });
 
 afterAll(async () => {
