@@ -59,7 +59,7 @@ export async function printDryRun(
     text = ctx.io.out.isTTY && !ctx.globals.output ? sanitizeForTerminal(lines.join('')) : lines.join('');
   }
   const { writeDocument } = await import('../output/document.js');
-  await writeDocument(ctx.io.out, ctx.globals.output, text);
+  await writeDocument(ctx, text);
   const { counted } = await import('../output/text.js');
   ctx.progress.note(`Dry run: ${counted(planned.length, 'request')} not sent.`);
   return ExitCode.ok;

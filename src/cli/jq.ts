@@ -9,7 +9,7 @@
 import { Writable } from 'node:stream';
 import type { JqWeb } from 'jq-web';
 import { ExitCode, MtgError, UsageError } from '../api/errors.js';
-import type { OutputSink } from '../output/sink.js';
+import type { OutputSink, OutputStage } from '../output/sink.js';
 
 /** Strings raw, everything else compact JSON, one result per line (as `gh --jq`). */
 const RUN_FLAGS = ['-r', '-c'];
@@ -123,16 +123,15 @@ export function runJq(jq: JqWeb, expr: string, document: Uint8Array): { out: str
 }
 
 /**
- * Route every document the command opens through EXPR: compile it first (a syntax error is exit 2
- * before anything is sent), then install the output filter. The real output (stdout or the -o
- * file) is opened as the command opens its own, so a bad -o path still fails before any request.
+ * The --jq stage of a run's output (OutputPlan.stage, src/output/plan.ts): every document the
+ * command writes is collected, and what jq makes of it goes to the real output (stdout or the -o
+ * file, opened as without --jq, so a bad -o path still fails before any request). main.ts compiles
+ * EXPR first (compileJq), so a syntax error is exit 2 before anything is sent.
  */
-export async function installJq(expr: string, stderr: NodeJS.WritableStream): Promise<void> {
+export async function jqStage(expr: string, stderr: NodeJS.WritableStream): Promise<OutputStage> {
   const jq = await compileJq(expr);
-  const { openOutput, setDocumentFilter } = await import('../output/sink.js');
   const { sanitizeForTerminal } = await import('../output/sanitize.js');
-  setDocumentFilter(async (stdout, path) => {
-    const target = await openOutput(stdout, path, true);
+  return (target) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const stream = new Writable({
@@ -180,5 +179,5 @@ export async function installJq(expr: string, stderr: NodeJS.WritableStream): Pr
       },
     };
     return sink;
-  });
+  };
 }

@@ -46,7 +46,7 @@ export async function run(argv: string[], io: IOStreams, env: Env, opts: RunOpti
       context = new Context(globals, io, env, controller.signal);
       context.commandPath = commandPath(command);
       // A bad expression is exit 2 before the command sends anything.
-      if (globals.jq !== undefined) await (await import('./jq.js')).installJq(globals.jq, io.err);
+      if (globals.jq !== undefined) await (await import('./jq.js')).compileJq(globals.jq);
       // Every -o/--checkpoint destination, before the command sends anything (exit 2 if unusable).
       if (globals.output !== undefined || globals.checkpoint !== undefined) {
         const { checkDestinations } = await import('../output/destination.js');
@@ -81,8 +81,6 @@ export async function run(argv: string[], io: IOStreams, env: Env, opts: RunOpti
   } finally {
     await context?.dispose().catch(() => undefined);
     opts.interrupt?.removeEventListener('abort', onInterrupt);
-    // --jq routes documents through a filter held by the output module: not into the next run.
-    if (context?.globals.jq !== undefined) (await import('../output/sink.js')).setDocumentFilter(undefined);
   }
   return exitCode;
 }

@@ -36,7 +36,7 @@ export { writeDocument } from './document.js';
 export { fieldsOfSchema, fieldsOfValue, getPath, OutputUsageError, parseFields, project } from './fields.js';
 export { toJson } from './json.js';
 export { sanitizeForTerminal, sanitizeOneLine } from './sanitize.js';
-export { type OutputSink, openAppendOutput, openOutput, setDocumentFilter } from './sink.js';
+export { type OutputSink, type OutputStage, openAppendOutput, openOutput } from './sink.js';
 export { counted, humanCount, truncate } from './text.js';
 export {
   defaultFormat,

@@ -15,8 +15,8 @@
 //   (cli/list.ts) gives it to the paginator, sql/find/changes to their query. Commands without
 //   LIST_OPTIONS or LIMIT_OPTIONS refuse --limit before anything runs (cli/program.ts).
 // - Where the data goes: stdout, or -o FILE written atomically (output/sink.ts). Every document the
-//   plan opens goes through the --jq stage when --jq is given (src/cli/jq.ts installs it at start,
-//   before any request, as the filter of output/sink.ts openOutput).
+//   plan opens goes through plan.stage, the --jq stage when --jq is given (src/cli/jq.ts builds it;
+//   main.ts compiles the expression first, before any request).
 //
 // list(), one() and document() own the writer's life: open, commit on success, abort on failure
 // (an -o file is left as it was; a json array is closed so that stdout stays one valid document).
@@ -24,9 +24,10 @@
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { outputWidth } from '../cli/io.js';
+import { outputStage } from './document.js';
 import { type FieldsView, OutputUsageError, parseFields } from './fields.js';
 import { createItemWriter, writeOne } from './index.js';
-import { type OutputSink, openAppendOutput, openOutput } from './sink.js';
+import { type OutputSink, type OutputStage, openAppendOutput, openOutput } from './sink.js';
 import { writeChunk } from './stream.js';
 import {
   defaultFormat,
@@ -84,6 +85,8 @@ export interface OutputPlan<F extends string = Format> {
   readonly screen: boolean;
   /** -o FILE, or undefined for stdout. */
   readonly destination: string | undefined;
+  /** What every document passes through on its way to the destination: --jq, else nothing. */
+  readonly stage: OutputStage | undefined;
   /** --limit. */
   readonly limit: number | undefined;
   /** The table format and no --fields: the page meant for people, where a command has one. */
@@ -155,6 +158,7 @@ export async function planOutput<const F extends string = Format>(
   const color = !planOptions.plain && screenColor(ctx);
   const width = outputWidth(ctx.io, ctx.env);
   const destination = ctx.globals.output;
+  const stage = await outputStage(ctx);
   const options: WriterOptions = {
     format: isWriterFormat(format) ? format : 'json',
     fields,
@@ -176,7 +180,7 @@ export async function planOutput<const F extends string = Format>(
     writerFormat();
     const sink = resume
       ? await openAppendOutput(destination!, resume.bytes)
-      : await openOutput(ctx.io.out, destination);
+      : await openOutput(ctx.io.out, destination, stage);
     const writer = createItemWriter(sink.stream, columns ? { ...view, ...columns } : view, {
       ...options,
       continueAfter: resume?.items ?? 0,
@@ -202,7 +206,7 @@ export async function planOutput<const F extends string = Format>(
 
   /** Opens the destination, runs `write`, keeps the result only when it succeeds. */
   const whole = async (write: (stream: NodeJS.WritableStream) => Promise<void>): Promise<void> => {
-    const sink = await openOutput(ctx.io.out, destination);
+    const sink = await openOutput(ctx.io.out, destination, stage);
     try {
       await write(sink.stream);
       await sink.commit();
@@ -222,6 +226,7 @@ export async function planOutput<const F extends string = Format>(
     now: options.now ?? ctx.io.now().getTime(),
     screen: !!ctx.io.out.isTTY && !destination,
     destination,
+    stage,
     limit,
     readable: format === 'table' && fields === undefined,
     options,

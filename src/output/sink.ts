@@ -111,16 +111,10 @@ function stdoutSink(out: NodeJS.WritableStream): OutputSink {
 }
 
 /**
-/**
- * --jq (src/cli/jq.ts): when set, every document a command opens goes to this filter instead, which
- * collects it and writes what jq makes of it to the real output (opened with `unfiltered`).
+ * A stage between a command and its output (--jq, src/cli/jq.ts): given the real output, opened
+ * as without it, it returns what the command writes to instead. Carried by the output plan.
  */
-let documentFilter:
-  | ((stdout: NodeJS.WritableStream, path: string | undefined) => Promise<OutputSink>)
-  | undefined;
-export function setDocumentFilter(filter: typeof documentFilter): void {
-  documentFilter = filter;
-}
+export type OutputStage = (target: OutputSink) => OutputSink;
 
 /**
  * `path` undefined, "-" or /dev/stdout: `stdout` (the run's, io.out). A device, FIFO or terminal:
@@ -130,9 +124,13 @@ export function setDocumentFilter(filter: typeof documentFilter): void {
 export async function openOutput(
   stdout: NodeJS.WritableStream,
   path?: string,
-  unfiltered = false,
+  stage?: OutputStage,
 ): Promise<OutputSink> {
-  if (documentFilter && !unfiltered) return documentFilter(stdout, path);
+  const target = await openTarget(stdout, path);
+  return stage ? stage(target) : target;
+}
+
+async function openTarget(stdout: NodeJS.WritableStream, path: string | undefined): Promise<OutputSink> {
   if (path === undefined) return stdoutSink(stdout);
   const dest = await resolveDestination(path, '-o');
   if (dest.kind === 'stdout') return stdoutSink(stdout);

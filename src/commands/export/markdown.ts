@@ -124,7 +124,7 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
   if (s.failed) parts.push(`${s.failed} failed`);
   ctx.progress.note(`Exported to ${root}: ${parts.join(', ')}`);
   if (format === 'json') {
-    await writeDocument(ctx.io.out, ctx.globals.output, `${JSON.stringify(s, null, 2)}\n`);
+    await writeDocument(ctx, `${JSON.stringify(s, null, 2)}\n`);
   }
   return s.failed > 0 ? ExitCode.partial : ExitCode.ok;
 });

@@ -49,7 +49,7 @@ export const run = defineRun(spec.view, async (ctx, args, opts) => {
         'No web app URL is set. Set MTG_APP_URL or run `mtg config set app-url https://app.example.com`.',
       );
     }
-    await writeDocument(ctx.io.out, ctx.globals.output, webLink(base, meetingId) + '\n');
+    await writeDocument(ctx, webLink(base, meetingId) + '\n');
     return ExitCode.ok;
   }
   // A view is read by people wherever it goes: into a pipe or a file it is the page too, as plain

@@ -107,8 +107,7 @@ export const run = defineRun(spec.status, async (ctx) => {
   }
   if (format === 'json' || format === 'ndjson') {
     await writeDocument(
-      ctx.io.out,
-      ctx.globals.output,
+      ctx,
       `${format === 'json' ? JSON.stringify(status, null, 2) : JSON.stringify(status)}\n`,
     );
     return ExitCode.ok;
@@ -130,8 +129,7 @@ export const run = defineRun(spec.status, async (ctx) => {
   const row = (label: string, value: string) => `  ${label.padEnd(13)}${value}\n`;
   const counted = (n: number, d: number) => `${humanCount(n)}${d ? ` (+${humanCount(d)} deleted)` : ''}`;
   await writeDocument(
-    ctx.io.out,
-    ctx.globals.output,
+    ctx,
     `Mirror of profile ${s.profile}\n` +
       row('path', s.path) +
       row('size', `${humanCount(Math.ceil(s.size / 1024))} KB`) +

@@ -74,11 +74,7 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
       }
       // --json: one object on stdout whatever the ending; the exit code still says why it stopped.
       if (format === 'json') {
-        await writeDocument(
-          ctx.io.out,
-          ctx.globals.output,
-          `${JSON.stringify(partial.summary, null, 2)}\n`,
-        ).catch(() => undefined);
+        await writeDocument(ctx, `${JSON.stringify(partial.summary, null, 2)}\n`).catch(() => undefined);
       }
     }
     throw error;
@@ -96,7 +92,7 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
     (summary.complete ? '' : ' (run `mtg sync` again to go on)');
   ctx.progress.note(line);
   if (format === 'json') {
-    await writeDocument(ctx.io.out, ctx.globals.output, `${JSON.stringify(summary, null, 2)}\n`);
+    await writeDocument(ctx, `${JSON.stringify(summary, null, 2)}\n`);
   }
   return ExitCode.ok;
 });
