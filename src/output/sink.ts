@@ -1,14 +1,13 @@
 // Where the data goes: stdout, or a file written atomically (-o) or appended to (--checkpoint).
-// Atomic: a temp file in the target's directory (same filesystem, so rename is atomic), fsync'd
-// and renamed over the target on commit; removed on abort and, as a last resort, on process exit.
-// Only a regular file (or the file a symlink resolves to) is replaced that way: a device, FIFO or
-// terminal is written in place (destination.ts decides), so it is never replaced by a regular file.
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants, unlinkSync } from 'node:fs';
-import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+// Atomic: output/atomic-file.ts (a temp file in the target's folder, fsync'd and renamed over the
+// target on commit, removed on abort and, as a last resort, on process exit), written as a stream
+// so that a large output is never held in memory. Only a regular file (or the file a symlink
+// resolves to) is replaced that way: a device, FIFO or terminal is written in place
+// (destination.ts decides), so it is never replaced by a regular file.
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { exitHooks } from '../cli/exit-hooks.js';
+import { openAtomicFile } from './atomic-file.js';
 import { resolveDestination, writeFailure } from './destination.js';
 
 export interface OutputSink {
@@ -78,25 +77,6 @@ class FileSink extends Writable {
   }
 }
 
-// Temp files not yet committed or aborted, removed synchronously if the process exits anyway.
-const pendingTemps = new Map<string, number>(); // path -> fd
-let exitHookInstalled = false;
-function trackTemp(path: string, fd: number): void {
-  pendingTemps.set(path, fd);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  exitHooks.add(() => {
-    for (const [p, fd] of pendingTemps) {
-      try {
-        if (fd >= 0) closeSync(fd);
-      } catch {}
-      try {
-        unlinkSync(p);
-      } catch {}
-    }
-  });
-}
-
 function stdoutSink(out: NodeJS.WritableStream): OutputSink {
   // stdout itself, not a wrapper: renderers need its isTTY and columns.
   return {
@@ -135,27 +115,11 @@ async function openTarget(stdout: NodeJS.WritableStream, path: string | undefine
   const dest = await resolveDestination(path, '-o');
   if (dest.kind === 'stdout') return stdoutSink(stdout);
   if (dest.kind === 'special') return inPlaceSink(dest.path, path);
-  const target = dest.path;
-  const temp = join(
-    dirname(target),
-    `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
-  );
-  const fh = await open(temp, 'wx', 0o644);
-  trackTemp(temp, fh.fd);
-  const sink = new FileSink(fh, 0, path);
+  // Keeps the mode of a file being replaced (e.g. someone made it 0600).
+  const file = await openAtomicFile(dest.path, { mode: 0o644, keepMode: true, syncFolder: true });
+  const sink = new FileSink(file.handle, 0, path);
   sink.on('error', () => {}); // surfaced through write()/commit(); an unhandled 'error' would crash
   let state: 'open' | 'committed' | 'aborted' = 'open';
-
-  // The temp file stays in pendingTemps until it is gone (unlinked or renamed): a process that
-  // exits meanwhile (a second Ctrl-C lands while the first one's abort is under way) still removes
-  // it. -1: its descriptor is closed already and must not be closed again (the number may be reused).
-  const discard = async (): Promise<void> => {
-    sink.destroy();
-    await fh.close().catch(() => {});
-    pendingTemps.set(temp, -1);
-    await unlink(temp).catch(() => {});
-    pendingTemps.delete(temp);
-  };
   return {
     stream: sink,
     get bytesWritten() {
@@ -164,7 +128,7 @@ async function openTarget(stdout: NodeJS.WritableStream, path: string | undefine
     flush: async () => {
       try {
         await sink.settle();
-        await fh.sync();
+        await file.handle.sync();
       } catch (err) {
         throw writeFailure(err, path);
       }
@@ -174,24 +138,19 @@ async function openTarget(stdout: NodeJS.WritableStream, path: string | undefine
       state = 'committed';
       try {
         await sink.finish();
-        // Keep the mode of a file being replaced (e.g. someone made it 0600).
-        const old = await stat(target).catch(() => undefined);
-        if (old) await fh.chmod(old.mode & 0o7777);
-        await fh.sync();
-        await fh.close();
-        pendingTemps.set(temp, -1);
-        await rename(temp, target);
-        pendingTemps.delete(temp);
       } catch (err) {
-        await discard();
+        await file.abort();
         throw writeFailure(err, path);
       }
-      await syncDir(dirname(target));
+      await file.commit().catch((err) => {
+        throw writeFailure(err, path);
+      });
     },
     async abort() {
       if (state !== 'open') return;
       state = 'aborted';
-      await discard();
+      sink.destroy();
+      await file.abort();
     },
   };
 }
@@ -284,16 +243,4 @@ export async function openAppendOutput(path: string, truncateToBytes: number): P
     commit: close,
     abort: close,
   };
-}
-
-// Makes the rename itself durable; not possible everywhere (Windows), so best effort.
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const d = await open(dir, 'r');
-    try {
-      await d.sync();
-    } finally {
-      await d.close();
-    }
-  } catch {}
 }
