@@ -1,10 +1,11 @@
 // --checkpoint FILE: after every complete page, record where the export stands (next link, items and
 // bytes written) so that the same command run again continues from there. The record is replaced
-// atomically; the output file is truncated back to the recorded bytes on resume, which drops a
-// half-written page.
+// atomically and fsync'd (output/atomic-file.ts), so a crash leaves the last whole record; the
+// output file is truncated back to the recorded bytes on resume, which drops a half-written page.
 
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
+import { writeFileAtomic } from '../output/atomic-file.js';
 
 export interface CheckpointRecord {
   version: 1;
@@ -42,13 +43,10 @@ export async function readCheckpoint(path: string, signature: string): Promise<C
 }
 
 export async function writeCheckpoint(path: string, record: CheckpointRecord): Promise<void> {
-  const temp = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(temp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-    await rename(temp, path);
+    // A full disk leaves no temp file behind; the previous record stays as it was.
+    await writeFileAtomic(path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   } catch (err) {
-    // A full disk must not leave the temp file behind; the previous record stays as it was.
-    await unlink(temp).catch(() => undefined);
     const { writeFailure } = await import('../output/destination.js');
     throw writeFailure(err, path);
   }

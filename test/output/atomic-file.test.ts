@@ -4,6 +4,7 @@
 import { chmodSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeCheckpoint } from '../../src/cli/checkpoint.js';
 import {
   openAtomicFile,
   removeUnfinishedTemps,
@@ -123,4 +124,19 @@ describe('writeFileAtomic / writeFileAtomicSync (whole content)', () => {
       expect(readFileSync(join(target, 'note.md'), 'utf8')).toBe('kept');
     });
   }
+});
+
+describe('--checkpoint record', () => {
+  it('is never written through a link planted under its temp file name', async () => {
+    const dir = tempDir('mtg-atomic-');
+    const ck = join(dir, 'ck.json');
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'not yours');
+    // The name the checkpoint writer used to give its temp file (predictable: the pid).
+    symlinkSync(victim, `${ck}.${process.pid}.tmp`);
+    await writeCheckpoint(ck, { version: 1, signature: 's', next: null, items: 3, bytes: 42 });
+    expect(readFileSync(victim, 'utf8')).toBe('not yours');
+    expect(JSON.parse(readFileSync(ck, 'utf8'))).toMatchObject({ items: 3, bytes: 42 });
+    expect(statSync(ck).mode & 0o777).toBe(umasked(0o600));
+  });
 });
