@@ -5,11 +5,11 @@
 // `config.json.lock` (O_EXCL, bounded wait), re-read the file, change it, write a temp file and
 // rename it over the old one.
 
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { chmod, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, open, readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { ExitCode, MtgError, UsageError } from '../api/errors.js';
+import { writeFileAtomic } from '../output/atomic-file.js';
 import { ConfigFileError } from './settings.js';
 
 export const CONFIG_KEYS = ['api-key', 'base-url', 'app-url'] as const;
@@ -182,20 +182,11 @@ async function parseConfig(path: string, text: string): Promise<ConfigFile> {
   );
 }
 
-/** Whole file or nothing: temp file (0600) in the same folder, flushed, renamed over the old one. */
+/** Whole file or nothing (output/atomic-file.ts): a 0600 temp file, fsync'd, renamed over the old one. */
 async function writeAtomic(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
+    await writeFileAtomic(path, text, { mode: 0o600 });
   } catch (err) {
-    await rm(temp, { force: true });
     throw new MtgError(`Could not write the config file ${path}: ${(err as Error).message}`, ExitCode.api);
   }
 }
