@@ -26,6 +26,11 @@ export interface AtomicFileOptions {
   mode: number;
   /** The new file takes the mode of the file it replaces (an -o target someone made 0600). */
   keepMode?: boolean;
+  /**
+   * fsync the file before the rename (default true). Off only for export's files: one fsync per
+   * file made a 1,000-meeting export 8x slower (1.1 s -> 9.3 s), and export does without today.
+   */
+  fsync?: boolean;
   /** Also fsync the folder after the rename, so that the rename itself survives a crash. */
   syncFolder?: boolean;
   /** How the temp file's name starts (default `.<target's name>.`); export sweeps its own by it. */
@@ -100,7 +105,7 @@ export async function openAtomicFile(target: string, options: AtomicFileOptions)
           const old = await stat(target).catch(() => undefined);
           if (old) await handle.chmod(old.mode & 0o7777);
         }
-        await handle.sync();
+        if (options.fsync !== false) await handle.sync();
         await handle.close();
         unfinished.set(tempPath, -1);
         await rename(tempPath, target);
@@ -153,7 +158,7 @@ export function writeFileAtomicSync(
       const old = statSync(target, { throwIfNoEntry: false });
       if (old) fchmodSync(fd, old.mode & 0o7777);
     }
-    fsyncSync(fd);
+    if (options.fsync !== false) fsyncSync(fd);
     open = false;
     closeSync(fd);
     renameSync(tempPath, target);
