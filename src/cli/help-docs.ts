@@ -131,10 +131,12 @@ function commandMarkdown(cmd: DocCommand): string[] {
     for (const a of cmd.args) lines.push(`- ${code(argTerm(a))}: ${md(a.description)}`);
     lines.push('');
   }
-  if (cmd.options.length) lines.push('Options:', '', ...optionLines(cmd.options), '');
   lines.push(
-    `Options of every command: ${COMMON_OPTIONS.map((o) => code(o.flags.replace(/ <.*/, ''))).join(', ')}, ` +
-      `${code('-h')} ([mtg](README.md#options-of-every-command)).`,
+    'Options:',
+    '',
+    ...optionLines(cmd.options),
+    `- the options of every command: ${COMMON_OPTIONS.map((o) => code(o.flags.replace(/ <.*/, ''))).join(', ')}, ` +
+      `${code('-h, --help')} ([all of them](README.md#options-of-every-command))`,
     '',
   );
   if (cmd.examples.length) lines.push('Examples:', '', '```sh', ...cmd.examples, '```', '');
