@@ -27,7 +27,7 @@ function anchors(text: string): Set<string> {
   let fenced = false;
   for (const line of text.split('\n')) {
     if (line.startsWith('```')) fenced = !fenced;
-    const heading = !fenced && /^#{1,6} (.*)$/.exec(line);
+    const heading = fenced ? null : /^#{1,6} (.*)$/.exec(line);
     if (heading?.[1]) {
       found.add(
         heading[1]
