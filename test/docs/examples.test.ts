@@ -24,7 +24,7 @@ const FILES = [
 ];
 
 /** The command lines of a file's ```sh sandbox blocks: continuations joined, comment lines dropped. */
-export function sandboxExamples(markdown: string): string[] {
+function sandboxExamples(markdown: string): string[] {
   const lines: string[] = [];
   for (const [, body] of markdown.matchAll(/^```sh sandbox\n([\s\S]*?)^```$/gm)) {
     for (const line of (body ?? '').replace(/\\\n\s*/g, '').split('\n')) {
