@@ -1,6 +1,8 @@
 // `mtg help TOPIC` prints the topic (exit 0) from the start-up file's stored texts, through the CLI
 // (MTG_NO_HELP_CACHE=1) and in-process alike; an unknown topic is exit 2 naming the topics; `mtg help
 // COMMAND...` is that command's --help; the root help lists the topics.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HELP_TOPIC_NAMES } from '../../src/cli/help-texts.js';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
@@ -90,5 +92,19 @@ describe('mtg help TOPIC', () => {
     );
     const text = HELP_TOPICS.find((t) => t.name === 'environment')?.text ?? '';
     for (const name of names) expect(text, name).toContain(name);
+  });
+
+  it('bash completion offers the topics (and the commands) after `mtg help`', () => {
+    const script = join(import.meta.dirname, '..', '..', 'completions', 'mtg.bash');
+    const harness =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash code, not a JavaScript template
+      'source "$1"; COMP_WORDS=(mtg help "$2"); COMP_CWORD=2; COMP_LINE="mtg help $2"; COMP_POINT=${#COMP_LINE}; _mtg; printf "%s\\n" "${COMPREPLY[@]}"';
+    const complete = (word: string) =>
+      spawnSync('bash', ['--norc', '--noprofile', '-c', harness, 'bash', script, word], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
+    expect(complete('')).toEqual(expect.arrayContaining([...HELP_TOPIC_NAMES, 'meetings', 'sync']));
+    expect(complete('ex')).toEqual(['exit-codes', 'export']);
+    expect(complete('env')).toEqual(['environment']);
   });
 });
