@@ -83,7 +83,13 @@ describe('mtg help TOPIC', () => {
 
   it('the environment topic names every MTG_ variable the code reads', async () => {
     const { execFileSync } = await import('node:child_process');
-    const found = execFileSync('grep', ['-rhoE', 'env\\.MTG_[A-Z_]+', 'src'], { encoding: 'utf8' });
+    const found = execFileSync(
+      'grep',
+      ['-rhoE', 'env\\.MTG_[A-Z_]+', join(import.meta.dirname, '..', '..', 'src')],
+      {
+        encoding: 'utf8',
+      },
+    );
     const names = new Set(
       found
         .split('\n')
