@@ -22,6 +22,7 @@ __mtg_child() {
     '|api') REPLY='api' ;;
     '|sandbox') REPLY='sandbox' ;;
     '|completion') REPLY='completion' ;;
+    '|help') REPLY='help' ;;
     'auth|login') REPLY='auth login' ;;
     'auth|logout') REPLY='auth logout' ;;
     'auth|status') REPLY='auth status' ;;
@@ -54,7 +55,7 @@ __mtg_child() {
 # The words that lead on from node $1, in REPLY.
 __mtg_subcommands() {
   case "$1" in
-    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes watch find sql mirror export api sandbox completion' ;;
+    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes watch find sql mirror export api sandbox completion help' ;;
     'auth') REPLY='login logout status' ;;
     'config') REPLY='get set unset list' ;;
     'meetings') REPLY='list ls search view show transcript share' ;;
@@ -555,6 +556,7 @@ __mtg_arg_choices() {
     'config set|0') REPLY='api-key base-url app-url' ;;
     'config unset|0') REPLY='api-key base-url app-url' ;;
     'completion|0') REPLY='bash zsh fish' ;;
+    'help|0') REPLY='exit-codes environment formats dates mirror mcp auth config meetings action-items tags calendar people companies sync changes watch find sql export api sandbox completion' ;;
     *) REPLY= ;;
   esac
 }

@@ -3,6 +3,7 @@
 // declared with `choices`. The scripts are static (lookup tables as `case` statements), so TAB
 // never starts node; `npm run completions` writes them to completions/ and a test keeps them current.
 
+import { HELP_TOPIC_NAMES } from './help-texts.js';
 import { isGroup, type OptionSpec, type TreeNode } from './spec.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -121,6 +122,17 @@ export function completionModel(
       nodes.push(leaf(node.name, node));
     }
   }
+  // `mtg help TOPIC|COMMAND` (commander's help command, answered by help-texts.ts): the topics first.
+  root.children.push(child('help', [], 'show help for a command, or a topic', 'help'));
+  nodes.push({
+    path: 'help',
+    children: [],
+    options: [],
+    // "mirror" is a topic and a command: `mtg help mirror` is the topic (`mtg mirror --help` the command).
+    args: [
+      { choices: [...new Set([...HELP_TOPIC_NAMES, ...tree.map((node) => node.name)])], variadic: false },
+    ],
+  });
   return { nodes, globals: [...globalOptions, HELP].map(completionOption) };
 }
 

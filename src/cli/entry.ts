@@ -6,34 +6,42 @@
 // node's ES module loader is never set up. Self-contained on purpose: it requires nothing of ours
 // but dist/cli.cjs.
 
-import type { HelpTexts } from './help-texts.js';
+import { answerHelpWords, type HelpAnswer, type HelpTexts } from './help-texts.js';
 
 declare const __MTG_VERSION__: string | undefined;
 
 /**
  * The stored text (dist/help.json, rendered by commander at build time: see help-texts.ts) for
- * `mtg` alone, or for command words (names or aliases) followed by one --help/-h and nothing else.
+ * `mtg` alone, or for command words (names or aliases) followed by one --help/-h and nothing else,
+ * and `mtg help WORDS...` (a topic, a command's help, or exit 2 naming the topics: answerHelpWords).
  * Anything else — options, extra arguments, an unknown path, a missing or unreadable file — and
  * MTG_NO_HELP_CACHE=1 (forces commander, so tests can compare both paths): undefined.
  */
-function preRenderedHelp(argv: string[]): string | undefined {
+function preRenderedHelp(argv: string[]): HelpAnswer | undefined {
   if (process.env.MTG_NO_HELP_CACHE === '1') return undefined;
+  // `mtg help WORDS...`: a topic or a command's help (answerHelpWords; `mtg help` alone: commander).
+  const helpWords = argv[0] === 'help' && argv.length > 1 ? argv.slice(1) : undefined;
+  if (helpWords?.some((w) => w === '' || w.startsWith('-') || /\s/.test(w))) return undefined;
   const flag = argv[argv.length - 1];
   const bare = argv.length === 0;
-  if (!bare && flag !== '--help' && flag !== '-h') return undefined;
+  if (!bare && !helpWords && flag !== '--help' && flag !== '-h') return undefined;
   const words = argv.slice(0, -1);
   // Plain words only ("-x", "" or a word with a space are for commander to judge).
-  if (words.length > 2 || words.some((w) => w === '' || w.startsWith('-') || /\s/.test(w))) return undefined;
+  if (!helpWords && (words.length > 2 || words.some((w) => w === '' || w.startsWith('-') || /\s/.test(w))))
+    return undefined;
   try {
     // getBuiltinModule (node >= 20.16), not `import 'node:fs'`: a static ESM import of a builtin
     // costs about 1 ms of every start, --version's included.
     const { readFileSync } = process.getBuiltinModule('node:fs');
     const help = JSON.parse(readFileSync(`${__dirname}/help.json`, 'utf8')) as HelpTexts;
-    if (bare) return typeof help.bare === 'string' ? help.bare : undefined;
+    if (bare) return typeof help.bare === 'string' ? { out: help.bare, err: '', code: 0 } : undefined;
+    // (A help.json without topics, of an older build: commander answers.)
+    if (helpWords)
+      return typeof help.topics === 'object' && help.topics ? answerHelpWords(helpWords, help) : undefined;
     const path = words.join(' ');
     const key = Object.hasOwn(help.paths, path) ? help.paths[path] : undefined;
     const text = key !== undefined && Object.hasOwn(help.texts, key) ? help.texts[key] : undefined;
-    return typeof text === 'string' ? text : undefined;
+    return typeof text === 'string' ? { out: text, err: '', code: 0 } : undefined;
   } catch {
     return undefined;
   }
@@ -65,7 +73,9 @@ if (version) {
   // Same output as commander's version option (see buildProgram): the version and a newline.
   process.stdout.write(`${typeof __MTG_VERSION__ === 'string' ? __MTG_VERSION__ : '0.0.0-dev'}\n`);
 } else if (help !== undefined) {
-  process.stdout.write(help);
+  if (help.out) process.stdout.write(help.out);
+  if (help.err) process.stderr.write(help.err);
+  process.exitCode = help.code;
 } else {
   enableCompileCache();
   // A real require() of the CLI bundle (kept by the build), which runs it.

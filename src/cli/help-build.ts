@@ -1,9 +1,11 @@
-// Build time only (scripts/build.mjs bundles and runs this to write dist/help.json): the help of
-// every command, from the same program main.ts builds (same tree, same buildProgram).
+// The help of every command, from the same program main.ts builds (same tree, same buildProgram),
+// and the help topics: at build time (scripts/build.mjs bundles and runs this to write
+// dist/help.json), and in the CLI for `mtg help WORDS...` when the stored texts are not used.
 
 import { commandTree } from '../commands/index.js';
 import { VERSION } from './context.js';
-import { type HelpTexts, renderHelpTexts } from './help-texts.js';
+import { answerHelpWords, type HelpAnswer, type HelpTexts, renderHelpTexts } from './help-texts.js';
+import { helpTopicTexts } from './help-topics.js';
 import { buildProgram } from './program.js';
 
 export function buildHelpTexts(): HelpTexts {
@@ -15,9 +17,15 @@ export function buildHelpTexts(): HelpTexts {
     writeOut: record,
     writeErr: record,
   });
-  return renderHelpTexts(program, () => {
+  const texts = renderHelpTexts(program, () => {
     const text = written;
     written = '';
     return text;
   });
+  return { ...texts, topics: helpTopicTexts() };
+}
+
+/** `mtg help WORDS...` answered as the fast path answers it (undefined: for commander). */
+export function answerHelpCommand(words: string[]): HelpAnswer | undefined {
+  return answerHelpWords(words, buildHelpTexts());
 }

@@ -75,6 +75,15 @@ export async function run(argv: string[], io: IOStreams, env: Env, opts: RunOpti
       io.out.write(program.helpInformation());
       return ExitCode.ok;
     }
+    // `mtg help TOPIC|COMMAND...`: as the start-up file answers it from dist/help.json (entry.ts).
+    if (argv[0] === 'help' && argv.length > 1) {
+      const answer = (await import('./help-build.js')).answerHelpCommand(argv.slice(1));
+      if (answer) {
+        io.out.write(answer.out);
+        io.err.write(answer.err);
+        return answer.code;
+      }
+    }
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     exitCode = report(err, io, env, controller.signal.aborted);

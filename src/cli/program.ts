@@ -10,6 +10,7 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../api/errors.js';
 import type { Context } from './context.js';
 import { COMMON_OPTIONS, SET_OPTIONS } from './globals.js';
+import { HELP_TOPIC_NAMES } from './help-texts.js';
 import { collect } from './input.js';
 import { type Args, type CommandSpec, isGroup, type OptionSpec, type Opts, type TreeNode } from './spec.js';
 
@@ -132,6 +133,7 @@ export function buildProgram(tree: TreeNode[], version: string, run: Runner, io:
     )
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
+    .helpCommand('help [command|topic]', 'show help for a command, or a topic (below)')
     .showSuggestionAfterError(true)
     // A fixed width, not the terminal's: help is then the same bytes everywhere, which lets
     // entry.ts answer --help from texts rendered at build time (help-texts.ts).
@@ -163,6 +165,7 @@ export function buildProgram(tree: TreeNode[], version: string, run: Runner, io:
       '  list     --limit, --checkpoint\n' +
       '  network  --base-url, --insecure, -v/--verbose, --api-key, --max-retries,\n' +
       '           --timeout, --max-wait (the mirror commands: --base-url)\n' +
+      `\nHelp topics (mtg help TOPIC):\n  ${HELP_TOPIC_NAMES.join(', ')}\n` +
       examplesText([
         'mtg sandbox                               # a local API to try everything',
         'mtg action-items list --assignee anyone --json',

@@ -7,8 +7,8 @@ export const sql = defineCommand({
   name: 'sql',
   summary: 'Run a read-only SQL query on the local mirror',
   description:
-    'Run one SQL statement on the local mirror (SQLite, opened read-only; the schema is in the README and ' +
-    'from `mtg sql --schema`). Rows come out in any output format, columns as the query names them. ' +
+    'Run one SQL statement on the local mirror (SQLite, opened read-only; `mtg sql --schema` prints the ' +
+    'schema, docs/mirror.md explains it). Rows come out in any output format, columns as the query names them. ' +
     'A statement that would write, or a syntax error, is exit 2. Sends no request.',
   args: [{ name: 'QUERY', description: 'one SELECT (or other read-only) statement' }],
   options: [

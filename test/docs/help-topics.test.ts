@@ -1,0 +1,116 @@
+// `mtg help TOPIC` prints the topic (exit 0) from the start-up file's stored texts, through the CLI
+// (MTG_NO_HELP_CACHE=1) and in-process alike; an unknown topic is exit 2 naming the topics; `mtg help
+// COMMAND...` is that command's --help; the root help lists the topics.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HELP_TOPIC_NAMES } from '../../src/cli/help-texts.js';
+import { HELP_TOPICS } from '../../src/cli/help-topics.js';
+import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
+
+const PATHS = [
+  ['fast path', {}],
+  ['commander', { MTG_NO_HELP_CACHE: '1' }],
+] as const;
+
+describe('mtg help TOPIC', () => {
+  it('has a text for every topic name, in the listed order', () => {
+    expect(HELP_TOPICS.map((t) => t.name)).toEqual([...HELP_TOPIC_NAMES]);
+  });
+
+  it.each(HELP_TOPICS.map((t) => [t.name, t.text] as const))(
+    '%s fits 80 columns, no trailing blanks',
+    (_, text) => {
+      for (const line of text.split('\n')) {
+        expect(line.length, line).toBeLessThanOrEqual(80);
+        expect(line, line).not.toMatch(/\s$/);
+      }
+    },
+  );
+
+  for (const [label, env] of PATHS) {
+    it(`prints each topic, exit 0 (${label})`, async () => {
+      for (const topic of HELP_TOPICS) {
+        const r = await runCli(['help', topic.name], { env });
+        expect(r.stderr).toBe('');
+        expect(r.stdout).toBe(topic.text);
+        expect(r.code).toBe(0);
+      }
+    });
+
+    it(`an unknown topic is exit 2 naming the topics, nothing on stdout (${label})`, async () => {
+      const r = await runCli(['help', 'exit-code'], { env });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('no help topic or command "exit-code"');
+      for (const name of HELP_TOPIC_NAMES) expect(r.stderr).toContain(name);
+    });
+
+    it(`mtg help COMMAND... prints that command's --help (${label})`, async () => {
+      const [viaHelp, viaFlag, viaAlias] = await Promise.all([
+        runCli(['help', 'meetings', 'list'], { env }),
+        runCli(['meetings', 'list', '--help'], { env }),
+        runCli(['help', 'meeting', 'ls'], { env }),
+      ]);
+      expect(viaHelp.code).toBe(0);
+      expect(viaHelp.stdout).toContain('Usage: mtg meetings list');
+      expect(viaHelp.stdout).toBe(viaFlag.stdout);
+      expect(viaAlias.stdout).toBe(viaFlag.stdout);
+    });
+  }
+
+  it('answers the same in-process (run())', async () => {
+    const topic = await runInProcess(['help', 'environment']);
+    expect(topic).toMatchObject({ code: 0, stderr: '' });
+    expect(topic.stdout).toContain('MTG_API_KEY');
+    const unknown = await runInProcess(['help', 'no-such-topic']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('exit-codes, environment, formats, dates, mirror, mcp');
+  });
+
+  it('does not echo control characters of an unknown word', async () => {
+    const r = await runCli(['help', 'x\u001b[31my']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain('\u001b');
+  });
+
+  it('the root help lists the topics', async () => {
+    const r = await runCli(['--help']);
+    expect(r.stdout).toContain('Help topics (mtg help TOPIC):');
+    expect(r.stdout).toContain(HELP_TOPIC_NAMES.join(', '));
+  });
+
+  it('the environment topic names every MTG_ variable the code reads', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const found = execFileSync(
+      'grep',
+      ['-rhoE', 'env\\.MTG_[A-Z_]+', join(import.meta.dirname, '..', '..', 'src')],
+      {
+        encoding: 'utf8',
+      },
+    );
+    const names = new Set(
+      found
+        .split('\n')
+        .filter(Boolean)
+        .map((s) => s.slice(4)),
+    );
+    const text = HELP_TOPICS.find((t) => t.name === 'environment')?.text ?? '';
+    for (const name of names) expect(text, name).toContain(name);
+  });
+
+  it('bash completion offers the topics (and the commands) after `mtg help`', () => {
+    const script = join(import.meta.dirname, '..', '..', 'completions', 'mtg.bash');
+    const harness =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash code, not a JavaScript template
+      'source "$1"; COMP_WORDS=(mtg help "$2"); COMP_CWORD=2; COMP_LINE="mtg help $2"; COMP_POINT=${#COMP_LINE}; _mtg; printf "%s\\n" "${COMPREPLY[@]}"';
+    const complete = (word: string) =>
+      spawnSync('bash', ['--norc', '--noprofile', '-c', harness, 'bash', script, word], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
+    expect(complete('')).toEqual(expect.arrayContaining([...HELP_TOPIC_NAMES, 'meetings', 'sync']));
+    expect(complete('ex')).toEqual(['exit-codes', 'export']);
+    expect(complete('env')).toEqual(['environment']);
+  });
+});
