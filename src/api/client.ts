@@ -15,6 +15,7 @@ import {
   ResponseShapeError,
 } from './errors.js';
 import { parseJsonExact, stringifyExact } from './exact.js';
+import { type Attempt, RequestHooks } from './hooks.js';
 import { ProxyError, proxyFor, refusedTunnelStatus, tunnelPoolFactory } from './proxy.js';
 import { parseRateLimitHeaders, parseRetryAfter, RateLimiter, type WaitInfo } from './ratelimit.js';
 import {
@@ -106,6 +107,8 @@ const MIN_REFUSAL_WAIT_S = 0.05;
 
 export class ApiClient {
   readonly limiter: RateLimiter;
+  /** Subscribe to see, count or refuse each HTTP attempt (hooks.ts); each returns its unsubscribe. */
+  readonly hooks = new RequestHooks();
   private dispatcher: Dispatcher | undefined;
   private plainHeaders: Record<string, string> | undefined;
   private jsonHeaders: Record<string, string> | undefined;
@@ -162,7 +165,15 @@ export class ApiClient {
     // waited out within --max-wait).
     for (;;) {
       this.throwIfAborted();
+      const hooked: Attempt = { method: req.method, url };
+      try {
+        this.hooks.runBefore(hooked);
+      } catch (err) {
+        this.hooks.runAfter(hooked, { kind: 'not-sent', error: err });
+        throw err;
+      }
       const ticket = await this.limiter.acquire(order).catch((err: unknown) => {
+        this.hooks.runAfter(hooked, { kind: 'not-sent', error: err });
         // --max-wait ends the wait after a 429: say what the server said too.
         if (
           err instanceof RateLimitExhaustedError &&
@@ -173,6 +184,7 @@ export class ApiClient {
         throw err;
       });
       order = ticket.order;
+      this.hooks.runSent(hooked);
       const started = performance.now();
       let res: Dispatcher.ResponseData | undefined;
       let text: string;
@@ -205,6 +217,7 @@ export class ApiClient {
       } catch (err) {
         clearTimeout(timer);
         this.limiter.settle(ticket);
+        this.hooks.runAfter(hooked, { kind: 'failed' });
         this.throwIfAborted();
         const code = deadline.signal.aborted
           ? res
@@ -250,6 +263,7 @@ export class ApiClient {
       const get = (name: string) => headerValue(res.headers[name]);
       const rate = parseRateLimitHeaders(get);
       this.limiter.observe(ticket, rate);
+      this.hooks.runAfter(hooked, { kind: 'answered', status: res.statusCode, rate });
       // Built only under --verbose: this runs for every page of an export.
       if (this.options.log) {
         this.log(
