@@ -5,7 +5,6 @@
 // reads the change log after it.
 
 import { ExitCode, InterruptedError, MtgError, UsageError } from '../api/errors.js';
-import type { RateLimiter } from '../api/ratelimit.js';
 import { type ChangeEvent, type ChangeResource, lastSeq, readChanges } from './changes.js';
 import type { Db } from './driver.js';
 import type { Mirror } from './open.js';
@@ -75,23 +74,6 @@ export function isMine(db: Db, id: string): boolean {
 }
 
 /**
- * What the rate limit allows over time (requests per second), as the command's limiter learned it
- * from the RateLimit headers: the watch stretches its interval to it.
- */
-export class RateObserver {
-  private limiter: RateLimiter | undefined;
-
-  attach(limiter: RateLimiter): void {
-    this.limiter = limiter;
-  }
-
-  /** Requests per second that can be kept up indefinitely (undefined before any report). */
-  sustainableRate(): number | undefined {
-    return this.limiter?.sustainableRate();
-  }
-}
-
-/**
  * The interval to use: the one asked for, or, when the last sync needed more requests than the
  * sustainable rate allows in that time, the time those requests take at that rate (rounded up to
  * a second). Syncs never overlap either way; this keeps a watch from running syncs back to back.
@@ -148,7 +130,7 @@ export interface WatchHooks {
   warn(line: string): void;
   /** Between syncs: called about every second with the time left. */
   waiting(msLeft: number, intervalMs: number): void;
-  /** The sustainable request rate per second, when known (RateObserver). */
+  /** The sustainable request rate per second, when known (the client's limiter). */
   rateLimit?(): number | undefined;
   signal: AbortSignal;
   now?: () => number;

@@ -46,8 +46,6 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
   const settings = await ctx.settings(false);
   const baseUrl = ctx.baseUrl(settings);
   const client = await ctx.client();
-  const rates = new watchMod.RateObserver();
-  rates.attach(client.limiter);
   const mirror = openMirror({
     profile: settings.profile,
     dataDir: dataDir(ctx.env),
@@ -112,7 +110,7 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
       {
         signal: ctx.signal,
         maxSyncs: opts.once ? 1 : undefined,
-        rateLimit: () => rates.sustainableRate(),
+        rateLimit: () => client.limiter.sustainableRate(),
         sync: async (committed) => {
           client.limiter.resetWaited();
           status('Syncing…');
