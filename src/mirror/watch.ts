@@ -10,19 +10,6 @@ import type { Db } from './driver.js';
 import type { Mirror } from './open.js';
 import type { SyncSummary } from './sync.js';
 
-const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
-
-/** `30s`, `5m`, `1h`, `1h30m`: at least one second. */
-export function parseInterval(value: string, flag = '--interval'): number {
-  const v = value.trim();
-  const parts = /^(?:\d+[smh])+$/.test(v) ? [...v.matchAll(/(\d+)([smh])/g)] : [];
-  const ms = parts.reduce((sum, m) => sum + Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS], 0);
-  if (!parts.length || !Number.isSafeInteger(ms) || ms < 1000) {
-    throw new UsageError(`Invalid ${flag} "${value}": use a duration of 1s or more, such as 30s, 5m or 1h`);
-  }
-  return ms;
-}
-
 /** `4m 05s`, `1h 02m`, `12s`: for status lines. */
 export function shortDuration(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
