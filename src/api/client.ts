@@ -79,26 +79,10 @@ type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent' | 'Poo
 let undiciModule: Promise<Undici> | undefined;
 // undici is loaded on the first request, not at start-up (`mtg --help` never needs it).
 const loadUndici = () => {
-  if (!undiciModule) baselineWasmOnly();
   // undici is CommonJS: in the split bundle its exports arrive as the default export.
   undiciModule ??= import('undici').then((m) => ('Agent' in m ? m : (m as { default: Undici }).default));
   return undiciModule;
 };
-
-/**
- * undici parses HTTP/1.1 with llhttp compiled to WebAssembly, on the first connection. V8 then also
- * optimizes it with TurboFan, which cost a one-page command about 85 ms of its 275 (bench/README,
- * "start-up of an API command"); Liftoff, V8's baseline WebAssembly compiler, parses as fast as a
- * CLI needs. V8 fixes a module's tiers when it compiles it, so this touches only modules compiled
- * from now on: llhttp, and jq-web only when --jq loads it later (it loads before the first request).
- */
-function baselineWasmOnly(): void {
-  try {
-    process.getBuiltinModule?.('node:v8')?.setFlagsFromString('--liftoff-only');
-  } catch {
-    // A node without the flag: TurboFan as before.
-  }
-}
 
 /** A 429 is waited out, not counted as a retry; this only bounds a server that never stops. */
 const MAX_REFUSALS = 1000;
