@@ -15,6 +15,7 @@ import {
   ResponseShapeError,
 } from './errors.js';
 import { parseJsonExact, stringifyExact } from './exact.js';
+import { type Attempt, RequestHooks } from './hooks.js';
 import { ProxyError, proxyFor, refusedTunnelStatus, tunnelPoolFactory } from './proxy.js';
 import { parseRateLimitHeaders, parseRetryAfter, RateLimiter, type WaitInfo } from './ratelimit.js';
 import {
@@ -78,26 +79,10 @@ type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent' | 'Poo
 let undiciModule: Promise<Undici> | undefined;
 // undici is loaded on the first request, not at start-up (`mtg --help` never needs it).
 const loadUndici = () => {
-  if (!undiciModule) baselineWasmOnly();
   // undici is CommonJS: in the split bundle its exports arrive as the default export.
   undiciModule ??= import('undici').then((m) => ('Agent' in m ? m : (m as { default: Undici }).default));
   return undiciModule;
 };
-
-/**
- * undici parses HTTP/1.1 with llhttp compiled to WebAssembly, on the first connection. V8 then also
- * optimizes it with TurboFan, which cost a one-page command about 85 ms of its 275 (bench/README,
- * "start-up of an API command"); Liftoff, V8's baseline WebAssembly compiler, parses as fast as a
- * CLI needs. V8 fixes a module's tiers when it compiles it, so this touches only modules compiled
- * from now on: llhttp, and jq-web only when --jq loads it later (it loads before the first request).
- */
-function baselineWasmOnly(): void {
-  try {
-    process.getBuiltinModule?.('node:v8')?.setFlagsFromString('--liftoff-only');
-  } catch {
-    // A node without the flag: TurboFan as before.
-  }
-}
 
 /** A 429 is waited out, not counted as a retry; this only bounds a server that never stops. */
 const MAX_REFUSALS = 1000;
@@ -106,6 +91,8 @@ const MIN_REFUSAL_WAIT_S = 0.05;
 
 export class ApiClient {
   readonly limiter: RateLimiter;
+  /** Subscribe to see, count or refuse each HTTP attempt (hooks.ts); each returns its unsubscribe. */
+  readonly hooks = new RequestHooks();
   private dispatcher: Dispatcher | undefined;
   private plainHeaders: Record<string, string> | undefined;
   private jsonHeaders: Record<string, string> | undefined;
@@ -162,7 +149,15 @@ export class ApiClient {
     // waited out within --max-wait).
     for (;;) {
       this.throwIfAborted();
+      const hooked: Attempt = { method: req.method, url };
+      try {
+        this.hooks.runBefore(hooked);
+      } catch (err) {
+        this.hooks.runAfter(hooked, { kind: 'not-sent', error: err });
+        throw err;
+      }
       const ticket = await this.limiter.acquire(order).catch((err: unknown) => {
+        this.hooks.runAfter(hooked, { kind: 'not-sent', error: err });
         // --max-wait ends the wait after a 429: say what the server said too.
         if (
           err instanceof RateLimitExhaustedError &&
@@ -173,6 +168,7 @@ export class ApiClient {
         throw err;
       });
       order = ticket.order;
+      this.hooks.runSent(hooked);
       const started = performance.now();
       let res: Dispatcher.ResponseData | undefined;
       let text: string;
@@ -205,6 +201,7 @@ export class ApiClient {
       } catch (err) {
         clearTimeout(timer);
         this.limiter.settle(ticket);
+        this.hooks.runAfter(hooked, { kind: 'failed' });
         this.throwIfAborted();
         const code = deadline.signal.aborted
           ? res
@@ -250,6 +247,7 @@ export class ApiClient {
       const get = (name: string) => headerValue(res.headers[name]);
       const rate = parseRateLimitHeaders(get);
       this.limiter.observe(ticket, rate);
+      this.hooks.runAfter(hooked, { kind: 'answered', status: res.statusCode, rate });
       // Built only under --verbose: this runs for every page of an export.
       if (this.options.log) {
         this.log(

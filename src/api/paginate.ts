@@ -37,17 +37,6 @@ export async function* paginatePages<T>(
   client: ApiClient,
   options: PaginateOptions<T>,
 ): AsyncGenerator<Page<T>> {
-  // Only while pages arrive: what runs after the export (--jq over the whole document) gets V8's
-  // own sizing back (bounded, jq-web over 100,000 items took 1.3x as long: bench figure f).
-  boundYoungGeneration(+1);
-  try {
-    yield* pages(client, options);
-  } finally {
-    boundYoungGeneration(-1);
-  }
-}
-
-async function* pages<T>(client: ApiClient, options: PaginateOptions<T>): AsyncGenerator<Page<T>> {
   // Compiled once per export (about 2 ms): zod generates a validator for this exact shape, about
   // 3x faster than its interpreter on every page (the client validates each page with it).
   const schema = z.compile(z.array(options.item));
@@ -83,29 +72,6 @@ async function* pages<T>(client: ApiClient, options: PaginateOptions<T>): AsyncG
       number,
       more: taken.length < items.length || next !== undefined,
     };
-  }
-}
-
-/**
- * Keeps V8's young generation at the size start-up left it (usually 2 x 2 MB), for the rest of the
- * process. Each scavenge during a paged read finds the page in flight alive (100-250 kB), and V8
- * doubles the young generation whenever the bytes that survived since its last growth exceed its
- * size: so however little stays alive, a long export grew it to 2 x 8 MB (json, ndjson) or 2 x 16 MB
- * (csv), +10 to +25 MB of peak RSS at 100,000 items, for no gain in speed (bench figure c,
- * bench/README). `--max-semi-space-size` is read only when the heap is set up: set here, it does
- * nothing. The growth factor is read at each growth, and 1 makes a growth add nothing; V8 raises a
- * factor below 2 only when it sets the heap up, so it must be set now, not on node's command line.
- */
-let pagedReads = 0;
-function boundYoungGeneration(change: 1 | -1): void {
-  pagedReads += change;
-  if (pagedReads !== (change === 1 ? 1 : 0)) return; // another paged read is under way
-  try {
-    // 2 is V8's default (and its minimum at set-up).
-    const factor = change === 1 ? 1 : 2;
-    process.getBuiltinModule?.('node:v8')?.setFlagsFromString(`--semi-space-growth-factor=${factor}`);
-  } catch {
-    // A node without the flag: V8's own sizing, as before.
   }
 }
 

@@ -54,26 +54,30 @@ function shouldProxy(target: URL, noProxy: string): boolean {
  * timeout, never retried inside undici, and fail with a plain message.
  */
 export function tunnelPoolFactory(PoolClass: typeof Pool, timeoutMs: number) {
-  return (origin: URL, opts: object): Dispatcher => {
-    const pool = new PoolClass(origin, {
+  // A subclass, not a replaced method: ProxyAgent calls connect(params) in its promise form, whose
+  // failure is named here; the callback form passes through.
+  class TunnelPool extends PoolClass {
+    private readonly proxyName: string;
+    constructor(origin: URL, opts: Pool.Options) {
+      super(origin, opts);
+      this.proxyName = `${origin.protocol}//${origin.host}`; // never the user:password part
+    }
+    // One implementation for both of Pool's connect() overloads (the callback form returns nothing).
+    override connect(...args: unknown[]): Promise<Dispatcher.ConnectData> {
+      const connect = super.connect as (...a: unknown[]) => Promise<Dispatcher.ConnectData> | undefined;
+      const pending = connect.apply(this, args);
+      return pending?.catch((err: unknown) => {
+        throw new ProxyError(proxyProblem(this.proxyName, err, timeoutMs), PROXY_CLOSED, err);
+      }) as Promise<Dispatcher.ConnectData>;
+    }
+  }
+  return (origin: URL, opts: object): Dispatcher =>
+    new TunnelPool(origin, {
       ...opts,
       connectTimeout: timeoutMs,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     } as Pool.Options);
-    const connect = pool.connect.bind(pool) as (
-      ...args: unknown[]
-    ) => Promise<Dispatcher.ConnectData> | undefined;
-    const name = `${origin.protocol}//${origin.host}`; // never the user:password part
-    // ProxyAgent calls connect(params) in its promise form; the callback form passes through.
-    pool.connect = ((...args: unknown[]) => {
-      const pending = connect(...args);
-      return pending?.catch((err: unknown) => {
-        throw new ProxyError(proxyProblem(name, err, timeoutMs), PROXY_CLOSED, err);
-      });
-    }) as typeof pool.connect;
-    return pool;
-  };
 }
 
 function proxyProblem(name: string, err: unknown, timeoutMs: number): string {

@@ -250,6 +250,15 @@ export class RateLimiter {
     return rate;
   }
 
+  /**
+   * The time one request takes at the sustainable rate (ms): an estimate's pace, slower than a
+   * short window's burst makes the recent pace look (undefined before any window is known).
+   */
+  sustainableMsPerRequest(): number | undefined {
+    const rate = this.sustainableRate();
+    return rate === undefined || rate <= 0 ? undefined : 1000 / rate;
+  }
+
   private report(
     ticket: Ticket,
     limit: number | undefined,

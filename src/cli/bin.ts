@@ -13,6 +13,17 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 });
 process.once('exit', runExitHooks);
 
+// V8 flags for the whole process, set here and nowhere else (figures in bench/README.md, c and g).
+try {
+  const v8 = process.getBuiltinModule?.('node:v8');
+  // undici's HTTP parser (WebAssembly) on Liftoff: TurboFan optimizing it cost a one-page command ~100 ms.
+  v8?.setFlagsFromString('--liftoff-only');
+  // A long paged read grew the young generation to 2 x 8-16 MB for no speed; node's command line cannot set this.
+  v8?.setFlagsFromString('--semi-space-growth-factor=1');
+} catch {
+  // A node without these flags: V8's defaults.
+}
+
 const interrupt = new AbortController();
 const onSignal = (signal: NodeJS.Signals) => {
   if (interrupt.signal.aborted) process.exit(ExitCode.interrupted); // second Ctrl-C: now

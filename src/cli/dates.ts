@@ -14,9 +14,38 @@ import { UsageError } from '../api/errors.js';
 
 const EXAMPLES = 'e.g. 2026-01-05, 2026-01-05T14:30, 2026-01-05T14:30:00Z or 7d (also 30m, 24h, 2w)';
 
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+type Unit = keyof typeof UNIT_MS;
 
-const RELATIVE = /^(\d{1,6})([mhdw])$/;
+/**
+ * The one duration grammar of mtg: a whole number and a unit (s, m, h, d, w), or with `compound`
+ * several of them in a row (`1h30m`). `units` are the units the option takes; `maxDigits` bounds
+ * the number. Milliseconds, or undefined when `text` is not such a duration (the caller says why).
+ */
+export function parseDurationMs(
+  text: string,
+  units: readonly Unit[],
+  { compound = false, maxDigits }: { compound?: boolean; maxDigits?: number } = {},
+): number | undefined {
+  const digits = maxDigits === undefined ? '\\d+' : `\\d{1,${maxDigits}}`;
+  const unit = `[${units.join('')}]`;
+  const whole = new RegExp(compound ? `^(?:${digits}${unit})+$` : `^${digits}${unit}$`);
+  if (!whole.test(text)) return undefined;
+  let ms = 0;
+  for (const m of text.matchAll(new RegExp(`(${digits})(${unit})`, 'g'))) {
+    ms += Number(m[1]) * UNIT_MS[m[2] as Unit];
+  }
+  return ms;
+}
+
+/** `30s`, `5m`, `1h`, `1h30m` (mtg watch's --interval and --exec-timeout): at least one second. */
+export function parseInterval(value: string, flag = '--interval'): number {
+  const ms = parseDurationMs(value.trim(), ['s', 'm', 'h'], { compound: true });
+  if (ms === undefined || !Number.isSafeInteger(ms) || ms < 1000) {
+    throw new UsageError(`Invalid ${flag} "${value}": use a duration of 1s or more, such as 30s, 5m or 1h`);
+  }
+  return ms;
+}
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -43,11 +72,8 @@ export function parseTimeBound(value: string, flag: string, now: Date = new Date
       `${flag} "${value}" is not a date, date-time or duration${why ? ` (${why})` : ''}; ${EXAMPLES}`,
     );
 
-  const relative = RELATIVE.exec(text);
-  if (relative) {
-    const unit = relative[2] as keyof typeof UNIT_MS;
-    return new Date(now.getTime() - Number(relative[1]) * UNIT_MS[unit]);
-  }
+  const relative = parseDurationMs(text, ['m', 'h', 'd', 'w'], { maxDigits: 6 });
+  if (relative !== undefined) return new Date(now.getTime() - relative);
 
   const date = DATE.exec(text);
   if (date) {

@@ -11,6 +11,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import { ExitCode, MtgError, UsageError } from '../api/errors.js';
+import { sqliteCall, sqliteRows } from './sqlite-codes.js';
+
+export { sqliteErrorCode } from './sqlite-codes.js';
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
 export type Params = SqlValue[] | [Record<string, SqlValue>];
@@ -85,22 +88,36 @@ const requireHere = createRequire(import.meta.url);
 /**
  * require() that keeps Node 22's "SQLite is an experimental feature" warning off stderr, and only
  * that warning: mtg's output is its contract, and node:sqlite is what the mirror is tested with.
+ * Node hands the warning to the 'warning' listeners (its own printer among them) on a tick queued
+ * by the load: until the tick queued after it, one listener stands in for them and passes every
+ * other warning on.
  */
 export const requireDriver: DriverLoader = (name) => {
   if (name !== 'node:sqlite') return requireHere(name);
-  const emitWarning = process.emitWarning;
-  process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
-    const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
-    const text = typeof warning === 'string' ? warning : warning.message;
-    if (type === 'ExperimentalWarning' && /\bSQLite\b/.test(text)) return;
-    return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
-  } as typeof process.emitWarning;
+  // A second load in the same tick finds the listeners held already (and node warns only once).
+  if (process.listeners('warning').includes(holdSqliteWarning)) return requireHere('node:sqlite');
+  const listeners = process.listeners('warning') as ((warning: Error) => void)[];
+  held = listeners;
+  for (const listener of listeners) process.removeListener('warning', listener);
+  process.on('warning', holdSqliteWarning);
   try {
     return requireHere('node:sqlite');
   } finally {
-    process.emitWarning = emitWarning;
+    process.nextTick(() => {
+      process.removeListener('warning', holdSqliteWarning);
+      for (const listener of listeners) process.on('warning', listener);
+      held = [];
+    });
   }
 };
+
+/** The 'warning' listeners set aside while node:sqlite loads. */
+let held: ((warning: Error) => void)[] = [];
+
+function holdSqliteWarning(warning: Error): void {
+  if (warning.name === 'ExperimentalWarning' && /\bSQLite\b/.test(warning.message)) return;
+  for (const listener of held) listener.call(process, warning);
+}
 
 /**
  * node:sqlite with everything the mirror needs, or undefined (older Node, or behind a flag). Node
@@ -282,62 +299,6 @@ function exactRowid(rowid: number | bigint, bigInts: boolean): number | bigint {
   return safe && !bigInts ? Number(id) : id;
 }
 
-// SQLite's result code names (sqlite3.h), so that node:sqlite's errors (code ERR_SQLITE_ERROR and
-// a numeric errcode) carry the `SQLITE_*` code better-sqlite3 gives and the mirror's messages test.
-const PRIMARY_CODES = (
-  'OK ERROR INTERNAL PERM ABORT BUSY LOCKED NOMEM READONLY INTERRUPT IOERR CORRUPT NOTFOUND FULL ' +
-  'CANTOPEN PROTOCOL EMPTY SCHEMA TOOBIG CONSTRAINT MISMATCH MISUSE NOLFS AUTH FORMAT RANGE NOTADB'
-).split(' ');
-const EXTENDED_CODES: Record<number, string> = Object.fromEntries(
-  Object.entries({
-    BUSY_RECOVERY: 261,
-    BUSY_SNAPSHOT: 517,
-    BUSY_TIMEOUT: 773,
-    READONLY_RECOVERY: 264,
-    READONLY_CANTLOCK: 520,
-    READONLY_ROLLBACK: 776,
-    READONLY_DBMOVED: 1032,
-    CORRUPT_VTAB: 267,
-    CONSTRAINT_CHECK: 275,
-    CONSTRAINT_COMMITHOOK: 531,
-    CONSTRAINT_FOREIGNKEY: 787,
-    CONSTRAINT_FUNCTION: 1043,
-    CONSTRAINT_NOTNULL: 1299,
-    CONSTRAINT_PRIMARYKEY: 1555,
-    CONSTRAINT_TRIGGER: 1811,
-    CONSTRAINT_UNIQUE: 2067,
-    CONSTRAINT_VTAB: 2323,
-    CONSTRAINT_ROWID: 2579,
-    CANTOPEN_ISDIR: 526,
-    CANTOPEN_FULLPATH: 782,
-  }).map(([name, code]) => [code, name]),
-);
-
-function withSqliteCode(err: unknown): unknown {
-  const e = err as { code?: unknown; errcode?: unknown };
-  if (e && typeof e === 'object' && e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') {
-    const name = EXTENDED_CODES[e.errcode] ?? PRIMARY_CODES[e.errcode & 0xff];
-    if (name !== undefined) e.code = `SQLITE_${name}`;
-  }
-  return err;
-}
-
-function sqliteCall<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    throw withSqliteCode(err);
-  }
-}
-
-function* sqliteRows<Row>(rows: IterableIterator<unknown>): Generator<Row> {
-  try {
-    yield* rows as IterableIterator<Row>;
-  } catch (err) {
-    throw withSqliteCode(err);
-  }
-}
-
 // The opcodes by which SQLite's own sqlite3_stmt_readonly() calls a statement a writer
 // (resolveP2Values in vdbeaux.c): node:sqlite does not expose the function, EXPLAIN shows them.
 const WRITING_OPCODES = new Set(['Checkpoint', 'Vacuum', 'JournalMode']);
@@ -433,14 +394,4 @@ function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDbOptions
       open = false;
     },
   };
-}
-
-/** SQLite's error code name ("SQLITE_NOTADB", "SQLITE_READONLY", ...) of a driver error. */
-export function sqliteErrorCode(err: unknown): string | undefined {
-  if (err && typeof err === 'object' && 'code' in err) {
-    withSqliteCode(err);
-    const code = (err as { code: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('SQLITE_')) return code;
-  }
-  return undefined;
 }

@@ -5,24 +5,10 @@
 // reads the change log after it.
 
 import { ExitCode, InterruptedError, MtgError, UsageError } from '../api/errors.js';
-import type { RateLimiter } from '../api/ratelimit.js';
 import { type ChangeEvent, type ChangeResource, lastSeq, readChanges } from './changes.js';
 import type { Db } from './driver.js';
 import type { Mirror } from './open.js';
 import type { SyncSummary } from './sync.js';
-
-const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
-
-/** `30s`, `5m`, `1h`, `1h30m`: at least one second. */
-export function parseInterval(value: string, flag = '--interval'): number {
-  const v = value.trim();
-  const parts = /^(?:\d+[smh])+$/.test(v) ? [...v.matchAll(/(\d+)([smh])/g)] : [];
-  const ms = parts.reduce((sum, m) => sum + Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS], 0);
-  if (!parts.length || !Number.isSafeInteger(ms) || ms < 1000) {
-    throw new UsageError(`Invalid ${flag} "${value}": use a duration of 1s or more, such as 30s, 5m or 1h`);
-  }
-  return ms;
-}
 
 /** `4m 05s`, `1h 02m`, `12s`: for status lines. */
 export function shortDuration(ms: number): string {
@@ -72,23 +58,6 @@ export function isMine(db: Db, id: string): boolean {
   return (
     (db.prepare<{ mine: number }>('SELECT mine FROM action_items WHERE id = ?').get(id)?.mine ?? 0) === 1
   );
-}
-
-/**
- * What the rate limit allows over time (requests per second), as the command's limiter learned it
- * from the RateLimit headers: the watch stretches its interval to it.
- */
-export class RateObserver {
-  private limiter: RateLimiter | undefined;
-
-  attach(limiter: RateLimiter): void {
-    this.limiter = limiter;
-  }
-
-  /** Requests per second that can be kept up indefinitely (undefined before any report). */
-  sustainableRate(): number | undefined {
-    return this.limiter?.sustainableRate();
-  }
 }
 
 /**
@@ -148,7 +117,7 @@ export interface WatchHooks {
   warn(line: string): void;
   /** Between syncs: called about every second with the time left. */
   waiting(msLeft: number, intervalMs: number): void;
-  /** The sustainable request rate per second, when known (RateObserver). */
+  /** The sustainable request rate per second, when known (the client's limiter). */
   rateLimit?(): number | undefined;
   signal: AbortSignal;
   now?: () => number;

@@ -20,12 +20,11 @@ describe('runSync()', () => {
     sandboxes.push(sb);
     const gone = String(((await collect(sb, '/meetings'))[3] as { id: string }).id);
     const client = clientFor(sb, 30_000);
-    const request = client.request.bind(client);
     // The meeting disappears between the walk and its transcript.
-    client.request = ((req: Parameters<typeof request>[0]) =>
-      req.path === `/meeting/${gone}/transcript`
-        ? Promise.reject(new ApiError(404, 'NOT_FOUND', 'Meeting not found', [], undefined, 'GET', req.path))
-        : request(req)) as typeof client.request;
+    client.hooks.before(({ url }) => {
+      if (url.pathname === `/meeting/${gone}/transcript`)
+        throw new ApiError(404, 'NOT_FOUND', 'Meeting not found', [], undefined, 'GET', url.pathname);
+    });
     const mirror = openMirror({
       profile: 'default',
       dataDir: tempDir('mtg-engine-'),

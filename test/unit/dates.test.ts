@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode, UsageError } from '../../src/api/errors.js';
-import { beforeSince, inWindow, parseTimeBound, parseTimeWindow } from '../../src/cli/dates.js';
+import {
+  beforeSince,
+  inWindow,
+  parseInterval,
+  parseTimeBound,
+  parseTimeWindow,
+} from '../../src/cli/dates.js';
 
 const now = new Date('2026-03-10T12:00:00Z');
 
@@ -64,5 +70,36 @@ describe('parseTimeWindow', () => {
     expect(inWindow(new Date(2026, 0, 6).toISOString(), w)).toBe(false);
     expect(inWindow(new Date(2026, 0, 4, 23, 59).toISOString(), w)).toBe(false);
     expect(beforeSince(new Date(2026, 0, 4, 23, 59).toISOString(), w)).toBe(true);
+  });
+});
+
+// The one duration parser behind --since durations and mtg watch's --interval/--exec-timeout: each
+// option keeps its own units and its own message.
+describe('parseInterval', () => {
+  it('takes seconds, minutes and hours, alone or in a row, around spaces', () => {
+    expect(['30s', '5m', '1h', '1h30m', ' 2m ', '90s', '1m1s'].map((v) => parseInterval(v))).toEqual([
+      30_000, 300_000, 3_600_000, 5_400_000, 120_000, 90_000, 61_000,
+    ]);
+  });
+
+  it.each(['5x', '0s', '', ' ', '1.5m', '1d', '30', 'm', '-1m', '99999999999999999999s', '30S'])(
+    'rejects %j with exit 2, naming the option',
+    (value) => {
+      expect(() => parseInterval(value)).toThrow(
+        new UsageError(`Invalid --interval "${value}": use a duration of 1s or more, such as 30s, 5m or 1h`),
+      );
+      expect(() => parseInterval(value, '--exec-timeout')).toThrow(
+        `Invalid --exec-timeout "${value}": use a duration of 1s or more`,
+      );
+    },
+  );
+
+  it('a --since duration takes one number of up to 6 digits and m, h, d or w (not s, not a row)', () => {
+    expect(parseTimeBound('999999m', '--since', now).getTime()).toBe(now.getTime() - 999_999 * 60_000);
+    for (const value of ['1000000m', '30s', '1h30m']) {
+      expect(() => parseTimeBound(value, '--since', now)).toThrow(
+        `--since "${value}" is not a date, date-time or duration; e.g. 2026-01-05`,
+      );
+    }
   });
 });

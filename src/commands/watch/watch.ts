@@ -1,6 +1,7 @@
 // mtg watch: sync every interval and hand each new change event over exactly once (src/mirror/watch.ts).
 
 import { ExitCode, InterruptedError, UsageError } from '../../api/errors.js';
+import { parseInterval } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { outputWidth } from '../../cli/io.js';
 import { defineRun } from '../../cli/spec.js';
@@ -19,11 +20,8 @@ import * as spec from './spec.js';
 const FORMATS = spec.WATCH_FORMATS;
 
 export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
-  const intervalMs = watchMod.parseInterval(opts.interval ?? spec.DEFAULT_INTERVAL);
-  const execTimeoutMs = watchMod.parseInterval(
-    opts.execTimeout ?? spec.DEFAULT_EXEC_TIMEOUT,
-    '--exec-timeout',
-  );
+  const intervalMs = parseInterval(opts.interval ?? spec.DEFAULT_INTERVAL);
+  const execTimeoutMs = parseInterval(opts.execTimeout ?? spec.DEFAULT_EXEC_TIMEOUT, '--exec-timeout');
   const resources = listValues(opts.resource, '--resource', spec.RESOURCES).map((v) =>
     oneOf(v, spec.RESOURCES, '--resource value'),
   );
@@ -46,8 +44,6 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
   const settings = await ctx.settings(false);
   const baseUrl = ctx.baseUrl(settings);
   const client = await ctx.client();
-  const rates = new watchMod.RateObserver();
-  rates.attach(client.limiter);
   const mirror = openMirror({
     profile: settings.profile,
     dataDir: dataDir(ctx.env),
@@ -112,7 +108,7 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
       {
         signal: ctx.signal,
         maxSyncs: opts.once ? 1 : undefined,
-        rateLimit: () => rates.sustainableRate(),
+        rateLimit: () => client.limiter.sustainableRate(),
         sync: async (committed) => {
           client.limiter.resetWaited();
           status('Syncing…');

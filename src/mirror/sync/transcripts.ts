@@ -1,0 +1,90 @@
+// The transcripts of new and changed meetings, fetched after the walks: a queue of the meetings
+// whose stored transcript is missing or older than their updatedAt, one transaction per transcript
+// (a killed run keeps every transcript it stored), paced by the client's limiter.
+
+import * as E from '../../api/endpoints.js';
+import { ApiError } from '../../api/errors.js';
+import type { Db } from '../driver.js';
+import { toJsonText } from '../json.js';
+import { now, type RunState } from './state.js';
+
+/** Meetings whose transcript is missing or older than their updatedAt (with `since`, --full: all not fetched since). */
+export function pendingTranscripts(db: Db, since?: string): { id: string; updatedAt: string | null }[] {
+  const full = since !== undefined;
+  return db
+    .prepare<{ id: string; updatedAt: string | null }>(
+      `SELECT m.id, m.updated_at AS updatedAt FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id
+       WHERE m.deleted_at IS NULL AND (t.meeting_id IS NULL OR t.for_updated_at IS NOT m.updated_at${full ? ' OR t.fetched_at < ?' : ''})
+       ORDER BY m.position IS NULL, m.position, m.id`,
+    )
+    .all(...(full ? [since] : []));
+}
+
+/** Transcripts still to fetch in a mirror (for `mtg mirror status`), less the meetings `gone`. */
+export function pendingTranscriptCount(db: Db, gone: ReadonlySet<string> = new Set()): number {
+  return db
+    .prepare<{ n: number }>(
+      `SELECT count(*) AS n FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id
+       WHERE m.deleted_at IS NULL AND (t.meeting_id IS NULL OR t.for_updated_at IS NOT m.updated_at)
+       AND m.id NOT IN (SELECT value FROM json_each(?))`,
+    )
+    .get(toJsonText([...gone]))!.n;
+}
+
+export async function fetchTranscripts(state: RunState, runStartedAt: string): Promise<void> {
+  const { db } = state;
+  const queue = pendingTranscripts(db, state.options.full ? runStartedAt : undefined);
+  const total = queue.length;
+  const get = db.prepare<{ json: string }>('SELECT json FROM transcripts WHERE meeting_id = ?');
+  const ins = db.prepare(
+    'INSERT INTO transcripts(meeting_id, json, for_updated_at, fetched_at) VALUES (?, ?, ?, ?)',
+  );
+  const upd = db.prepare(
+    'UPDATE transcripts SET json = ?, for_updated_at = ?, fetched_at = ? WHERE meeting_id = ?',
+  );
+  const store = (id: string, updatedAt: string | null, entries: unknown) => {
+    const json = toJsonText(entries);
+    db.transaction(() => {
+      const old = get.get(id);
+      if (!old) ins.run(id, json, updatedAt, now());
+      else upd.run(json, updatedAt, now(), id);
+      state.saveRequests.run(state.meter.count(), state.run);
+      if (!old || old.json !== json) {
+        state.passages.rewrite(id);
+        state.record('transcripts', id, old ? 'updated' : 'created', []);
+      }
+    });
+    state.commits++;
+  };
+
+  let next = 0;
+  let done = 0;
+  let failure: unknown;
+  const report = (finished = false) =>
+    state.progress.transcripts(state.transcriptsFetched, total - done, finished);
+  const worker = async () => {
+    // Bounded by the queue: each pass takes the next meeting or ends.
+    while (failure === undefined && next < queue.length) {
+      const { id, updatedAt } = queue[next++]!;
+      try {
+        const entries = await E.getTranscript(state.client, id);
+        store(id, updatedAt, entries);
+        state.transcriptsFetched++;
+      } catch (err) {
+        // Deleted on the server since the walk: its tombstone comes with the next completed walk.
+        if (!(err instanceof ApiError && err.status === 404)) {
+          failure ??= err;
+          return;
+        }
+        state.transcriptsGone.add(id);
+      }
+      done++;
+      report();
+    }
+  };
+  report();
+  const n = Math.max(1, Math.min(state.options.concurrency ?? 1, queue.length));
+  await Promise.all(Array.from({ length: n }, worker));
+  if (failure !== undefined) throw failure;
+  report(true);
+}
