@@ -65,17 +65,17 @@ const until = optionalText('until').describe(`meetings created before: ${DATES}`
 const profileId = (name: string) =>
   z.union([z.number(), z.string()], { error: `${name} must be a profile ID (a number)` });
 
-function sentence(error: z.ZodError): string {
+function sentence(error: z.ZodError, raw: unknown): string {
   const issue = error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
     return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   }
-  const path = issue.path.join('.');
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${path} is required`;
-  if (issue.code === 'invalid_value' && 'values' in issue) {
-    return `${path} must be one of ${(issue.values as unknown[]).map((v) => String(v)).join(', ')}`;
-  }
-  return issue.message.includes(path) || path === '' ? issue.message : `${path}: ${issue.message}`;
+  const key = String(issue.path[0] ?? '');
+  const given = raw !== null && typeof raw === 'object' ? (raw as Obj)[key] : undefined;
+  // Only a required argument gives an issue when absent.
+  if (key !== '' && given === undefined) return `${key} is required`;
+  if (key === '' || issue.message.startsWith(`${key} `)) return issue.message;
+  return `${issue.path.join('.')}: ${issue.message}`;
 }
 
 /** The JSON Schema of `schema` for tools/list; arguments are checked by the tool (one sentence). */
@@ -181,7 +181,7 @@ function register<S extends z.ZodType>(
     },
     (async (raw: unknown) => {
       const parsed = spec.input.safeParse(raw ?? {});
-      if (!parsed.success) return failure(sentence(parsed.error));
+      if (!parsed.success) return failure(sentence(parsed.error, raw));
       try {
         return await spec.run(parsed.data);
       } catch (err) {
