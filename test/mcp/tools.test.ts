@@ -2,6 +2,7 @@
 // from a sandbox: the results are the CLI's own (find, changes, sql --json), the sandbox's data,
 // pages within the bound that join to the whole, and every bad argument a one-sentence isError.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../src/mirror/driver.js';
 import { runInProcess } from '../helpers/inprocess.js';
 import { type Connected, connect, type McpEnv, mcpEnv, storeTranscript } from './helpers.js';
 
@@ -272,6 +273,44 @@ describe('get_transcript pages by characters', () => {
     expect(joined(pages)).toEqual(plain(entries));
   });
 
+  it('an item alone past the bound (a change event with a whole transcript, an SQL cell) is cut and marked', async () => {
+    const id = m.sandbox.snapshot().meetings[4]!.id;
+    const huge = [{ speaker: 'A', text: 'y'.repeat(150_000), timestamp: 0 }];
+    storeTranscript(m.dataDir, id, huge);
+    // As a sync that fetched this transcript records it: the event carries the whole transcript.
+    const db = openDb(`${m.dataDir}/default.db`);
+    try {
+      db.prepare("UPDATE changes SET item = ? WHERE resource = 'transcripts' AND id = ?").run(
+        JSON.stringify(huge),
+        id,
+      );
+    } finally {
+      db.close();
+    }
+    const events: Obj[] = [];
+    for (let after = 0, more = true, i = 0; more && i < 50; i++) {
+      const r = await c.call('changes', { resource: ['transcripts'], after, limit: 1000 });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text.length).toBeLessThanOrEqual(100_000);
+      events.push(...r.data.changes);
+      ({ lastSeq: after, more } = r.data);
+    }
+    const cut = events.filter((e: Obj) => e.truncated);
+    // This one, and the 900-entry transcript stored above: each alone past the bound.
+    expect(cut.map((e: Obj) => e.id)).toContain(id);
+    for (const e of cut) expect(e.readWhole).toBe(`get_transcript with id "${e.id}"`);
+    expect(events.map((e) => e.seq)).toEqual(
+      (await cli(['changes', '--after', '0', '--resource', 'transcripts', '--json'])).map((e: Obj) => e.seq),
+    );
+    const q = await c.call('sql', {
+      query: `SELECT meeting_id, json FROM transcripts WHERE meeting_id = '${id}'`,
+    });
+    expect(q.text.length).toBeLessThanOrEqual(100_000);
+    expect(q.data.truncated).toBe(true);
+    expect(q.data.rows[0].meeting_id).toBe(id);
+    expect(q.data.rows[0].json).toMatch(/…\[cut\]$/);
+  });
+
   it('a cursor of another meeting, or a made-up one, is an error that names the fix', async () => {
     const snap = m.sandbox.snapshot();
     const first = await c.call('get_transcript', { id: snap.meetings[3]!.id, maxChars: 1000 });
@@ -401,5 +440,27 @@ describe('fresh reads, writes, and no mirror', () => {
       await e.close();
       await empty.sandbox.close();
     }
+  });
+});
+
+describe('the sync tool', () => {
+  it('another sync running is an isError naming it, and nothing is sent', async () => {
+    // The lock as a running `mtg sync` holds it: a live node process (the test runner's parent).
+    const db = openDb(`${m.dataDir}/default.db`);
+    const lock = JSON.stringify({ pid: process.ppid, startedAt: '2026-01-01T00:00:00.000Z' });
+    db.prepare("INSERT INTO meta(key, value) VALUES ('sync_lock', ?)").run(lock);
+    try {
+      const before = m.sandbox.requests.length;
+      const r = await c.call('sync');
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(new RegExp(`already running \\(PID ${process.ppid}\\b`));
+      expect(m.sandbox.requests.length).toBe(before);
+    } finally {
+      db.prepare("DELETE FROM meta WHERE key = 'sync_lock'").run();
+      db.close();
+    }
+    const ok = await c.call('sync', { budget: 500 });
+    expect(ok.isError, ok.text).toBe(false);
+    expect(ok.data.complete).toBe(true);
   });
 });
