@@ -42,7 +42,7 @@ export interface Reader {
   /** `mtg find QUERY --json`'s hits, best first (FTS5 errors: UsageError, before any hit). */
   hits(
     query: string,
-    options: { in?: readonly PassageKind[]; since?: string; until?: string },
+    options: { in?: readonly PassageKind[]; since?: string; until?: string; limit?: number },
   ): Iterable<Hit>;
   /** Live meetings, newest first, as the API last sent them (`mtg meetings list --offline`). */
   meetings(): Promise<Iterable<S.Meeting>>;
@@ -103,6 +103,8 @@ function readerOver(mirror: Mirror): Reader {
         kinds: options.in?.length ? [...new Set(options.in)] : undefined,
         since: options.since,
         until: options.until,
+        // Ranked up to here only (as `mtg find --limit`): ranking every match of a common word is slow.
+        limit: options.limit,
       });
       return (function* () {
         for (const hit of hits) yield { ...hit, snippet: search.plainSnippet(hit.snippet) };

@@ -225,14 +225,10 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       const f = fingerprint(['search', a.query, a.in ?? [], a.since ?? null, a.until ?? null]);
       const offset = decodeCursor(a.cursor, f)?.o ?? 0;
       return access.read((r) => {
-        const hits = r.hits(a.query, { in: a.in, ...window });
-        const { page, more, next } = takePage<Hit, Hit>(
-          hits,
-          offset,
-          a.limit ?? 20,
-          (h) => h,
-          shortenStrings,
-        );
+        const limit = a.limit ?? 20;
+        // Ranked up to one past the page (whether a next one exists), as `mtg find --limit` ranks.
+        const hits = r.hits(a.query, { in: a.in, ...window, limit: offset + limit + 1 });
+        const { page, more, next } = takePage<Hit, Hit>(hits, offset, limit, (h) => h, shortenStrings);
         const result: Obj = { results: page };
         if (more) result.nextCursor = encodeCursor({ f, o: next });
         return ok(result, meetingLinks(page.map((h) => ({ id: h.meetingId, name: h.meetingName }))));
