@@ -172,6 +172,12 @@ async function main() {
   const page = await time((i) =>
     client.callTool({ name: 'get_transcript', arguments: { id: ids[i % ids.length] } }),
   );
+  // Per query: a common word ranks every passage holding it (the cost of `mtg find` itself).
+  const perQuery = [];
+  for (const query of queries) {
+    const q = await time(() => client.callTool({ name: 'search', arguments: { query } }));
+    perQuery.push(`${query} ${q.toFixed(1)} ms`);
+  }
   await close();
   row(
     'search call, median in-process latency (default limit 20)',
@@ -185,6 +191,8 @@ async function main() {
     '<= 30 ms',
     page <= 30,
   );
+
+  console.log(`|   search per query: ${perQuery.join('; ')} | | | |`);
 
   // 2. Start to the first tools/list: mtg mcp vs the SDK's minimal stdio server.
   const minimal = join(ROOT, 'bench', `.mcp-minimal-${process.pid}.mjs`);
