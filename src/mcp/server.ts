@@ -135,4 +135,5 @@ export async function serveStdio(access: MirrorAccess, options: ServeOptions): P
   // A sync in flight stops at its next request (the signal); what it committed stays.
   await Promise.race([sync?.settle(), new Promise((r) => setTimeout(r, 1_000).unref())]);
   await server.close().catch(() => undefined);
+  access.close();
 }

@@ -85,6 +85,7 @@ export async function connect(
       controller.abort();
       await client.close();
       await server.close();
+      access.close();
       await ctx.dispose();
     },
   };
