@@ -1,8 +1,8 @@
 // Everything `mtg mcp` reads from or does to the mirror and the API, in one place: the tools
 // (tools.ts) are declarations over these functions, which are the mirror library's own reads (the
-// code of find, --offline, changes, sql, mirror status) and the sync engine of `mtg sync`. Reads go
-// through one read-only connection, and every call sees the last committed state (WAL: a sync in
-// another process never blocks it, and nothing is cached).
+// code of find, --offline, changes, sql, mirror status) and the sync engine of `mtg sync`. Each read
+// opens the mirror read-only for that one call and closes it, so every call sees the last committed
+// state (WAL: a sync in another process never blocks it, and nothing is cached).
 
 import { statSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
@@ -64,9 +64,9 @@ export interface Reader {
 export interface MirrorAccess {
   readonly profile: string;
   readonly path: string;
-  /** Runs `fn` over the mirror's last committed state, read-only (NoMirrorError when there is none). */
+  /** Runs `fn` over a fresh read-only open of the mirror (NoMirrorError when there is none). */
   read<T>(fn: (reader: Reader) => Promise<T> | T): Promise<T>;
-  /** Closes the connection reads keep open. */
+  /** Releases what the reads hold (nothing between calls: each opens and closes the mirror). */
   close(): void;
   /** `mtg mirror status`'s figures, or undefined when there is no mirror yet. */
   status(): MirrorStatus | undefined;
@@ -173,30 +173,10 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
       return false;
     }
   };
-  // One read-only connection, kept while the file is the same one: each statement outside a
-  // transaction reads the last committed state (WAL), so keeping it open caches nothing. A file
-  // deleted or replaced (`mtg mirror reset`, a new sync) is opened afresh.
-  let kept: { mirror: Mirror; dev: number; ino: number } | undefined;
-  const drop = () => {
-    kept?.mirror.close();
-    kept = undefined;
-  };
   const open = (): Mirror => {
-    let st: { dev: number; ino: number; size: number } | undefined;
+    if (!exists()) throw new NoMirrorError(target.profile);
     try {
-      st = statSync(path);
-    } catch {
-      st = undefined;
-    }
-    if (!st || st.size === 0) {
-      drop();
-      throw new NoMirrorError(target.profile);
-    }
-    if (kept && kept.dev === st.dev && kept.ino === st.ino) return kept.mirror;
-    drop();
-    try {
-      kept = { mirror: openMirrorFor(target), dev: st.dev, ino: st.ino };
-      return kept.mirror;
+      return openMirrorFor(target);
     } catch (err) {
       // A file made by a first sync that has not committed its schema yet: no mirror either.
       if (err instanceof UsageError && /^(No mirror|The mirror \S+ is empty)/.test(err.message))
@@ -231,9 +211,14 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
     profile: target.profile,
     path,
     async read(fn) {
-      return await fn(readerOver(open()));
+      const mirror = open();
+      try {
+        return await fn(readerOver(mirror));
+      } finally {
+        mirror.close();
+      }
     },
-    close: drop,
+    close() {},
     status() {
       if (!exists()) return undefined;
       try {
