@@ -464,3 +464,21 @@ describe('the sync tool', () => {
     expect(ok.data.complete).toBe(true);
   });
 });
+
+describe('writes under failure', () => {
+  it('a create whose connection drops is not sent again: one POST, an isError saying so, the server goes on', async () => {
+    const faulty = await mcpEnv({ faults: 'reset:1' }, false);
+    const w = await connect(faulty.env, { allowWrites: true });
+    try {
+      const r = await w.call('create_action_item', { title: 'Only once' });
+      expect(r.isError).toBe(true);
+      expect(r.text).not.toMatch(/\n/);
+      const posts = faulty.sandbox.requests.filter((q) => q.method === 'POST');
+      expect(posts.length).toBe(1);
+      expect((await w.call('mirror_status')).isError).toBe(false);
+    } finally {
+      await w.close();
+      await faulty.sandbox.close();
+    }
+  });
+});
