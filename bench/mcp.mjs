@@ -107,7 +107,11 @@ function session(argv) {
     });
   const notify = (method) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
   const closed = new Promise((resolve) => child.on('close', resolve));
-  return { child, request, notify, end: () => (child.stdin.end(), closed) };
+  const end = () => {
+    child.stdin.end();
+    return closed;
+  };
+  return { child, request, notify, end };
 }
 
 const INIT = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } };

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, runCli } from '../helpers/cli.js';
 import { type McpEnv, mcpEnv } from './helpers.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
 type Obj = Record<string, any>;
 
 const open: Client[] = [];

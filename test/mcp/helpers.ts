@@ -47,7 +47,11 @@ export async function mcpEnv(options: SandboxOptions = {}, synced = true): Promi
 export interface Connected {
   client: Client;
   /** Calls a tool; the result's structuredContent, or the error text of an isError result. */
-  call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; data: any; text: string }>;
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+    // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
+  ): Promise<{ isError: boolean; data: any; text: string }>;
   close(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import { openDb } from '../../src/mirror/driver.js';
 import { runInProcess } from '../helpers/inprocess.js';
 import { type Connected, connect, type McpEnv, mcpEnv, storeTranscript } from './helpers.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
 type Obj = Record<string, any>;
 
 let m: McpEnv;
