@@ -20,6 +20,7 @@ __mtg_child() {
     '|mirror') REPLY='mirror' ;;
     '|export') REPLY='export' ;;
     '|api') REPLY='api' ;;
+    '|mcp') REPLY='mcp' ;;
     '|sandbox') REPLY='sandbox' ;;
     '|completion') REPLY='completion' ;;
     '|help') REPLY='help' ;;
@@ -55,7 +56,7 @@ __mtg_child() {
 # The words that lead on from node $1, in REPLY.
 __mtg_subcommands() {
   case "$1" in
-    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes watch find sql mirror export api sandbox completion help' ;;
+    '') REPLY='auth config meetings meeting action-items action-item tags tag calendar people companies sync changes watch find sql mirror export api mcp sandbox completion help' ;;
     'auth') REPLY='login logout status' ;;
     'config') REPLY='get set unset list' ;;
     'meetings') REPLY='list ls search view show transcript share' ;;
@@ -102,6 +103,7 @@ __mtg_options() {
     'mirror reset') REPLY='--force' ;;
     'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run --format --json --fields -o --output --jq --limit --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'mcp') REPLY='--sync-every --allow-writes --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --base-path --format --json' ;;
     *) REPLY= ;;
   esac
@@ -530,6 +532,15 @@ __mtg_value() {
     'api|--max-retries') __mtg_kind=text ;;
     'api|--timeout') __mtg_kind=text ;;
     'api|--max-wait') __mtg_kind=text ;;
+    'mcp|--sync-every') __mtg_kind=text ;;
+    'mcp|--allow-writes') __mtg_kind= ;;
+    'mcp|--base-url') __mtg_kind=text ;;
+    'mcp|--insecure') __mtg_kind= ;;
+    'mcp|-v'|'mcp|--verbose') __mtg_kind= ;;
+    'mcp|--api-key') __mtg_kind=text ;;
+    'mcp|--max-retries') __mtg_kind=text ;;
+    'mcp|--timeout') __mtg_kind=text ;;
+    'mcp|--max-wait') __mtg_kind=text ;;
     'sandbox|--port') __mtg_kind=text ;;
     'sandbox|--host') __mtg_kind=text ;;
     'sandbox|--plan') __mtg_kind=choices REPLY='Free Pro Business Enterprise' ;;

@@ -36,6 +36,8 @@ function __mtg_child
             echo 'export'
         case '|api'
             echo 'api'
+        case '|mcp'
+            echo 'mcp'
         case '|sandbox'
             echo 'sandbox'
         case '|completion'
@@ -212,6 +214,10 @@ function __mtg_takes_value
             return 0
         case 'api|--paginate' 'api|--dry-run' 'api|--json' 'api|--insecure' 'api|-v' 'api|--verbose'
             return 1
+        case 'mcp|--sync-every' 'mcp|--base-url' 'mcp|--api-key' 'mcp|--max-retries' 'mcp|--timeout' 'mcp|--max-wait'
+            return 0
+        case 'mcp|--allow-writes' 'mcp|--insecure' 'mcp|-v' 'mcp|--verbose'
+            return 1
         case 'sandbox|--port' 'sandbox|--host' 'sandbox|--plan' 'sandbox|--limits' 'sandbox|--seed' 'sandbox|--page-size' 'sandbox|--latency' 'sandbox|--faults' 'sandbox|--churn' 'sandbox|--action-items' 'sandbox|--meetings' 'sandbox|--base-path' 'sandbox|--format'
             return 0
         case 'sandbox|--json'
@@ -282,6 +288,7 @@ complete -c mtg -n '__mtg_at \'\'' -a 'sql' -d 'Run a read-only SQL query on the
 complete -c mtg -n '__mtg_at \'\'' -a 'mirror' -d 'Show or reset the local mirror that `mtg sync` writes'
 complete -c mtg -n '__mtg_at \'\'' -a 'export' -d 'Export the local mirror (Markdown files)'
 complete -c mtg -n '__mtg_at \'\'' -a 'api' -d 'Send any request to the API (same auth, retries, pacing and pagination)'
+complete -c mtg -n '__mtg_at \'\'' -a 'mcp' -d 'Serve the local mirror to AI assistants (a Model Context Protocol server on s...'
 complete -c mtg -n '__mtg_at \'\'' -a 'sandbox' -d 'Serve the whole API locally from seeded data, to try every command without an...'
 complete -c mtg -n '__mtg_at \'\'' -a 'completion' -d 'Print a shell completion script (bash, zsh or fish)'
 complete -c mtg -n '__mtg_at \'\'' -a 'help' -d 'show help for a command, or a topic'
@@ -735,6 +742,15 @@ complete -c mtg -n '__mtg_at \'api\'' -l api-key -x -d 'API key (discouraged: vi
 complete -c mtg -n '__mtg_at \'api\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'api\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'api\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'mcp\'' -l sync-every -x -d 'also sync in the background at start and every interval: 30s, 10m, 1h'
+complete -c mtg -n '__mtg_at \'mcp\'' -l allow-writes -d 'offer the tools that create and update action items'
+complete -c mtg -n '__mtg_at \'mcp\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'mcp\'' -l insecure -d 'allow http:// to a host other than loopback'
+complete -c mtg -n '__mtg_at \'mcp\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
+complete -c mtg -n '__mtg_at \'mcp\'' -l api-key -x -d 'API key (discouraged: visible in ps; use MTG_API_KEY or auth login)'
+complete -c mtg -n '__mtg_at \'mcp\'' -l max-retries -x -d 'retries of a failed request'
+complete -c mtg -n '__mtg_at \'mcp\'' -l timeout -x -d 'per-request timeout'
+complete -c mtg -n '__mtg_at \'mcp\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l port -x -d 'port to listen on (0 = any free port)'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l host -x -d 'address to listen on (loopback only)'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l plan -x -a 'Free Pro Business Enterprise' -d 'rate-limit plan'

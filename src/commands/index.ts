@@ -13,6 +13,7 @@ import * as completion from './completion/spec.js';
 import * as config from './config/spec.js';
 import * as exportGroup from './export/spec.js';
 import * as find from './find/spec.js';
+import * as mcp from './mcp/spec.js';
 import * as meetings from './meetings/spec.js';
 import * as mirror from './mirror/spec.js';
 import * as people from './people/spec.js';
@@ -68,6 +69,7 @@ export const commandTree: TreeNode[] = [
   ]),
   group(exportGroup.group, [command(exportGroup.markdown, () => import('./export/markdown.js'))]),
   command(api.api, () => import('./api/api.js')),
+  command(mcp.mcp, () => import('./mcp/mcp.js')),
   command(sandbox.sandbox, () => import('./sandbox/sandbox.js')),
   command(completion.completion, () => import('./completion/completion.js')),
 ];

@@ -72,7 +72,12 @@ class MirrorReads implements ReadSource {
   readonly offline = true;
   private mirror: Mirror | undefined;
 
-  constructor(private readonly target: MirrorReadTarget) {}
+  constructor(
+    private readonly target: MirrorReadTarget,
+    mirror?: Mirror,
+  ) {
+    this.mirror = mirror;
+  }
 
   private db(): Db {
     this.mirror ??= openMirrorFor(this.target);
@@ -353,4 +358,9 @@ function meetingMatches(
 
 export async function mirrorSource(ctx: Context): Promise<ReadSource> {
   return new MirrorReads(await mirrorReadTarget(ctx));
+}
+
+/** The same reads over a mirror the caller opened and closes (`mtg mcp`: one open per tool call). */
+export function mirrorReadsOver(mirror: Mirror): ReadSource {
+  return new MirrorReads({ profile: mirror.profile, dataDir: '', baseUrl: mirror.baseUrl }, mirror);
 }

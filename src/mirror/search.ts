@@ -386,3 +386,8 @@ export function rankedMeetingIds(db: Db, match: string): string[] {
   for (const row of rows.iterate(match)) seen.add(String(row.id));
   return [...seen];
 }
+
+/** Matches between ** in data formats (the private-use marks of the snippet never leave mtg). */
+export function plainSnippet(snippet: string): string {
+  return snippet.split(MATCH_START).join('**').split(MATCH_END).join('**');
+}

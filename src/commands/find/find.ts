@@ -37,7 +37,7 @@ export const run = defineRun(spec.find, async (ctx, args, opts) => {
     } else {
       const rows = function* () {
         for (const hit of hits) {
-          yield { ...hit, snippet: plainSnippet(hit.snippet, search.MATCH_START, search.MATCH_END) };
+          yield { ...hit, snippet: search.plainSnippet(hit.snippet) };
         }
       };
       ({ count } = await plan.list(rows()));
@@ -48,11 +48,6 @@ export const run = defineRun(spec.find, async (ctx, args, opts) => {
   }
   return ExitCode.ok;
 });
-
-/** Matches between ** in data formats (the private-use marks of the snippet never leave mtg). */
-function plainSnippet(snippet: string, start: string, end: string): string {
-  return snippet.split(start).join('**').split(end).join('**');
-}
 
 /**
  * Two lines per hit, each fitting `width` columns: where (meeting, date, kind, speaker and mm:ss,

@@ -1,0 +1,40 @@
+// mtg mcp: the local mirror as a Model Context Protocol server on stdio (src/mcp/). stdout is the
+// protocol's: everything else this command says goes to stderr.
+
+import type { Readable, Writable } from 'node:stream';
+import { ExitCode, UsageError } from '../../api/errors.js';
+import { VERSION } from '../../cli/context.js';
+import { parseInterval } from '../../cli/dates.js';
+import { defineRun } from '../../cli/spec.js';
+import { mirrorAccess } from '../../mcp/mirror-access.js';
+import { serveStdio } from '../../mcp/server.js';
+import * as spec from './spec.js';
+
+export const run = defineRun(spec.mcp, async (ctx, _args, opts) => {
+  const syncEveryMs =
+    opts.syncEvery === undefined ? undefined : parseInterval(opts.syncEvery, '--sync-every');
+  if (syncEveryMs !== undefined && ctx.offline) {
+    throw new UsageError(
+      '--sync-every syncs, and --offline (or MTG_OFFLINE) sends no request: give one of them',
+    );
+  }
+  if (opts.allowWrites && ctx.offline) {
+    throw new UsageError(
+      '--allow-writes sends requests, and --offline (or MTG_OFFLINE) sends none: give one of them',
+    );
+  }
+  const access = await mirrorAccess(ctx);
+  const appUrl = (await ctx.settings(true).catch(() => undefined))?.appUrl;
+  await serveStdio(access, {
+    version: VERSION,
+    offline: ctx.offline,
+    allowWrites: !!opts.allowWrites,
+    appUrl: appUrl || undefined,
+    stdin: ctx.io.in as unknown as Readable,
+    stdout: ctx.io.out as unknown as Writable,
+    signal: ctx.signal,
+    syncEveryMs,
+    log: (line) => ctx.progress.line(line),
+  });
+  return ExitCode.ok;
+});

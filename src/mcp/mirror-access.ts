@@ -1,0 +1,257 @@
+// Everything `mtg mcp` reads from or does to the mirror and the API, in one place: the tools
+// (tools.ts) are declarations over these functions, which are the mirror library's own reads (the
+// code of find, --offline, changes, sql, mirror status) and the sync engine of `mtg sync`. Each read
+// opens the mirror read-only for that one call and closes it, so every call sees the last committed
+// state (WAL: a sync in another process never blocks it, and nothing is cached).
+
+import { statSync } from 'node:fs';
+import type { ApiClient } from '../api/client.js';
+import * as E from '../api/endpoints.js';
+import { UsageError } from '../api/errors.js';
+import type { ExactId } from '../api/exact.js';
+import type * as S from '../api/schemas.js';
+import type { Context } from '../cli/context.js';
+import { parseTimeWindow } from '../cli/dates.js';
+import type { SourcePage } from '../cli/source.js';
+import { type ChangeEvent, type ChangeResource, checkAfter, readChanges } from '../mirror/changes.js';
+import { toJsonText } from '../mirror/json.js';
+import { type Mirror, mirrorPathIn, openMirror } from '../mirror/open.js';
+import { mirrorReadsOver } from '../mirror/queries.js';
+import { type MirrorReadTarget, mirrorReadTarget, openMirrorFor } from '../mirror/read-target.js';
+import * as search from '../mirror/search.js';
+import { exactRows, isSqliteError, prepareReadQuery, sqlErrorLine } from '../mirror/sql-query.js';
+import { type MirrorStatus, readMirrorStatus } from '../mirror/status.js';
+import { runSync, type SyncSummary } from '../mirror/sync.js';
+
+export type { ChangeEvent, ChangeResource, MirrorStatus, SyncSummary };
+export const PASSAGE_KINDS = search.PASSAGE_KINDS;
+export type PassageKind = search.PassageKind;
+
+/** What `mtg find --json` prints for one hit. */
+export type Hit = Omit<search.PassageHit, 'snippet'> & { snippet: string };
+
+/** No mirror for the profile yet: every tool but mirror_status says so. */
+export class NoMirrorError extends UsageError {
+  constructor(profile: string) {
+    super(`no mirror for profile ${profile}: run \`mtg sync\``);
+  }
+}
+
+/** The reads of one tool call, over one read-only open of the mirror. */
+export interface Reader {
+  /** `mtg find QUERY --json`'s hits, best first (FTS5 errors: UsageError, before any hit). */
+  hits(
+    query: string,
+    options: { in?: readonly PassageKind[]; since?: string; until?: string; limit?: number },
+  ): Iterable<Hit>;
+  /** Live meetings, newest first, as the API last sent them (`mtg meetings list --offline`). */
+  meetings(): Promise<Iterable<S.Meeting>>;
+  meeting(id: string): Promise<S.Meeting | undefined>;
+  /** The stored transcript (not found / none stored: an error saying so). */
+  transcript(meetingId: string): Promise<S.TranscriptEntry[]>;
+  /** IDs of the meetings whose transcript the mirror holds. */
+  transcriptIds(): Set<string>;
+  /** Action items as `mtg action-items list --offline` lists them (status PENDING, DONE or ALL). */
+  actionItems(status: 'PENDING' | 'DONE' | 'ALL', mineOnly: boolean): Promise<Iterable<S.ActionItem>>;
+  /** IDs of the action items the key's own default listing returns. */
+  mineIds(): Set<string>;
+  /** `mtg changes --after SEQ --json`'s events, oldest first. */
+  changes(after: number, resources: readonly ChangeResource[], limit: number): Iterable<ChangeEvent>;
+  /** `mtg sql`'s rows (checked read-only first). */
+  sql(query: string): { columns: string[]; rows: Iterable<Record<string, unknown>> };
+}
+
+export interface MirrorAccess {
+  readonly profile: string;
+  readonly path: string;
+  /** Runs `fn` over a fresh read-only open of the mirror (NoMirrorError when there is none). */
+  read<T>(fn: (reader: Reader) => Promise<T> | T): Promise<T>;
+  /** Releases what the reads hold (nothing between calls: each opens and closes the mirror). */
+  close(): void;
+  /** `mtg mirror status`'s figures, or undefined when there is no mirror yet. */
+  status(): MirrorStatus | undefined;
+  /** One run of `mtg sync`'s engine (its lock: another sync running is SyncLockedError). */
+  sync(options: { budget?: number }): Promise<SyncSummary>;
+  createActionItem(body: E.ActionItemCreateBody): Promise<S.CreatedActionItem | undefined>;
+  updateActionItem(id: ExactId, body: E.ActionItemUpdateBody): Promise<S.UpdatedActionItem | undefined>;
+}
+
+/** Time bounds as `mtg find --since/--until` take them, as ISO instants (errors name `since`/`until`). */
+export function timeWindow(
+  since: string | undefined,
+  until: string | undefined,
+): { since?: string; until?: string } {
+  try {
+    const w = parseTimeWindow(since, until, new Date());
+    return { since: w.since?.toISOString(), until: w.until?.toISOString() };
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(err.message.replace(/--(since|until)\b/g, '$1'));
+    throw err;
+  }
+}
+
+/** Items of listing pages, one after another. */
+function* itemsOf<T>(pages: Iterable<SourcePage<T>>): Generator<T> {
+  for (const page of pages) yield* page.items;
+}
+
+function readerOver(mirror: Mirror): Reader {
+  const source = mirrorReadsOver(mirror);
+  const db = mirror.db;
+  return {
+    hits(query, options) {
+      const match = search.toMatchExpression(query);
+      const hits = search.findPassages(db, match, {
+        kinds: options.in?.length ? [...new Set(options.in)] : undefined,
+        since: options.since,
+        until: options.until,
+        // Ranked up to here only (as `mtg find --limit`): ranking every match of a common word is slow.
+        limit: options.limit,
+      });
+      return (function* () {
+        for (const hit of hits) yield { ...hit, snippet: search.plainSnippet(hit.snippet) };
+      })();
+    },
+    async meetings() {
+      const listing = source.listMeetings({});
+      await listing.ready();
+      return itemsOf(listing.pages({}) as Iterable<SourcePage<S.Meeting>>);
+    },
+    meeting: (id) => source.viewMeeting(id),
+    transcript: (id) => source.transcript(id),
+    transcriptIds() {
+      return new Set(
+        db
+          .prepare<{ id: string }>('SELECT meeting_id AS id FROM transcripts')
+          .all()
+          .map((r) => r.id),
+      );
+    },
+    async actionItems(status, mineOnly) {
+      const listing = source.listActionItems({ status, assigneeType: mineOnly ? 'Me' : 'Anyone' });
+      await listing.ready();
+      return itemsOf(listing.pages({}) as Iterable<SourcePage<S.ActionItem>>);
+    },
+    mineIds() {
+      return new Set(
+        db
+          .prepare<{ id: string }>('SELECT id FROM action_items WHERE mine = 1 AND deleted_at IS NULL')
+          .all()
+          .map((r) => r.id),
+      );
+    },
+    changes(after, resources, limit) {
+      checkAfter(db, after);
+      return readChanges(db, { after, resources, limit });
+    },
+    sql(query) {
+      const { stmt, columns } = prepareReadQuery(db, query, 'the sql tool');
+      const rows = exactRows(stmt);
+      return {
+        columns,
+        rows: (function* () {
+          try {
+            yield* rows;
+          } catch (err) {
+            if (isSqliteError(err)) throw new UsageError(`SQL error: ${sqlErrorLine(err)}`);
+            throw err;
+          }
+        })(),
+      };
+    },
+  };
+}
+
+/** The profile's mirror as `mtg mcp` uses it; `ctx` gives the profile, base URL, key and client. */
+export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
+  const target: MirrorReadTarget = await mirrorReadTarget(ctx);
+  const path = mirrorPathIn(target.dataDir, target.profile);
+  const exists = () => {
+    try {
+      return statSync(path).size > 0;
+    } catch {
+      return false;
+    }
+  };
+  const open = (): Mirror => {
+    if (!exists()) throw new NoMirrorError(target.profile);
+    try {
+      return openMirrorFor(target);
+    } catch (err) {
+      // A file made by a first sync that has not committed its schema yet: no mirror either.
+      if (err instanceof UsageError && /^(No mirror|The mirror \S+ is empty)/.test(err.message))
+        throw new NoMirrorError(target.profile);
+      throw err;
+    }
+  };
+  let client: Promise<ApiClient> | undefined;
+  const apiClient = () => {
+    client ??= ctx.client();
+    return client;
+  };
+  /** The written item into the mirror at once, so the reads that follow show it (a sync confirms it). */
+  const storeActionItem = (item: unknown, mine: boolean | undefined) => {
+    const id = (item as { id?: unknown } | undefined)?.id;
+    if (id === undefined || id === null || !exists()) return;
+    const mirror = openMirror({ profile: target.profile, dataDir: target.dataDir, create: false });
+    try {
+      const json = toJsonText(item);
+      const status = (item as { status?: unknown }).status;
+      mirror.db
+        .prepare(
+          `INSERT INTO action_items(id, json, status, mine, position) VALUES (?, ?, ?, ?, -1)
+             ON CONFLICT(id) DO UPDATE SET json = excluded.json, status = excluded.status, deleted_at = NULL`,
+        )
+        .run(String(id), json, typeof status === 'string' ? status : null, mine ? 1 : 0);
+    } finally {
+      mirror.close();
+    }
+  };
+  return {
+    profile: target.profile,
+    path,
+    async read(fn) {
+      const mirror = open();
+      try {
+        return await fn(readerOver(mirror));
+      } finally {
+        mirror.close();
+      }
+    },
+    close() {},
+    status() {
+      if (!exists()) return undefined;
+      try {
+        return readMirrorStatus(target.profile, target.dataDir);
+      } catch (err) {
+        if (err instanceof UsageError && /^(No mirror|The mirror \S+ is empty)/.test(err.message))
+          return undefined;
+        throw err;
+      }
+    },
+    async sync({ budget }) {
+      const c = await apiClient();
+      const mirror = openMirror({
+        profile: target.profile,
+        dataDir: target.dataDir,
+        baseUrl: c.baseUrl.href,
+      });
+      try {
+        return await runSync(c, mirror, { budget });
+      } finally {
+        mirror.close();
+      }
+    },
+    async createActionItem(body) {
+      const created = await E.createActionItem(await apiClient(), body);
+      // Created by this key without an assignee, or assigned to someone: "mine" is the next sync's to say.
+      storeActionItem(created, undefined);
+      return created;
+    },
+    async updateActionItem(id, body) {
+      const updated = await E.updateActionItem(await apiClient(), id, body);
+      storeActionItem(updated, undefined);
+      return updated;
+    },
+  };
+}

@@ -1,0 +1,139 @@
+// The MCP server of `mtg mcp`: the SDK's McpServer with mtg's tools (tools.ts), served on stdio,
+// with the one in-process sync (the `sync` tool and --sync-every share it) and a clean stop when
+// stdin closes or the command is interrupted. Loaded only by `mtg mcp` (its own build chunk).
+
+import type { Readable, Writable } from 'node:stream';
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { UsageError } from '../api/errors.js';
+import { loadTemplateEngine, renderMeeting } from '../export/render.js';
+import { SyncLockedError } from '../mirror/lock.js';
+import type { MirrorAccess, SyncSummary } from './mirror-access.js';
+import { registerTools } from './tools.js';
+
+export interface ServerOptions {
+  version: string;
+  offline: boolean;
+  allowWrites: boolean;
+  /** The web app's base URL for the Markdown's link, when configured. */
+  appUrl?: string;
+  log: (line: string) => void;
+}
+
+/** One sync at a time in this process; another process's sync is refused by the engine's lock. */
+export class InProcessSync {
+  private running: { since: string; promise: Promise<SyncSummary> } | undefined;
+
+  constructor(private readonly access: MirrorAccess) {}
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  run(budget?: number): Promise<SyncSummary> {
+    if (this.running) {
+      return Promise.reject(
+        new UsageError(
+          `a sync of profile ${this.access.profile} is already running in this server (PID ${process.pid}, since ${this.running.since}); wait for it`,
+        ),
+      );
+    }
+    const promise = this.access.sync({ budget }).finally(() => {
+      this.running = undefined;
+    });
+    this.running = { since: new Date().toISOString(), promise };
+    return promise;
+  }
+
+  /** Waits for a running sync to end (its requests stop when the command's signal aborts). */
+  async settle(): Promise<void> {
+    await this.running?.promise.catch(() => undefined);
+  }
+}
+
+export function createMcpServer(
+  access: MirrorAccess,
+  options: ServerOptions,
+  sync?: InProcessSync,
+): McpServer {
+  const server = new McpServer(
+    { name: 'mtg', version: options.version },
+    {
+      instructions:
+        'Meeting notes, transcripts and action items from the local mirror of the Meeting Notes Service. ' +
+        'Start with search (or list_meetings), then get_meeting, then get_transcript page by page. ' +
+        'Reads send no request and cost no rate limit.',
+    },
+  );
+  registerTools(server, access, {
+    offline: options.offline,
+    allowWrites: options.allowWrites,
+    sync: sync ? (budget) => sync.run(budget) : undefined,
+    renderMeeting: async (id, meeting) => {
+      await loadTemplateEngine();
+      const markdown = renderMeeting(
+        { id, meeting },
+        { transcripts: false, privateNotes: false, appUrl: options.appUrl },
+      );
+      // The kept-text marker is for files the export rewrites: not part of the meeting.
+      return markdown.replace(/\n<!-- mtg: notes below this line are kept -->\n$/, '\n');
+    },
+    log: options.log,
+  });
+  return server;
+}
+
+export interface ServeOptions extends ServerOptions {
+  stdin: Readable;
+  stdout: Writable;
+  signal: AbortSignal;
+  /** --sync-every, in ms. */
+  syncEveryMs?: number;
+}
+
+/** Serves until stdin closes or `signal` aborts; resolves when stopped. */
+export async function serveStdio(access: MirrorAccess, options: ServeOptions): Promise<void> {
+  const sync = options.offline ? undefined : new InProcessSync(access);
+  const server = createMcpServer(access, options, sync);
+  const transport = new StdioServerTransport(options.stdin, options.stdout);
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  transport.onclose = () => stop();
+  options.signal.addEventListener('abort', () => stop(), { once: true });
+  if (options.signal.aborted) stop();
+  await server.connect(transport);
+
+  let timer: NodeJS.Timeout | undefined;
+  if (sync && options.syncEveryMs !== undefined) {
+    const every = options.syncEveryMs;
+    const once = async () => {
+      if (sync.busy) return;
+      try {
+        const s = await sync.run();
+        options.log(
+          `mtg mcp: synced (${s.requests} requests${s.complete ? '' : ', not complete: more at the next interval'})`,
+        );
+      } catch (err) {
+        if (options.signal.aborted) return;
+        const why = err instanceof Error ? err.message : String(err);
+        options.log(
+          `mtg mcp: ${err instanceof SyncLockedError ? 'skipped a sync' : 'the sync failed'}: ${why}`,
+        );
+      }
+    };
+    const loop = async () => {
+      await once();
+      if (!options.signal.aborted) timer = setTimeout(loop, every);
+    };
+    void loop();
+  }
+
+  await stopped;
+  if (timer) clearTimeout(timer);
+  // A sync in flight stops at its next request (the signal); what it committed stays.
+  await Promise.race([sync?.settle(), new Promise((r) => setTimeout(r, 1_000).unref())]);
+  await server.close().catch(() => undefined);
+  access.close();
+}

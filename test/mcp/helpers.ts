@@ -1,0 +1,109 @@
+// Shared bits of the `mtg mcp` tests: a mirror synced from a sandbox (in-process, by the engine of
+// `mtg sync`), and an MCP client connected to mtg's server, in-process over the SDK's in-memory
+// transport. The end-to-end test (e2e.test.ts) spawns the built binary instead.
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { Context } from '../../src/cli/context.js';
+import { parseGlobals } from '../../src/cli/globals.js';
+import { testIO } from '../../src/cli/io.js';
+import { mirrorAccess } from '../../src/mcp/mirror-access.js';
+import { createMcpServer, InProcessSync } from '../../src/mcp/server.js';
+import { openDb } from '../../src/mirror/driver.js';
+import { openMirror } from '../../src/mirror/open.js';
+import { runSync } from '../../src/mirror/sync.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
+import { clientFor, SMALL } from '../mirror/helpers.js';
+
+export interface McpEnv {
+  sandbox: Sandbox;
+  dataDir: string;
+  env: Record<string, string>;
+  /** One `mtg sync` of the sandbox into dataDir, in-process. */
+  sync(): Promise<void>;
+}
+
+export async function mcpEnv(options: SandboxOptions = {}, synced = true): Promise<McpEnv> {
+  const sandbox = await startSandbox({ limits: 'none', pageSize: 5, sizes: SMALL, ...options });
+  const dataDir = tempDir('mtg-mcp-test-');
+  const env = {
+    MTG_DATA_DIR: dataDir,
+    MTG_CONFIG_DIR: tempConfigDir(),
+    MTG_BASE_URL: sandbox.baseUrl,
+    MTG_API_KEY: sandbox.apiKey,
+  };
+  const sync = async () => {
+    const mirror = openMirror({ profile: 'default', dataDir, baseUrl: sandbox.baseUrl });
+    try {
+      await runSync(clientFor(sandbox), mirror);
+    } finally {
+      mirror.close();
+    }
+  };
+  if (synced) await sync();
+  return { sandbox, dataDir, env, sync };
+}
+
+export interface Connected {
+  client: Client;
+  /** Calls a tool; the result's structuredContent, or the error text of an isError result. */
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+    // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
+  ): Promise<{ isError: boolean; data: any; text: string }>;
+  close(): Promise<void>;
+}
+
+/** mtg's MCP server over `env` (flags as `mtg mcp` takes them), and a client connected to it. */
+export async function connect(
+  env: Record<string, string>,
+  flags: { offline?: boolean; allowWrites?: boolean } = {},
+): Promise<Connected> {
+  const io = testIO();
+  io.decideColors(env, true);
+  const controller = new AbortController();
+  const ctx = new Context(parseGlobals({ offline: flags.offline }), io, env, controller.signal);
+  const access = await mirrorAccess(ctx);
+  const server = createMcpServer(
+    access,
+    { version: 'test', offline: !!flags.offline, allowWrites: !!flags.allowWrites, log: () => {} },
+    flags.offline ? undefined : new InProcessSync(access),
+  );
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'mtg-test', version: '1' });
+  await client.connect(clientSide);
+  return {
+    client,
+    async call(name, args = {}) {
+      const result = (await client.callTool({ name, arguments: args })) as {
+        isError?: boolean;
+        structuredContent?: unknown;
+        content: { type: string; text?: string }[];
+      };
+      const text = result.content.find((c) => c.type === 'text')?.text ?? '';
+      return { isError: !!result.isError, data: result.structuredContent, text };
+    },
+    async close() {
+      controller.abort();
+      await client.close();
+      await server.close();
+      access.close();
+      await ctx.dispose();
+    },
+  };
+}
+
+/** Replaces one meeting's stored transcript (as a sync would store it) with `entries`. */
+export function storeTranscript(dataDir: string, meetingId: string, entries: unknown[]): void {
+  const db = openDb(`${dataDir}/default.db`);
+  try {
+    db.prepare('UPDATE transcripts SET json = ? WHERE meeting_id = ?').run(
+      JSON.stringify(entries),
+      meetingId,
+    );
+  } finally {
+    db.close();
+  }
+}
