@@ -1,11 +1,11 @@
 // Issue #20 (7, 5): config advice that works, app URLs named as such (MTG_APP_URL checked), a
-// status with no key that says so, and Ctrl-C at the hidden key prompt exiting 130.
+// status with no key that says so. Ctrl-C at the hidden key prompt: test/e2e/key-prompt.test.ts.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv, tempConfigDir } from '../helpers/cli.js';
-import { runInTerminal } from '../helpers/terminal.js';
+import { sandboxEnv, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 
 let sandbox: Sandbox;
 const dirs: string[] = [];
@@ -30,13 +30,13 @@ describe('a config file with a wrongly typed key', () => {
     const dir = configDir();
     const file = join(dir, 'config.json');
     writeFileSync(file, '{"profiles":{"default":{"app-url":7}}}', { mode: 0o600 });
-    const r = await runCli(['config', 'get', 'base-url'], { env: { MTG_CONFIG_DIR: dir } });
+    const r = await runInProcess(['config', 'get', 'base-url'], { env: { MTG_CONFIG_DIR: dir } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(file);
     expect(r.stderr).not.toMatch(/config set|config unset/);
     expect(r.stderr).toMatch(/editor/);
     // And config set/unset do refuse such a file: advice naming them could not work.
-    const unset = await runCli(['config', 'unset', 'app-url'], { env: { MTG_CONFIG_DIR: dir } });
+    const unset = await runInProcess(['config', 'unset', 'app-url'], { env: { MTG_CONFIG_DIR: dir } });
     expect(unset.code).toBe(2);
   });
 });
@@ -44,7 +44,7 @@ describe('a config file with a wrongly typed key', () => {
 describe('app URLs', () => {
   it('config set app-url with a non-URL says "Invalid app URL", exit 2, nothing stored', async () => {
     const dir = configDir();
-    const r = await runCli(['config', 'set', 'app-url', 'not a url'], { env: { MTG_CONFIG_DIR: dir } });
+    const r = await runInProcess(['config', 'set', 'app-url', 'not a url'], { env: { MTG_CONFIG_DIR: dir } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^mtg: Invalid app URL "not a url"/);
     expect(r.stderr).not.toMatch(/base URL/);
@@ -52,16 +52,16 @@ describe('app URLs', () => {
 
   it('a MTG_APP_URL that is not an http(s) URL is exit 2, one line naming MTG_APP_URL', async () => {
     const env = sandboxEnv(sandbox, { MTG_CONFIG_DIR: configDir() });
-    const list = await runCli(['meetings', 'list', '--json', '--limit', '1'], { env });
+    const list = await runInProcess(['meetings', 'list', '--json', '--limit', '1'], { env });
     const id = (JSON.parse(list.stdout) as { id: string }[])[0]!.id;
     for (const bad of ['not a url', 'ftp://app.example.com']) {
-      const r = await runCli(['meetings', 'view', id, '--web'], { env: { ...env, MTG_APP_URL: bad } });
+      const r = await runInProcess(['meetings', 'view', id, '--web'], { env: { ...env, MTG_APP_URL: bad } });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/^mtg: MTG_APP_URL /);
     }
-    const ok = await runCli(['meetings', 'view', id, '--web'], {
+    const ok = await runInProcess(['meetings', 'view', id, '--web'], {
       env: { ...env, MTG_APP_URL: 'https://app.example.com/' },
     });
     expect(ok.code).toBe(0);
@@ -77,16 +77,16 @@ describe('a bad MTG_APP_URL matters only where the app URL is used', () => {
       MTG_DATA_DIR: data,
       MTG_APP_URL: 'not a url',
     });
-    const sync = await runCli(['sync', '--quiet'], { env });
+    const sync = await runInProcess(['sync', '--quiet'], { env });
     expect(sync.code, sync.stderr).toBe(0);
-    const list = await runCli(['meetings', 'list', '--offline', '--json', '--limit', '20'], { env });
+    const list = await runInProcess(['meetings', 'list', '--offline', '--json', '--limit', '20'], { env });
     expect(list.code, list.stderr).toBe(0);
     const named = (JSON.parse(list.stdout) as { id: string; name: string | null }[]).filter((m) =>
       /\b[A-Za-z]{3,}\b/.test(m.name ?? ''),
     );
     const meeting = named[0]!;
     const word = /\b[A-Za-z]{3,}\b/.exec(meeting.name!)![0];
-    const find = await runCli(['find', word, '--json'], { env });
+    const find = await runInProcess(['find', word, '--json'], { env });
     expect(find.code, find.stderr).toBe(0);
     expect(find.stderr).not.toMatch(/MTG_APP_URL/);
     for (const args of [
@@ -94,7 +94,7 @@ describe('a bad MTG_APP_URL matters only where the app URL is used', () => {
       ['meetings', 'view', meeting.id, '--web'],
       ['export', 'markdown', join(data, 'out'), '--sync'],
     ]) {
-      const r = await runCli(args, { env });
+      const r = await runInProcess(args, { env });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/^mtg: MTG_APP_URL is not a valid app URL \("not a url"\)/);
@@ -105,7 +105,7 @@ describe('a bad MTG_APP_URL matters only where the app URL is used', () => {
 
 describe('auth status with nothing configured', () => {
   it('exits 3 with one line on stderr saying no key is set and how to set one', async () => {
-    const r = await runCli(['auth', 'status'], {
+    const r = await runInProcess(['auth', 'status'], {
       env: { MTG_CONFIG_DIR: configDir(), MTG_BASE_URL: sandbox.baseUrl },
     });
     expect(r.code).toBe(3);
@@ -114,36 +114,22 @@ describe('auth status with nothing configured', () => {
   });
 });
 
-describe('Ctrl-C at the hidden key prompt', () => {
-  it('exits 130 (interrupted), stores nothing', async () => {
-    const dir = configDir();
-    const r = await runInTerminal(['auth', 'login', '--base-url', sandbox.baseUrl], {
-      env: { MTG_CONFIG_DIR: dir },
-      type: { after: 'input hidden', keys: 'mtg_sk_half\u0003' },
-    });
-    expect(r.screen).toMatch(/Paste your API key/);
-    expect(r.screen).not.toContain('mtg_sk_half');
-    expect(r.code).toBe(130);
-    const status = await runCli(['auth', 'status', '--json'], {
-      env: { MTG_CONFIG_DIR: dir, MTG_BASE_URL: sandbox.baseUrl },
-    });
-    expect(JSON.parse(status.stdout).key).toBeNull();
-  });
-});
-
 describe('auth login --api-key', () => {
   it('verifies and stores the given key without reading stdin or prompting; a wrong one stores nothing', async () => {
     const dir = configDir();
-    const r = await runCli(['auth', 'login', '--api-key', sandbox.apiKey, '--base-url', sandbox.baseUrl], {
-      env: { MTG_CONFIG_DIR: dir },
-    });
+    const r = await runInProcess(
+      ['auth', 'login', '--api-key', sandbox.apiKey, '--base-url', sandbox.baseUrl],
+      {
+        env: { MTG_CONFIG_DIR: dir },
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Logged in to .* as profile "default"/);
     const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(stored.profiles.default['api-key']).toBe(sandbox.apiKey);
 
     const other = configDir();
-    const bad = await runCli(
+    const bad = await runInProcess(
       ['auth', 'login', '--api-key', 'mtg_sk_wrong_0000000000', '--base-url', sandbox.baseUrl],
       {
         env: { MTG_CONFIG_DIR: other },
@@ -155,7 +141,7 @@ describe('auth login --api-key', () => {
 
   it('with --move-to-keychain (which moves the key already in the file) is exit 2, nothing changed', async () => {
     const dir = configDir();
-    const r = await runCli(['auth', 'login', '--move-to-keychain', '--api-key', sandbox.apiKey], {
+    const r = await runInProcess(['auth', 'login', '--move-to-keychain', '--api-key', sandbox.apiKey], {
       env: { MTG_CONFIG_DIR: dir },
     });
     expect(r.code).toBe(2);
