@@ -1,5 +1,6 @@
 // --checkpoint: an export killed outright (SIGKILL: no cleanup at all) continues where the last
-// complete page left it when the same command runs again, and the file holds every item once.
+// complete page left it when the same command runs again, and the file holds every item once. The
+// killed or interrupted run is a real process; the reference export and the resumed run are in-process.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';

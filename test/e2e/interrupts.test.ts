@@ -1,4 +1,5 @@
 // Ctrl-C during a long export: exit 130, output written so far well-formed, an -o target untouched.
+// A real process: SIGINT, as the terminal sends it.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
