@@ -1,5 +1,6 @@
 // The config file: a corrupt or wrongly typed file is reported plainly (and ignored by commands that
-// do not need it). Concurrent logins and no usable home need processes: test/e2e/config-processes.test.ts.
+// do not need it), with advice that works (issue #20, 7). Concurrent logins and no usable home need
+// processes: test/e2e/config-processes.test.ts.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +74,22 @@ describe('a corrupt config file (#9.5)', () => {
     });
     expect(set.code).toBe(2);
     expect(readFileSync(file, 'utf8')).toBe('{bad json');
+  });
+});
+
+describe('a config file with a wrongly typed key', () => {
+  it('advises what works (an editor, or moving the file), not `mtg config set`/`unset`, which refuse it', async () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"profiles":{"default":{"app-url":7}}}', { mode: 0o600 });
+    const r = await runInProcess(['config', 'get', 'base-url'], { env: { MTG_CONFIG_DIR: dir } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(file);
+    expect(r.stderr).not.toMatch(/config set|config unset/);
+    expect(r.stderr).toMatch(/editor/);
+    // And config set/unset do refuse such a file: advice naming them could not work.
+    const unset = await runInProcess(['config', 'unset', 'app-url'], { env: { MTG_CONFIG_DIR: dir } });
+    expect(unset.code).toBe(2);
   });
 });
 
