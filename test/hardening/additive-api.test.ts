@@ -3,7 +3,7 @@
 // run, extra fields pass through, integers beyond 2^53 keep every digit; only breaking
 // differences (a required field missing, a wrong type, a body that is not JSON) fail.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { actionItem, type OddServer, oddEnv, startOddServer } from './odd-server.js';
 
 let server: OddServer | undefined;
@@ -50,14 +50,14 @@ describe('additive API changes', () => {
       json(actionItem(id, { status: 'IN_PROGRESS', newField: { a: [1] } })),
     );
     server = await serveItems(items.slice(0, 2), items.slice(2));
-    const nd = await runCli([...LIST, '--format', 'ndjson'], { env: oddEnv(server) });
+    const nd = await runInProcess([...LIST, '--format', 'ndjson'], { env: oddEnv(server) });
     expect(nd.code).toBe(0);
     expect(nd.stdout).toBe(`${items.join('\n')}\n`);
     const warnings = nd.stderr.trim().split('\n');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^warning: .*status "IN_PROGRESS"/);
 
-    const table = await runCli([...LIST, '--format', 'table'], { env: oddEnv(server) });
+    const table = await runInProcess([...LIST, '--format', 'table'], { env: oddEnv(server) });
     expect(table.code).toBe(0);
     expect(table.stdout.match(/IN_PROGRESS/g)).toHaveLength(3);
     expect(table.stderr.trim().split('\n')).toHaveLength(1);
@@ -66,7 +66,7 @@ describe('additive API changes', () => {
   it('a new access and linkAccess in meetings pass, with one warning', async () => {
     const m = meeting({ brandNew: true });
     server = await startOddServer(() => ({ body: `[${m}]` }));
-    const r = await runCli(['meetings', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
+    const r = await runInProcess(['meetings', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${m}\n`);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -75,7 +75,7 @@ describe('additive API changes', () => {
 
   it('the values the spec lists raise no warning', async () => {
     server = await serveItems([json(actionItem(1)), json(actionItem(2, { status: 'DONE' }))], []);
-    const r = await runCli([...LIST, '--format', 'ndjson'], { env: oddEnv(server) });
+    const r = await runInProcess([...LIST, '--format', 'ndjson'], { env: oddEnv(server) });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
   });
@@ -84,7 +84,7 @@ describe('additive API changes', () => {
     const { title: _t, ...untitled } = actionItem(1);
     for (const body of [json([untitled]), json([actionItem(1, { meetingIds: 'm1' })]), '[{"id":1,']) {
       server = await startOddServer(() => ({ body }));
-      const r = await runCli([...LIST, '--format', 'ndjson'], { env: oddEnv(server) });
+      const r = await runInProcess([...LIST, '--format', 'ndjson'], { env: oddEnv(server) });
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/does not match the API spec/);
@@ -101,28 +101,28 @@ describe('integers beyond 2^53', () => {
 
   it('ndjson and json print them byte-identical', async () => {
     server = await serveItems([big], [plain]);
-    const nd = await runCli([...LIST, '--format', 'ndjson'], { env: oddEnv(server) });
+    const nd = await runInProcess([...LIST, '--format', 'ndjson'], { env: oddEnv(server) });
     expect(nd.code).toBe(0);
     expect(nd.stderr).toBe('');
     expect(nd.stdout).toBe(`${big}\n${plain}\n`);
-    const js = await runCli([...LIST, '--json'], { env: oddEnv(server) });
+    const js = await runInProcess([...LIST, '--json'], { env: oddEnv(server) });
     expect(js.code).toBe(0);
     expect(js.stdout).toBe(`[\n${big},\n${plain}\n]\n`);
   });
 
   it('--fields, csv and the table print the exact digits', async () => {
     server = await serveItems([big], [plain]);
-    const nd = await runCli([...LIST, '--format', 'ndjson', '--fields', 'id,assignee.profileId'], {
+    const nd = await runInProcess([...LIST, '--format', 'ndjson', '--fields', 'id,assignee.profileId'], {
       env: oddEnv(server),
     });
     expect(nd.stdout).toBe(
       '{"id":90071992547409931,"assignee.profileId":18014398509481985}\n{"id":2,"assignee.profileId":null}\n',
     );
-    const csv = await runCli([...LIST, '--format', 'csv', '--fields', 'id,assignee.profileId'], {
+    const csv = await runInProcess([...LIST, '--format', 'csv', '--fields', 'id,assignee.profileId'], {
       env: oddEnv(server),
     });
     expect(csv.stdout.split(/\r?\n/)[1]).toBe('90071992547409931,18014398509481985');
-    const table = await runCli([...LIST, '--format', 'table'], { env: oddEnv(server) });
+    const table = await runInProcess([...LIST, '--format', 'table'], { env: oddEnv(server) });
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('90071992547409931');
   });
@@ -133,7 +133,7 @@ describe('integers beyond 2^53', () => {
       '"meetingIds":[],"canEditActionItem":true,"completedAt":null,"meetings":[]',
     );
     server = await startOddServer(() => ({ status: 201, body: created }));
-    const r = await runCli(['action-items', 'create', 't', '--json'], { env: oddEnv(server) });
+    const r = await runInProcess(['action-items', 'create', 't', '--json'], { env: oddEnv(server) });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('"id": 90071992547409931,');
     expect(r.stdout).toContain('"n": -123456789012345678901234567890,');
@@ -142,7 +142,7 @@ describe('integers beyond 2^53', () => {
 
   it('mtg api prints them exactly too', async () => {
     server = await startOddServer(() => ({ body: `[${big}]` }));
-    const r = await runCli(['api', '/action-items', '--format', 'ndjson'], { env: oddEnv(server) });
+    const r = await runInProcess(['api', '/action-items', '--format', 'ndjson'], { env: oddEnv(server) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${big}\n`);
   });

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
@@ -119,7 +120,7 @@ const BAD_INPUTS: [string, string[], string?][] = [
 
 it.each(BAD_INPUTS)('%s: exit 2, one line, nothing sent', async (_what, args, input) => {
   const before = sandbox.requests.length;
-  const r = await runCli(args, { env: sandboxEnv(sandbox), input });
+  const r = await runInProcess(args, { env: sandboxEnv(sandbox), stdin: input });
   expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
   const lines = r.stderr.split('\n').filter((l) => l !== '');
   expect(lines.length, r.stderr).toBe(1);

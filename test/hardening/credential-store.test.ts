@@ -1,15 +1,17 @@
 // The credential store where there is none, or where it does not answer (issue #24). No real store
 // is involved: the "bus" here is a unix socket that accepts connections and never says a word,
 // as a wedged session bus does. The tests with a real Secret Service are in test/keyring/ (run by
-// .ci/run under a private session bus).
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// .ci/run under a private session bus). The helper process's environment, read from /proc:
+// test/e2e/keychain-helper.test.ts.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, baseEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
+import { runBounded } from './helpers.js';
 
 const KEY = 'mtg_sk_test_St0reSt0reSt0re0123';
 let sandbox: Sandbox;
@@ -35,23 +37,6 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** The pid of a child process of `pid` (from /proc), or undefined. */
-function childOf(pid: number): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // Field 4 of /proc/<pid>/stat is the parent's pid (after the command name in parentheses).
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) return Number(entry);
-    } catch {
-      // The process ended while the folder was read.
-    }
-  }
-  return undefined;
-}
-
-const readEnviron = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
-
 /** A config folder whose file holds this profile's key (as `auth login` wrote it before the store). */
 function fileWithKey(): string {
   const dir = tempConfigDir();
@@ -70,11 +55,12 @@ function fileWithoutKey(): string {
 
 describe('a session bus that accepts connections and never answers', () => {
   it('a command needing a key only the store could give fails naming the Secret Service and the bus (bounded, never a hang), exit 1', async () => {
-    const r = await runCli(['people', 'list', '--json', '--limit', '1'], {
-      env: { MTG_CONFIG_DIR: fileWithoutKey(), DBUS_SESSION_BUS_ADDRESS: busAddress },
-      timeoutMs: 20_000,
-    });
-    expect(r.signal).toBeNull();
+    const r = await runBounded(
+      ['people', 'list', '--json', '--limit', '1'],
+      { env: { MTG_CONFIG_DIR: fileWithoutKey(), DBUS_SESSION_BUS_ADDRESS: busAddress } },
+      20_000,
+    );
+    expect(r.finished).toBe(true);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -85,11 +71,12 @@ describe('a session bus that accepts connections and never answers', () => {
   });
 
   it('a key in the config file keeps working: one warning line naming the store, then the command runs', async () => {
-    const r = await runCli(['people', 'list', '--json', '--limit', '1', '--quiet'], {
-      env: { MTG_CONFIG_DIR: fileWithKey(), DBUS_SESSION_BUS_ADDRESS: busAddress },
-      timeoutMs: 20_000,
-    });
-    expect(r.signal).toBeNull();
+    const r = await runBounded(
+      ['people', 'list', '--json', '--limit', '1', '--quiet'],
+      { env: { MTG_CONFIG_DIR: fileWithKey(), DBUS_SESSION_BUS_ADDRESS: busAddress } },
+      20_000,
+    );
+    expect(r.finished).toBe(true);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -98,42 +85,11 @@ describe('a session bus that accepts connections and never answers', () => {
     );
   });
 
-  it('the helper process gets no MTG_* variable (the key in MTG_API_KEY stays in mtg)', async () => {
-    // auth logout asks the store even when MTG_API_KEY is set; the silent bus keeps its helper alive
-    // long enough to read its environment.
-    const cli = spawn(process.execPath, [BIN, 'auth', 'logout'], {
-      env: {
-        ...baseEnv(),
-        MTG_CONFIG_DIR: fileWithKey(),
-        MTG_API_KEY: KEY,
-        MTG_PROFILE: 'default',
-        DBUS_SESSION_BUS_ADDRESS: busAddress,
-      } as NodeJS.ProcessEnv,
-      stdio: 'ignore',
-    });
-    const closed = new Promise((resolve) => cli.on('close', resolve));
-    try {
-      let environ: string[] | undefined;
-      for (let i = 0; i < 200 && !environ; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        const child = childOf(cli.pid!);
-        if (child !== undefined && sockets.length > 0) environ = readEnviron(child);
-      }
-      expect(environ, 'the helper process was not found').toBeDefined();
-      expect(environ!.filter((v) => v.startsWith('MTG_'))).toEqual([]);
-      expect(environ!.join('\n')).not.toContain(KEY);
-      expect(environ).toContain(`DBUS_SESSION_BUS_ADDRESS=${busAddress}`);
-    } finally {
-      cli.kill('SIGKILL');
-      await closed;
-    }
-  });
-
   it('auth login fails the same way and stores the key nowhere', async () => {
     const dir = tempConfigDir();
-    const r = await runCli(['auth', 'login', '--base-url', sandbox.baseUrl], {
+    const r = await runInProcess(['auth', 'login', '--base-url', sandbox.baseUrl], {
       env: { MTG_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: busAddress },
-      input: KEY,
+      stdin: KEY,
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/The Secret Service .* did not answer within 5 s; nothing was changed/);
@@ -143,14 +99,16 @@ describe('a session bus that accepts connections and never answers', () => {
   it('a command given the key by MTG_API_KEY or --api-key never touches the store: it runs as usual', async () => {
     const env = { MTG_CONFIG_DIR: fileWithKey(), DBUS_SESSION_BUS_ADDRESS: busAddress };
     const before = sockets.length;
-    const byEnv = await runCli(['people', 'list', '--json', '--limit', '1'], {
+    const byEnv = await runInProcess(['people', 'list', '--json', '--limit', '1'], {
       env: { ...env, MTG_API_KEY: KEY },
     });
     expect(byEnv.code, byEnv.stderr).toBe(0);
     expect(JSON.parse(byEnv.stdout)).toHaveLength(1);
-    const byFlag = await runCli(['people', 'list', '--json', '--limit', '1', '--api-key', KEY], { env });
+    const byFlag = await runInProcess(['people', 'list', '--json', '--limit', '1', '--api-key', KEY], {
+      env,
+    });
     expect(byFlag.code, byFlag.stderr).toBe(0);
-    const status = await runCli(['auth', 'status', '--json'], { env: { ...env, MTG_API_KEY: KEY } });
+    const status = await runInProcess(['auth', 'status', '--json'], { env: { ...env, MTG_API_KEY: KEY } });
     expect(JSON.parse(status.stdout)).toMatchObject({ keySource: 'env', verified: true });
     // Nobody connected to the bus.
     expect(sockets.length).toBe(before);
@@ -160,9 +118,9 @@ describe('a session bus that accepts connections and never answers', () => {
 describe('no credential store reachable (no session bus)', () => {
   it('a key in the config file keeps working and status names the config file, without a hint to move it', async () => {
     const env = { MTG_CONFIG_DIR: fileWithKey() };
-    const r = await runCli(['people', 'list', '--json', '--limit', '1'], { env });
+    const r = await runInProcess(['people', 'list', '--json', '--limit', '1'], { env });
     expect(r.code, r.stderr).toBe(0);
-    const status = await runCli(['auth', 'status', '--json'], { env });
+    const status = await runInProcess(['auth', 'status', '--json'], { env });
     expect(JSON.parse(status.stdout)).toMatchObject({ keySource: 'config file', verified: true });
     expect(status.stderr).toBe('');
   });
@@ -170,9 +128,9 @@ describe('no credential store reachable (no session bus)', () => {
   it('a bus address that leads nowhere (a stale session) is no store: the key goes to the file, never the kernel keyring', async () => {
     // The library, unpinned, would fall back to the kernel keyring here, which a reboot empties.
     const dir = tempConfigDir();
-    const r = await runCli(['auth', 'login', '--base-url', sandbox.baseUrl], {
+    const r = await runInProcess(['auth', 'login', '--base-url', sandbox.baseUrl], {
       env: { MTG_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(work, 'no-such-bus')}` },
-      input: KEY,
+      stdin: KEY,
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^mtg: No credential store here \(no Secret Service on the session bus/m);
@@ -182,7 +140,7 @@ describe('no credential store reachable (no session bus)', () => {
 
   it('--move-to-keychain says there is no store and leaves the key in the file (exit 2)', async () => {
     const dir = fileWithKey();
-    const r = await runCli(['auth', 'login', '--move-to-keychain'], { env: { MTG_CONFIG_DIR: dir } });
+    const r = await runInProcess(['auth', 'login', '--move-to-keychain'], { env: { MTG_CONFIG_DIR: dir } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /No credential store here \(no D-Bus session bus.*the key stays in the config file/,
@@ -192,9 +150,9 @@ describe('no credential store reachable (no session bus)', () => {
 
   it('auth login --insecure-storage stores the key in the file on purpose: no line about a missing store', async () => {
     const dir = tempConfigDir();
-    const r = await runCli(['auth', 'login', '--insecure-storage', '--base-url', sandbox.baseUrl], {
+    const r = await runInProcess(['auth', 'login', '--insecure-storage', '--base-url', sandbox.baseUrl], {
       env: { MTG_CONFIG_DIR: dir },
-      input: KEY,
+      stdin: KEY,
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/No credential store/);
@@ -207,15 +165,15 @@ describe('no credential store reachable (no session bus)', () => {
     const unloadable = { NAPI_RS_NATIVE_LIBRARY_PATH: join(work, 'no-such-keyring.node') };
     const before = sockets.length;
     const env = { MTG_CONFIG_DIR: fileWithKey(), DBUS_SESSION_BUS_ADDRESS: busAddress, ...unloadable };
-    const r = await runCli(['people', 'list', '--json', '--limit', '1', '--quiet'], { env });
+    const r = await runInProcess(['people', 'list', '--json', '--limit', '1', '--quiet'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    const status = await runCli(['auth', 'status', '--json'], { env });
+    const status = await runInProcess(['auth', 'status', '--json'], { env });
     expect(JSON.parse(status.stdout)).toMatchObject({ keySource: 'config file', verified: true });
     const dir = tempConfigDir();
-    const login = await runCli(['auth', 'login', '--base-url', sandbox.baseUrl], {
+    const login = await runInProcess(['auth', 'login', '--base-url', sandbox.baseUrl], {
       env: { MTG_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: busAddress, ...unloadable },
-      input: KEY,
+      stdin: KEY,
     });
     expect(login.code, login.stderr).toBe(0);
     expect(login.stderr).toMatch(
@@ -227,7 +185,7 @@ describe('no credential store reachable (no session bus)', () => {
 
   it('auth logout removes a key from the file', async () => {
     const dir = fileWithKey();
-    const r = await runCli(['auth', 'logout'], { env: { MTG_CONFIG_DIR: dir } });
+    const r = await runInProcess(['auth', 'logout'], { env: { MTG_CONFIG_DIR: dir } });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Removed the API key of profile "default" from the config file/);
     expect(

@@ -2,7 +2,8 @@
 // item exactly once; a fault that never clears ends with exit 1 and says how many tries it took.
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { EXPORT_ARGS, ndjsonIds, sameIdsOnce } from './helpers.js';
 
 const SIZES = { actionItems: 5000 };
@@ -19,7 +20,7 @@ describe('export under faults "500:0.15,reset:0.1"', () => {
     // The data are seeded by `seed` too, so the fault-free reference must use the same seed.
     const clean = await startSandbox({ seed, pageSize: PAGE_SIZE, limits: 'none', sizes: SIZES });
     sandboxes.push(clean);
-    const ref = await runCli([...EXPORT_ARGS, '--format', 'ndjson'], { env: sandboxEnv(clean) });
+    const ref = await runInProcess([...EXPORT_ARGS, '--format', 'ndjson'], { env: sandboxEnv(clean) });
     const faulty = await startSandbox({
       seed,
       pageSize: PAGE_SIZE,
@@ -31,9 +32,8 @@ describe('export under faults "500:0.15,reset:0.1"', () => {
     // 25% of attempts fail. With the default 5 retries a page is lost with probability 0.25^6
     // (~1/4096), so over 50 pages an export fails about once in 80 runs: a flaky test. With 12
     // retries a page is lost with probability 0.25^13 (~1.5e-8): never in practice.
-    const r = await runCli([...EXPORT_ARGS, '--format', 'ndjson', '--max-retries', '12', '--quiet'], {
+    const r = await runInProcess([...EXPORT_ARGS, '--format', 'ndjson', '--max-retries', '12', '--quiet'], {
       env: sandboxEnv(faulty),
-      timeoutMs: 60_000,
     });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -48,7 +48,7 @@ describe('export under faults "500:0.15,reset:0.1"', () => {
   it('a failure that persists ends with exit 1, naming what failed and after how many tries', async () => {
     const broken = await startSandbox({ pageSize: PAGE_SIZE, limits: 'none', faults: '500:1' });
     sandboxes.push(broken);
-    const r = await runCli([...EXPORT_ARGS, '--format', 'ndjson', '--max-retries', '2'], {
+    const r = await runInProcess([...EXPORT_ARGS, '--format', 'ndjson', '--max-retries', '2'], {
       env: sandboxEnv(broken),
     });
     expect(r.code).toBe(1);

@@ -1,7 +1,8 @@
-// Shared bits of the hardening tests: spawning the built CLI with control over signals, reading
-// ids out of each format, and a sandbox that records how many requests a step made.
+// Shared bits of the hardening tests: spawning the built CLI with control over signals (test/e2e),
+// an in-process run with a bound, and reading ids out of each format.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { BIN, baseEnv, tempConfigDir } from '../helpers/cli.js';
+import { type InProcessOptions, type InProcessResult, runInProcess } from '../helpers/inprocess.js';
 
 export interface Spawned {
   child: ChildProcess;
@@ -39,6 +40,26 @@ export function spawnCli(
     child.on('close', (code, signal) => resolve({ code, signal }));
   });
   return { child, stdout: () => out, stderr: () => err, done };
+}
+
+/**
+ * runInProcess, bounded: a run still going after `ms` comes back with `finished: false` (a spawned
+ * run was killed then), so a test of "bounded, never a hang" fails instead of waiting for good.
+ */
+export async function runBounded(
+  argv: string[],
+  options: InProcessOptions,
+  ms: number,
+): Promise<InProcessResult & { finished: boolean }> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<InProcessResult & { finished: boolean }>((resolve) => {
+    timer = setTimeout(() => resolve({ code: -1, stdout: '', stderr: '', finished: false }), ms);
+  });
+  try {
+    return await Promise.race([runInProcess(argv, options).then((r) => ({ ...r, finished: true })), bound]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Polls `check` every 20 ms until it is true (or throws after `timeoutMs`). */

@@ -11,7 +11,8 @@ import {
   type Sandbox,
   startSandbox,
 } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 
 let sandbox: Sandbox;
 // Colors off, so any ESC in the output came from the server, not from us.
@@ -49,7 +50,7 @@ describe('text for people carries no terminal control characters', () => {
   ];
   it.each(commands)('mtg %j', async (args, visible) => {
     // Wide enough that the visible text is not cut (a pipe's tables are 80 columns unless COLUMNS says).
-    const r = await runCli(args, { env: { ...env(), COLUMNS: '160' } });
+    const r = await runInProcess(args, { env: { ...env(), COLUMNS: '160' } });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout.length).toBeGreaterThan(0);
@@ -59,7 +60,9 @@ describe('text for people carries no terminal control characters', () => {
   });
 
   it('the hostile meeting as a page: OSC link target and window title are gone, not just their ESC', async () => {
-    const r = await runCli(['meetings', 'view', HOSTILE_MEETING_ID, '--format', 'table'], { env: env() });
+    const r = await runInProcess(['meetings', 'view', HOSTILE_MEETING_ID, '--format', 'table'], {
+      env: env(),
+    });
     expect(r.stdout).not.toContain('https://evil.example/'); // the OSC 8 target (a title also names evil.example)
     expect(r.stdout).not.toContain(']8;;');
     expect(r.stdout).not.toContain('pwned');
@@ -69,9 +72,12 @@ describe('text for people carries no terminal control characters', () => {
 
 describe('json and ndjson keep server strings byte-exact', () => {
   it('action-items list --json: the hostile item equals what the API sent', async () => {
-    const r = await runCli(['action-items', 'list', '--assignee', 'anyone', '--status', 'all', '--json'], {
-      env: env(),
-    });
+    const r = await runInProcess(
+      ['action-items', 'list', '--assignee', 'anyone', '--status', 'all', '--json'],
+      {
+        env: env(),
+      },
+    );
     expect(r.code).toBe(0);
     const item = (JSON.parse(r.stdout) as { id: number }[]).find((i) => i.id === HOSTILE_ACTION_ITEM_ID);
     const api = (
@@ -82,7 +88,9 @@ describe('json and ndjson keep server strings byte-exact', () => {
   });
 
   it('meetings view --format ndjson and transcript --json equal the API response', async () => {
-    const view = await runCli(['meetings', 'view', HOSTILE_MEETING_ID, '--format', 'ndjson'], { env: env() });
+    const view = await runInProcess(['meetings', 'view', HOSTILE_MEETING_ID, '--format', 'ndjson'], {
+      env: env(),
+    });
     const fromApi = ((await raw(`/search?meetingIds=${HOSTILE_MEETING_ID}`)) as unknown[])[0] as {
       name: string;
       notes: string;
@@ -91,7 +99,7 @@ describe('json and ndjson keep server strings byte-exact', () => {
     expect(fromApi.notes).toContain(HOSTILE.c1Csi);
     expect(fromApi.name).toContain(HOSTILE.oscTitle);
 
-    const tr = await runCli(['meetings', 'transcript', HOSTILE_MEETING_ID, '--json'], { env: env() });
+    const tr = await runInProcess(['meetings', 'transcript', HOSTILE_MEETING_ID, '--json'], { env: env() });
     expect(JSON.parse(tr.stdout)).toEqual(await raw(`/meeting/${HOSTILE_MEETING_ID}/transcript`));
   });
 });
@@ -100,18 +108,24 @@ describe('csv guards spreadsheet formulas', () => {
   const FORMULA_START = /^[=+\-@\t\r]/;
 
   it("cells starting with = + - @ or tab get a leading '; nothing else changes", async () => {
-    const items = await runCli(
+    const items = await runInProcess(
       ['action-items', 'list', '--assignee', 'anyone', '--status', 'all', '--format', 'csv'],
       {
         env: env(),
       },
     );
-    const people = await runCli(['people', 'list', '--tag', String(HOSTILE_TAG_ID), '--format', 'csv'], {
-      env: env(),
-    });
-    const tags = await runCli(['meetings', 'search', '--meeting', HOSTILE_MEETING_ID, '--format', 'csv'], {
-      env: env(),
-    });
+    const people = await runInProcess(
+      ['people', 'list', '--tag', String(HOSTILE_TAG_ID), '--format', 'csv'],
+      {
+        env: env(),
+      },
+    );
+    const tags = await runInProcess(
+      ['meetings', 'search', '--meeting', HOSTILE_MEETING_ID, '--format', 'csv'],
+      {
+        env: env(),
+      },
+    );
     for (const r of [items, people, tags]) {
       expect(r.code).toBe(0);
       const rows = parse(r.stdout, { columns: true }) as Record<string, string>[];
@@ -129,7 +143,7 @@ describe('csv guards spreadsheet formulas', () => {
   });
 
   it('--raw-cells leaves them as sent', async () => {
-    const r = await runCli(
+    const r = await runInProcess(
       ['action-items', 'list', '--assignee', 'anyone', '--status', 'all', '--format', 'csv', '--raw-cells'],
       { env: env() },
     );

@@ -8,7 +8,8 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 
 const KEY = 'mtg_sk_test_S3cretS3cretS3cret0123';
 const WRONG = 'mtg_sk_test_Wr0ngWr0ngWr0ng9876';
@@ -72,7 +73,7 @@ describe('the key is never printed', () => {
   ] as [string, string[], () => Record<string, string>, number][])(
     '%s',
     async (_name, args, makeEnv, code) => {
-      const r = await runCli(args, { env: makeEnv() });
+      const r = await runInProcess(args, { env: makeEnv() });
       expect(r.code).toBe(code);
       for (const out of [r.stdout, r.stderr]) {
         expect(out).not.toContain(KEY);
@@ -84,7 +85,7 @@ describe('the key is never printed', () => {
   );
 
   it('a network error to a closed port, --verbose', async () => {
-    const r = await runCli(['people', 'list', '-v', '--max-retries', '1'], {
+    const r = await runInProcess(['people', 'list', '-v', '--max-retries', '1'], {
       env: env(await closedPortUrl()),
     });
     expect(r.code).toBe(1);
@@ -94,9 +95,9 @@ describe('the key is never printed', () => {
 
   it('auth login stores the key in a 0600 file inside a 0700 folder', async () => {
     const dir = tempConfigDir();
-    const r = await runCli(['auth', 'login', '--base-url', sandbox.baseUrl], {
+    const r = await runInProcess(['auth', 'login', '--base-url', sandbox.baseUrl], {
       env: { MTG_CONFIG_DIR: dir },
-      input: `${KEY}\n`,
+      stdin: `${KEY}\n`,
     });
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(KEY);
@@ -115,7 +116,7 @@ describe('the key goes only to the configured origin', () => {
     const first = await serve((_req, res) =>
       json(res, 200, [], { link: `<${other.origin}/people?cursor=abc>; rel="next"` }),
     );
-    const r = await runCli(['people', 'list', '--format', 'ndjson'], { env: env(first.origin) });
+    const r = await runInProcess(['people', 'list', '--format', 'ndjson'], { env: env(first.origin) });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^mtg: Refusing to follow a link to http:\/\/127\.0\.0\.1:\d+/m);
     expect(first.hits.length).toBe(1);
@@ -128,7 +129,7 @@ describe('the key goes only to the configured origin', () => {
       const port = req.socket.localPort;
       json(res, 200, [], { link: `<http://localhost:${port}/people?cursor=abc>; rel="next"` });
     });
-    const r = await runCli(['people', 'list', '--format', 'ndjson'], { env: env(first.origin) });
+    const r = await runInProcess(['people', 'list', '--format', 'ndjson'], { env: env(first.origin) });
     expect(r.code).toBe(1);
     expect(first.hits.length).toBe(1);
   });
@@ -139,7 +140,7 @@ describe('the key goes only to the configured origin', () => {
       res.writeHead(status, { location: `${other.origin}/people` });
       res.end();
     });
-    const r = await runCli(['people', 'list', '--format', 'ndjson'], { env: env(first.origin) });
+    const r = await runInProcess(['people', 'list', '--format', 'ndjson'], { env: env(first.origin) });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/redirects are not followed/);
     expect(first.hits.length).toBe(1); // not retried either
@@ -150,7 +151,7 @@ describe('the key goes only to the configured origin', () => {
     const other = await serve((_req, res) => json(res, 200, []));
     const host = other.origin.replace('http:', '');
     const before = sandbox.requests.length;
-    await runCli(['api', `${host}/people`], { env: env(sandbox.baseUrl) });
+    await runInProcess(['api', `${host}/people`], { env: env(sandbox.baseUrl) });
     expect(other.hits).toEqual([]);
     expect(sandbox.requests.length - before).toBe(1); // it went to the sandbox instead
   });
@@ -158,7 +159,7 @@ describe('the key goes only to the configured origin', () => {
 
 describe('plain http to a host other than loopback', () => {
   it('is refused without --insecure (exit 2, nothing sent)', async () => {
-    const r = await runCli(['people', 'list'], { env: env('http://api.example.invalid') });
+    const r = await runInProcess(['people', 'list'], { env: env('http://api.example.invalid') });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^mtg: Refusing to send the API key over plain http .*--insecure/);
     expect(r.stderr.trim().split('\n').length).toBe(1);
@@ -172,10 +173,10 @@ describe('plain http to a host other than loopback', () => {
     'is attempted with --insecure (a server on a non-loopback address gets it)',
     async () => {
       const remote = await serve((_req, res) => json(res, 200, []), external);
-      const refused = await runCli(['people', 'list'], { env: env(remote.origin) });
+      const refused = await runInProcess(['people', 'list'], { env: env(remote.origin) });
       expect(refused.code).toBe(2);
       expect(remote.hits).toEqual([]);
-      const r = await runCli(['people', 'list', '--insecure', '--format', 'ndjson'], {
+      const r = await runInProcess(['people', 'list', '--insecure', '--format', 'ndjson'], {
         env: env(remote.origin),
       });
       expect(r.code).toBe(0);
@@ -184,7 +185,7 @@ describe('plain http to a host other than loopback', () => {
   );
 
   it('with --insecure an unreachable host is attempted (exit 1, host not found)', async () => {
-    const r = await runCli(['people', 'list', '--insecure', '--max-retries', '0'], {
+    const r = await runInProcess(['people', 'list', '--insecure', '--max-retries', '0'], {
       env: env('http://api.example.invalid'),
     });
     expect(r.code).toBe(1);

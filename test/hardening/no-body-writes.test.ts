@@ -1,7 +1,7 @@
 // A 2xx without a body is the write applied (issue 16, point 3): reported as applied, exit 0,
 // what is known printed, never "does not match the API spec", never counted as failed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { actionItem, type OddServer, oddEnv, startOddServer } from './odd-server.js';
 
 let server: OddServer | undefined;
@@ -20,7 +20,7 @@ function expectApplied(r: { code: number | null; stderr: string }) {
 describe('a 2xx with no body on a write', () => {
   it('action-items update: 204 is applied; the ID is printed; nothing counted as failed', async () => {
     server = await startOddServer(noBody(204));
-    const r = await runCli(['action-items', 'update', '5', '--status', 'DONE', '--format', 'ndjson'], {
+    const r = await runInProcess(['action-items', 'update', '5', '--status', 'DONE', '--format', 'ndjson'], {
       env: oddEnv(server),
     });
     expectApplied(r);
@@ -35,7 +35,7 @@ describe('a 2xx with no body on a write', () => {
       if (req.url === '/action-item/2') return { status: 200, body: '' };
       return { body: JSON.stringify(actionItem(3, { status: 'DONE' })) };
     });
-    const r = await runCli(
+    const r = await runInProcess(
       ['action-items', 'update', '1', '2', '3', '--status', 'DONE', '--format', 'ndjson'],
       {
         env: oddEnv(server),
@@ -53,7 +53,9 @@ describe('a 2xx with no body on a write', () => {
 
   it('action-items create: an empty 201 is the item created, sent once, exit 0', async () => {
     server = await startOddServer(noBody(201));
-    const r = await runCli(['action-items', 'create', 'Send the roadmap', '--json'], { env: oddEnv(server) });
+    const r = await runInProcess(['action-items', 'create', 'Send the roadmap', '--json'], {
+      env: oddEnv(server),
+    });
     expectApplied(r);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('the server returned no body');
@@ -63,15 +65,17 @@ describe('a 2xx with no body on a write', () => {
   it('tags create, update and apply', async () => {
     server = await startOddServer(noBody(204));
     const env = oddEnv(server);
-    const created = await runCli(['tags', 'create', 'Hiring'], { env });
+    const created = await runInProcess(['tags', 'create', 'Hiring'], { env });
     expectApplied(created);
     expect(created.stderr).toContain('the server returned no body');
 
-    const updated = await runCli(['tags', 'update', '7', '--name', 'Calls', '--format', 'ndjson'], { env });
+    const updated = await runInProcess(['tags', 'update', '7', '--name', 'Calls', '--format', 'ndjson'], {
+      env,
+    });
     expectApplied(updated);
     expect(JSON.parse(updated.stdout)).toEqual({ id: 7, name: 'Calls' });
 
-    const applied = await runCli(['tags', 'apply', '7', 'm1', 'm2', '--format', 'ndjson'], { env });
+    const applied = await runInProcess(['tags', 'apply', '7', 'm1', 'm2', '--format', 'ndjson'], { env });
     expectApplied(applied);
     expect(applied.stdout).toBe('{"id":"m1"}\n{"id":"m2"}\n');
     expect(applied.stderr).toContain('Tagged 2 of 2 meetings');
@@ -80,9 +84,9 @@ describe('a 2xx with no body on a write', () => {
   it('meetings share and calendar set-notes', async () => {
     server = await startOddServer(noBody(204));
     const env = oddEnv(server);
-    const shared = await runCli(['meetings', 'share', 'm1', '--email', 'ann@example.com'], { env });
+    const shared = await runInProcess(['meetings', 'share', 'm1', '--email', 'ann@example.com'], { env });
     expectApplied(shared);
-    const notes = await runCli(['calendar', 'set-notes', '8812', '--notes', 'agenda'], { env });
+    const notes = await runInProcess(['calendar', 'set-notes', '8812', '--notes', 'agenda'], { env });
     expectApplied(notes);
     expect(notes.stderr).toContain('the server returned no body');
     expect(server.requests.map((q) => q.method)).toEqual(['PUT', 'PUT']);

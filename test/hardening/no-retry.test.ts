@@ -4,12 +4,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
+import { waitUntil } from './helpers.js';
 
 let dir: string;
 let server: Server | undefined;
@@ -25,9 +26,8 @@ afterEach(async () => {
 });
 
 const run = (baseUrl: string, extra: string[] = []) =>
-  runCli(['people', 'list', '--format', 'ndjson', '--max-retries', '5', ...extra], {
+  runInProcess(['people', 'list', '--format', 'ndjson', '--max-retries', '5', ...extra], {
     env: { MTG_BASE_URL: baseUrl, MTG_API_KEY: 'mtg_sk_noretry', MTG_CONFIG_DIR: dir },
-    timeoutMs: 15_000,
   });
 
 /** A loopback port that nothing listens on. */
@@ -83,12 +83,20 @@ describe('network errors another try cannot mend', () => {
     });
     server.on('tlsClientError', () => handshakes++);
     server.on('secureConnection', () => handshakes++);
+    let opened = 0;
+    let closed = 0;
+    server.on('connection', (socket: Socket) => {
+      opened++;
+      socket.on('close', () => closed++);
+    });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     const r = await run(`https://127.0.0.1:${(server.address() as AddressInfo).port}`);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /^mtg: GET \/people failed: the TLS certificate of 127\.0\.0\.1:\d+ was refused: .*\(after 1 try\)\n$/,
     );
+    // mtg ran in this process: the server handles the refused handshake after run() returns.
+    await waitUntil(() => opened > 0 && closed === opened, 5_000, 'the server to see every connection end');
     expect(handshakes).toBe(1);
   });
 });

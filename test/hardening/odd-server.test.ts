@@ -2,7 +2,7 @@
 // relative Link targets, Retry-After as an HTTP date, RateLimit-* on some responses only, error
 // statuses with and without the API's envelope, and a proxy's HTML error page.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { type Answer, type OddServer, oddEnv, person, startOddServer } from './odd-server.js';
 
 let server: OddServer | undefined;
@@ -37,7 +37,7 @@ describe('a server that is not the sandbox', () => {
       if (at === '3') return { body: page([11]), headers: { link: '<people?page=4>; rel="next"' } };
       return { body: '[]' };
     });
-    const r = await runCli(['people', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
+    const r = await runInProcess(['people', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const got = r.stdout
@@ -63,7 +63,7 @@ describe('a server that is not the sandbox', () => {
           }
         : { body: page([1]) },
     );
-    const r = await runCli(['people', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
+    const r = await runInProcess(['people', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe(1);
     expect(server.requests).toHaveLength(2);
@@ -75,7 +75,7 @@ describe('a server that is not the sandbox', () => {
       headers: { 'retry-after': '120' },
       body: '{"code":"RATE_LIMITED","error":"Rate limit exceeded for plan Pro"}',
     }));
-    const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-wait', '3'], {
+    const r = await runInProcess(['people', 'list', '--format', 'ndjson', '--max-wait', '3'], {
       env: oddEnv(server),
     });
     expect(r.code).toBe(5);
@@ -98,7 +98,7 @@ describe('a server that is not the sandbox', () => {
         };
       return { body: page([2]) };
     });
-    const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-wait', '30'], {
+    const r = await runInProcess(['people', 'list', '--format', 'ndjson', '--max-wait', '30'], {
       env: oddEnv(server),
     });
     expect(r.code).toBe(0);
@@ -124,9 +124,12 @@ describe('a server that is not the sandbox', () => {
         );
         // A 429 spends no retry (it is waited out): --max-wait is what ends it.
         const wait = status === 429 ? ['--max-wait', '1'] : [];
-        const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-retries', '0', ...wait], {
-          env: oddEnv(server),
-        });
+        const r = await runInProcess(
+          ['people', 'list', '--format', 'ndjson', '--max-retries', '0', ...wait],
+          {
+            env: oddEnv(server),
+          },
+        );
         expect(r.code).toBe(exit);
         expect(r.stdout).toBe('');
         const lines = r.stderr.trim().split('\n');
@@ -150,7 +153,7 @@ describe('a server that is not the sandbox', () => {
       headers: { 'content-type': 'text/html' },
       body: html,
     }));
-    const r = await runCli(['people', 'list', '--format', 'ndjson', '--max-retries', '1'], {
+    const r = await runInProcess(['people', 'list', '--format', 'ndjson', '--max-retries', '1'], {
       env: oddEnv(server),
     });
     expect(r.code).toBe(1);
@@ -168,7 +171,7 @@ describe('a server that is not the sandbox', () => {
       headers: { 'content-type': 'text/html' },
       body: html,
     }));
-    const r = await runCli(['people', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
+    const r = await runInProcess(['people', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toMatch(/<|Bad Gateway/i);

@@ -1,6 +1,7 @@
 // -o and --checkpoint destinations (issues 9.1, 16.1, 16.2, 16.8): a device, FIFO or link is never
 // replaced by a regular file; an unusable destination is exit 2 before any request; a full disk
 // keeps the old file and leaves no temp file behind. Runs as root (real /dev/full, mount tmpfs).
+// -o /dev/stdout needs a process of its own: test/e2e/dev-stdout.test.ts.
 import { execFileSync } from 'node:child_process';
 import {
   createReadStream,
@@ -16,8 +17,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runRecorded } from '../helpers/recorded.js';
+import { type RecordedRequest, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { type InProcessResult, runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
@@ -72,17 +74,27 @@ afterAll(async () => {
   }
 });
 
+/** mtg in this process against the sandbox, and the requests that reached it meanwhile. */
+async function recordedRun(
+  sb: Sandbox,
+  args: string[],
+): Promise<InProcessResult & { requests: RecordedRequest[] }> {
+  const before = sb.requests.length;
+  const result = await runInProcess(args, { env: sandboxEnv(sb) });
+  return { ...result, requests: sb.requests.slice(before) };
+}
+
 const LIST = ['action-items', 'list', '--assignee', 'anyone', '--status', 'all'];
 
 async function meetingId(): Promise<string> {
-  const r = await runRecorded(sandbox, ['meetings', 'list', '--limit', '1', '--format', 'ndjson']);
+  const r = await recordedRun(sandbox, ['meetings', 'list', '--limit', '1', '--format', 'ndjson']);
   expect(r.code).toBe(0);
   return String((JSON.parse(r.stdout) as { id: string | number }).id);
 }
 
 describe('-o onto what is not a regular file (9.1)', () => {
   it('/dev/full stays a device and the write error is exit 1 in plain words', async () => {
-    const r = await runRecorded(sandbox, [...LIST, '--format', 'csv', '-o', '/dev/full']);
+    const r = await recordedRun(sandbox, [...LIST, '--format', 'csv', '-o', '/dev/full']);
     expect(lstatSync('/dev/full').isCharacterDevice()).toBe(true);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Could not write \/dev\/full: no space left on the device/);
@@ -90,16 +102,9 @@ describe('-o onto what is not a regular file (9.1)', () => {
   });
 
   it('/dev/null stays a device, exit 0', async () => {
-    const r = await runRecorded(sandbox, [...LIST, '--format', 'csv', '-o', '/dev/null']);
+    const r = await recordedRun(sandbox, [...LIST, '--format', 'csv', '-o', '/dev/null']);
     expect(r.code).toBe(0);
     expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
-  });
-
-  it('/dev/stdout is our stdout: the data arrives there and the link stays a link', async () => {
-    const r = await runRecorded(sandbox, [...LIST, '--format', 'ndjson', '-o', '/dev/stdout']);
-    expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n')).toHaveLength(120);
-    expect(lstatSync('/dev/stdout').isSymbolicLink()).toBe(true);
   });
 
   it('a FIFO stays a FIFO and its reader gets every item', async () => {
@@ -114,7 +119,7 @@ describe('-o onto what is not a regular file (9.1)', () => {
         .on('end', () => resolve(text))
         .on('error', reject);
     });
-    const r = await runRecorded(sandbox, [...LIST, '--format', 'ndjson', '-o', fifo]);
+    const r = await recordedRun(sandbox, [...LIST, '--format', 'ndjson', '-o', fifo]);
     expect(r.code).toBe(0);
     expect((await received).trim().split('\n')).toHaveLength(120);
     expect(lstatSync(fifo).isFIFO()).toBe(true);
@@ -125,7 +130,7 @@ describe('-o onto what is not a regular file (9.1)', () => {
     const link = join(dir, 'link.csv');
     writeFileSync(real, 'old\n');
     symlinkSync(real, link);
-    const r = await runRecorded(sandbox, [...LIST, '--format', 'csv', '-o', link]);
+    const r = await recordedRun(sandbox, [...LIST, '--format', 'csv', '-o', link]);
     expect(r.code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readlinkSync(link)).toBe(real);
@@ -154,7 +159,7 @@ describe('every destination is checked before the first request (16.1, 16.2)', (
       ['action-items list', [...LIST, '--format', 'csv']],
       ['tags create', ['tags', 'create', 'never-made', '--json']],
     ])('%s: exit 2, one plain line, nothing sent', async (_cmd, args) => {
-      const r = await runRecorded(sandbox, [...args, '-o', target()]);
+      const r = await recordedRun(sandbox, [...args, '-o', target()]);
       expect(r.code).toBe(2);
       expect(r.requests).toHaveLength(0);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -168,7 +173,7 @@ describe('every destination is checked before the first request (16.1, 16.2)', (
     const link = join(dir, 'done-link.csv');
     symlinkSync(out, link);
     for (const ck of [out, link]) {
-      const r = await runRecorded(sandbox, [...LIST, '--format', 'csv', '-o', out, '--checkpoint', ck]);
+      const r = await recordedRun(sandbox, [...LIST, '--format', 'csv', '-o', out, '--checkpoint', ck]);
       expect(r.code).toBe(2);
       expect(r.requests).toHaveLength(0);
       expect(r.stderr).toMatch(/same file/);
@@ -177,7 +182,7 @@ describe('every destination is checked before the first request (16.1, 16.2)', (
   });
 
   it('a checkpoint in a folder that does not exist: exit 2 before any request', async () => {
-    const r = await runRecorded(sandbox, [
+    const r = await recordedRun(sandbox, [
       ...LIST,
       '--format',
       'csv',
@@ -194,7 +199,7 @@ describe('every destination is checked before the first request (16.1, 16.2)', (
 
   it('--checkpoint on a command that is not a list export is a usage error', async () => {
     const ck = join(dir, 'ck-create.json');
-    const r = await runRecorded(sandbox, [
+    const r = await recordedRun(sandbox, [
       'action-items',
       'create',
       'with a checkpoint',
@@ -233,7 +238,7 @@ describe('a full disk keeps the old -o file and leaves no temp file (16.8)', () 
     ],
   ])('%s: exit 1 in plain words, the old file untouched', async (_cmd, args, name) => {
     const before = readdirSync(full).sort();
-    const r = await runRecorded(sandbox, args());
+    const r = await recordedRun(sandbox, args());
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no space left on the device/);
     expect(r.stderr).not.toMatch(/unexpected error|\.tmp/);
@@ -244,7 +249,7 @@ describe('a full disk keeps the old -o file and leaves no temp file (16.8)', () 
   it('a list export whose checkpoint cannot be written leaves no checkpoint temp file', async () => {
     const before = readdirSync(full).sort();
     const out = join(dir, 'export.ndjson');
-    const r = await runRecorded(sandbox, [
+    const r = await recordedRun(sandbox, [
       ...LIST,
       '--format',
       'ndjson',

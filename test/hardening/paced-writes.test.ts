@@ -3,7 +3,7 @@
 // ends a wait that is too long (exit 5).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { sandboxEnv } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
 import { ndjsonIds } from './helpers.js';
@@ -27,11 +27,13 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 describe('a batch under the Free plan shape of windows (3 a second and 20 a window)', () => {
   it('applies 40 updates in input order with exit 0 and next to no 429', async () => {
     sandbox = await startSandbox({ port: 0, limits: '3/1s,20/10s' });
-    const r = await runCli(['action-items', 'update', '--stdin', '--status', 'done', '--format', 'ndjson'], {
-      env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: configDir },
-      input: `${ids(40).join('\n')}\n`,
-      timeoutMs: 60_000,
-    });
+    const r = await runInProcess(
+      ['action-items', 'update', '--stdin', '--status', 'done', '--format', 'ndjson'],
+      {
+        env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: configDir },
+        stdin: `${ids(40).join('\n')}\n`,
+      },
+    );
     expect(r.stderr).not.toContain('rate-limited');
     expect(r.code).toBe(0);
     expect(ndjsonIds(r.stdout)).toEqual(ids(40));
@@ -46,10 +48,9 @@ describe('every batch command is paced the same way', () => {
     sandbox = await startSandbox({ port: 0, limits: '1/1s,3/5s', sizes: { meetings: 600 } });
     const meetingIds = sandbox.snapshot().meetings.map((m) => m.id);
     expect(meetingIds.length).toBe(600);
-    const r = await runCli(['tags', 'apply', '2', '--stdin', '--format', 'ndjson', '--fields', 'id'], {
+    const r = await runInProcess(['tags', 'apply', '2', '--stdin', '--format', 'ndjson', '--fields', 'id'], {
       env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: configDir },
-      input: `${meetingIds.join('\n')}\n`,
-      timeoutMs: 60_000,
+      stdin: `${meetingIds.join('\n')}\n`,
     });
     expect(r.stderr).not.toContain('rate-limited');
     expect(r.code).toBe(0);
@@ -66,7 +67,7 @@ describe('every batch command is paced the same way', () => {
       await fetch(`${sandbox.baseUrl}/people?limit=1`, {
         headers: { authorization: `Bearer ${sandbox.apiKey}` },
       });
-    const r = await runCli(
+    const r = await runInProcess(
       [
         'meetings',
         'share',
@@ -81,8 +82,7 @@ describe('every batch command is paced the same way', () => {
       ],
       {
         env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: configDir },
-        input: `${emails.join('\n')}\n`,
-        timeoutMs: 60_000,
+        stdin: `${emails.join('\n')}\n`,
       },
     );
     expect(r.stderr).not.toContain('rate-limited');
@@ -98,7 +98,7 @@ describe('a 429 is waited out, not counted as a retry', () => {
         ? { status: 429, headers: { 'retry-after': '0' }, body: '{"error":"slow down"}' }
         : { body: JSON.stringify(actionItem(7, { status: 'DONE' })) },
     );
-    const r = await runCli(
+    const r = await runInProcess(
       ['action-items', 'update', '7', '--status', 'done', '--format', 'ndjson', '--max-retries', '1'],
       { env: { ...oddEnv(server), MTG_CONFIG_DIR: configDir } },
     );
@@ -114,7 +114,7 @@ describe('a 429 is waited out, not counted as a retry', () => {
       headers: { 'retry-after': '30' },
       body: '{"error":"slow down"}',
     }));
-    const r = await runCli(
+    const r = await runInProcess(
       ['action-items', 'update', '7', '--status', 'done', '--format', 'ndjson', '--max-wait', '1'],
       { env: { ...oddEnv(server), MTG_CONFIG_DIR: configDir } },
     );

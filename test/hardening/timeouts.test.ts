@@ -3,7 +3,8 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { EXPORT_ARGS, ndjsonIds, sameIdsOnce } from './helpers.js';
 
 const SIZES = { actionItems: 600 };
@@ -20,9 +21,9 @@ afterAll(async () => {
 
 describe('--timeout', () => {
   it('abandons a stalled response after --timeout and retries: every item arrives', async () => {
-    const ref = await runCli([...EXPORT_ARGS, '--format', 'ndjson'], { env: sandboxEnv(clean) });
+    const ref = await runInProcess([...EXPORT_ARGS, '--format', 'ndjson'], { env: sandboxEnv(clean) });
     const started = Date.now();
-    const r = await runCli(
+    const r = await runInProcess(
       [...EXPORT_ARGS, '--format', 'ndjson', '--timeout', '0.5', '--max-retries', '10'],
       {
         env: sandboxEnv(stalling),
@@ -41,7 +42,7 @@ describe('--timeout', () => {
   it('a server that always stalls its body ends with exit 1 and says the answer did not arrive in full in time', async () => {
     const dead = await startSandbox({ limits: 'none', faults: 'stall:1' });
     try {
-      const r = await runCli(
+      const r = await runInProcess(
         [...EXPORT_ARGS, '--format', 'ndjson', '--timeout', '0.3', '--max-retries', '1'],
         {
           env: sandboxEnv(dead),
@@ -88,9 +89,12 @@ describe('--timeout on writes', () => {
   it('a stalled PUT is retried (it is idempotent) and succeeds', async () => {
     const s = await stallOnce({ id: 1, title: 'x', description: '', status: 'PENDING', meetingIds: [] });
     try {
-      const r = await runCli(['action-items', 'update', '1', '--title', 'x', '--timeout', '0.3', '--json'], {
-        env: env(s.url),
-      });
+      const r = await runInProcess(
+        ['action-items', 'update', '1', '--title', 'x', '--timeout', '0.3', '--json'],
+        {
+          env: env(s.url),
+        },
+      );
       expect(r.code).toBe(0);
       expect(s.hits).toEqual(['PUT', 'PUT']);
     } finally {
@@ -101,7 +105,7 @@ describe('--timeout on writes', () => {
   it('a stalled POST is not sent again (it may have been applied): exit 1 after one try', async () => {
     const s = await stallOnce({ id: 9, name: 't', description: null });
     try {
-      const r = await runCli(['tags', 'create', 'T', '--timeout', '0.3'], { env: env(s.url) });
+      const r = await runInProcess(['tags', 'create', 'T', '--timeout', '0.3'], { env: env(s.url) });
       expect(r.code).toBe(1);
       // Its 200 came before the body stalled: the tag may exist now.
       expect(r.stderr).toMatch(

@@ -5,8 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
+import { runBounded } from './helpers.js';
 
 let server: Server | undefined;
 const timers = new Set<NodeJS.Timeout>();
@@ -48,9 +48,9 @@ describe('--timeout against a body that trickles', () => {
   it('ends the attempt with exit 1 and one line naming --timeout', async () => {
     // No chunk is ever 1 s apart, so a timeout per chunk would never fire.
     const url = await trickling(200, '[', 500);
-    // The kill after 15 s is the bound: before the fix the command ran until killed.
-    const r = await runCli([...LIST, '--max-retries', '0'], { env: env(url), timeoutMs: 15_000 });
-    expect(r.signal).toBeNull();
+    // 15 s is the bound: before the fix the command ran until killed.
+    const r = await runBounded([...LIST, '--max-retries', '0'], { env: env(url) }, 15_000);
+    expect(r.finished).toBe(true);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
@@ -61,8 +61,8 @@ describe('--timeout against a body that trickles', () => {
 
   it('bounds each attempt when it retries', async () => {
     const url = await trickling(200, '[', 500);
-    const r = await runCli([...LIST, '--max-retries', '2'], { env: env(url), timeoutMs: 15_000 });
-    expect(r.signal).toBeNull();
+    const r = await runBounded([...LIST, '--max-retries', '2'], { env: env(url) }, 15_000);
+    expect(r.finished).toBe(true);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /the answer did not arrive in full within 1 s \(--timeout\) \(after 3 tries\)\n$/,

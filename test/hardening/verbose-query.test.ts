@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { redactedSearch } from '../../src/api/client.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
 
 let dir: string;
@@ -19,7 +20,7 @@ afterEach(async () => {
 describe('-v', () => {
   it('shows the path with its query and never the key', async () => {
     sandbox = await startSandbox({ port: 0 });
-    const r = await runCli(
+    const r = await runInProcess(
       [
         'action-items',
         'list',

@@ -12,7 +12,8 @@ import {
   type SyncSummary,
 } from '../../src/mirror/sync.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
-import { type RunResult, runCli, sandboxEnv, tempConfigDir } from '../helpers/cli.js';
+import { sandboxEnv, tempConfigDir } from '../helpers/cli.js';
+import { type InProcessResult, runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
 import { collect } from '../sandbox/helpers.js';
 
@@ -22,8 +23,8 @@ export interface MirrorEnv {
   sandbox: Sandbox;
   dataDir: string;
   env: Record<string, string>;
-  sync(args?: string[], extraEnv?: Record<string, string>): Promise<RunResult>;
-  mtg(args: string[], extraEnv?: Record<string, string>): Promise<RunResult>;
+  sync(args?: string[], extraEnv?: Record<string, string>): Promise<InProcessResult>;
+  mtg(args: string[], extraEnv?: Record<string, string>): Promise<InProcessResult>;
   dbPath: string;
 }
 
@@ -31,8 +32,9 @@ export async function mirrorEnv(options: SandboxOptions = {}): Promise<MirrorEnv
   const sandbox = await startSandbox({ limits: 'none', pageSize: 5, sizes: SMALL, ...options });
   const dataDir = tempDir('mtg-mirror-test-');
   const env = sandboxEnv(sandbox, { MTG_DATA_DIR: dataDir, MTG_CONFIG_DIR: tempConfigDir() });
+  // In this process (run(argv, io, env)); tests that signal or kill a sync spawn it (spawnCli).
   const mtg = (args: string[], extraEnv: Record<string, string> = {}) =>
-    runCli(args, { env: { ...env, ...extraEnv }, timeoutMs: 60_000 });
+    runInProcess(args, { env: { ...env, ...extraEnv } });
   return {
     sandbox,
     dataDir,

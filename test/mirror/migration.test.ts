@@ -10,7 +10,8 @@ import { openMirror } from '../../src/mirror/open.js';
 import { passageWriter } from '../../src/mirror/passages.js';
 import { migrate, SCHEMA_VERSION, schemaVersion } from '../../src/mirror/schema.js';
 import { findPassages, MATCH_END, MATCH_START, toMatchExpression } from '../../src/mirror/search.js';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
 
 const V1_DDL = readFileSync(join(import.meta.dirname, 'fixtures', 'schema-v1.sql'), 'utf8');
@@ -176,13 +177,13 @@ describe('schema migration v1 -> v2', () => {
     v1.close();
     expect(expected).toBeGreaterThan(0);
     const env = { MTG_DATA_DIR: dir, MTG_CONFIG_DIR: tempConfigDir(), MTG_OFFLINE: '1' };
-    const found = await runCli(['find', 'budget', '--json'], { env });
+    const found = await runInProcess(['find', 'budget', '--json'], { env });
     expect(found.code, found.stderr).toBe(0);
     expect(JSON.parse(found.stdout)).toHaveLength(expected);
     const db = openDb(path, { readonly: true });
     expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
     db.close();
-    const status = await runCli(['mirror', 'status', '--json'], { env });
+    const status = await runInProcess(['mirror', 'status', '--json'], { env });
     expect(status.code, status.stderr).toBe(0);
   });
 

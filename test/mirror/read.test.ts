@@ -1,12 +1,11 @@
 // Offline reads, mtg find and mtg sql against a mirror synced from the sandbox over real HTTP:
 // offline output is byte-identical to online output right after a sync (every read command and
-// format; the documented differences asserted on their own), and offline runs send nothing.
+// format; the documented differences asserted on their own), and offline runs send nothing. A read
+// while a sync process runs: test/e2e/read-during-sync.test.ts.
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { visibleWidth } from '../../src/output/text.js';
-import { spawnCli, waitUntil } from '../hardening/helpers.js';
-import type { RunResult } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/inprocess.js';
+import { type InProcessResult, runInProcess } from '../helpers/inprocess.js';
 import { type MirrorEnv, mirrorEnv, sql } from './helpers.js';
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
@@ -24,7 +23,7 @@ async function env(options: Parameters<typeof mirrorEnv>[0] = {}): Promise<Mirro
 }
 
 /** Runs offline and checks that the sandbox saw no request meanwhile. */
-async function offline(e: MirrorEnv, args: string[]): Promise<RunResult> {
+async function offline(e: MirrorEnv, args: string[]): Promise<InProcessResult> {
   const before = e.sandbox.requests.length;
   const r = await e.mtg([...args, '--offline']);
   expect(e.sandbox.requests.length, `requests during offline ${args.join(' ')}`).toBe(before);
@@ -189,40 +188,6 @@ describe('--offline', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toBe('mtg: No mirror for profile other: run `mtg sync`\n');
   }, 120_000);
-
-  it('is not blocked by a running sync and sees the last committed state', async () => {
-    const slow = await env({ seed: 22, latencyMs: 150, pageSize: 2 });
-    // A first sync has walked the meetings to their end (a list no sync has finished is refused
-    // offline); the running one then commits pages of the lists it walks next.
-    const first = await slow.mtg(['sync', '--only', 'meetings', '--no-transcripts']);
-    expect(first.code, first.stderr).toBe(0);
-    const sync = spawnCli(['sync'], slow.env);
-    try {
-      // Wait until the running sync has committed a page.
-      await waitUntil(
-        () => {
-          try {
-            return sql<{ n: number }>(slow.dbPath, 'SELECT count(*) AS n FROM action_items')[0]!.n > 0;
-          } catch {
-            return false;
-          }
-        },
-        60_000,
-        'a page committed by the running sync',
-      );
-      const before = slow.sandbox.requests.length;
-      const r = await slow.mtg(['meetings', 'list', '--json', '--offline']);
-      expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
-      // The sync was still running while the read finished, and goes on (a read can finish
-      // within one of its 150 ms requests, so its progress is awaited, not assumed).
-      expect(sync.child.exitCode).toBeNull();
-      await waitUntil(() => slow.sandbox.requests.length > before, 30_000, 'a request after the read');
-    } finally {
-      sync.child.kill('SIGTERM');
-      await sync.done;
-    }
-  }, 90_000);
 });
 
 type Hit = {

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 
 const apiRequests: IncomingMessage[] = [];
 const api = createServer((req, res) => {
@@ -46,7 +46,7 @@ const env = { MTG_BASE_URL: base, MTG_API_KEY: 'mtg_sk_proxytest' };
 describe('proxies', () => {
   it('sends requests through HTTP_PROXY, with the key only inside the tunnel', async () => {
     const before = apiRequests.length;
-    const r = await runCli(['people', 'list', '--json', '--insecure'], {
+    const r = await runInProcess(['people', 'list', '--json', '--insecure'], {
       env: { ...env, HTTP_PROXY: proxyUrl },
     });
     expect(r.code).toBe(0);
@@ -59,7 +59,7 @@ describe('proxies', () => {
 
   it('goes direct for hosts in NO_PROXY', async () => {
     const before = tunnels.length;
-    const r = await runCli(['people', 'list', '--json', '--insecure', '--max-retries', '0'], {
+    const r = await runInProcess(['people', 'list', '--json', '--insecure', '--max-retries', '0'], {
       env: { ...env, HTTP_PROXY: proxyUrl, NO_PROXY: 'meeting-notes.invalid' },
     });
     expect(r.code).toBe(1);
@@ -70,7 +70,7 @@ describe('proxies', () => {
   it('never proxies loopback', async () => {
     const before = tunnels.length;
     const port = (api.address() as AddressInfo).port;
-    const r = await runCli(['people', 'list', '--json'], {
+    const r = await runInProcess(['people', 'list', '--json'], {
       env: { ...env, MTG_BASE_URL: `http://127.0.0.1:${port}`, HTTP_PROXY: proxyUrl },
     });
     expect(r.code).toBe(0);

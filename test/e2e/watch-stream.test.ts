@@ -1,18 +1,24 @@
 // mtg watch against an in-process sandbox whose data changes between intervals (churn()): every
 // change event is handed over exactly once, in seq order, equal to what `mtg changes` lists; a
 // SIGKILLed watch resumes without repeating or skipping; --exec hooks get the event; failing hooks
-// and failing syncs do not stop it; SIGTERM stops it with exit 130 and an intact database.
+// and failing syncs do not stop it; SIGTERM stops it with exit 130 and an intact database. Real
+// processes: a watch runs until a signal (its terminal lines and bad values: test/commands/watch/).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { visibleWidth } from '../../src/output/text.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { spawnCli } from '../hardening/helpers.js';
 import { BIN } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
-import { type ChangeEvent, integrityCheck, type MirrorEnv, mirrorEnv, SMALL, sql } from './helpers.js';
+import {
+  type ChangeEvent,
+  integrityCheck,
+  type MirrorEnv,
+  mirrorEnv,
+  SMALL,
+  sql,
+} from '../mirror/helpers.js';
 
 interface Watch {
   child: ChildProcess;
@@ -305,52 +311,4 @@ describe('mtg watch', () => {
     w.child.kill('SIGTERM');
     expect((await w.exited).code).toBe(130);
   }, 120_000);
-
-  it('terminal lines fit 60 to 200 columns; the ID is never cut, the name or title is', async () => {
-    const m = await mirrorEnv({ seed: 17 });
-    cleanups.push(() => m.sandbox.close());
-    const ids = new Set<string>();
-    for (const columns of [60, 80, 200]) {
-      const r = await runInProcess(
-        ['watch', '--once', '--from-start', '--consumer', `c${columns}`, '--no-transcripts'],
-        {
-          env: m.env,
-          tty: true,
-          columns,
-        },
-      );
-      expect(r.code, r.stderr).toBe(0);
-      const lines = r.stdout.trimEnd().split('\n');
-      expect(lines.length).toBeGreaterThan(SMALL.meetings);
-      for (const line of lines) {
-        expect(visibleWidth(line), line).toBeLessThanOrEqual(columns);
-        // time  #seq  change  resource  id  [label]
-        const id = /^\S+\s+#\d+\s+\S+\s+\S+\s+(\S+)/.exec(line)?.[1];
-        expect(id, line).toBeDefined();
-        ids.add(id!);
-      }
-      if (columns === 200) expect(lines.some((l) => l.includes('…'))).toBe(false);
-      if (columns === 60) expect(lines.some((l) => l.endsWith('…'))).toBe(true);
-    }
-    // Every ID as stored: none was cut.
-    const stored = new Set(sql<{ id: string }>(m.dbPath, 'SELECT id FROM changes').map((r) => String(r.id)));
-    for (const id of ids) expect(stored.has(id), id).toBe(true);
-  }, 60_000);
-
-  it('bad values exit 2 before any request', async () => {
-    const m = await mirrorEnv();
-    cleanups.push(() => m.sandbox.close());
-    for (const args of [
-      ['--interval', '5x'],
-      ['--interval', '0s'],
-      ['--format', 'csv'],
-      ['--consumer', 'a b'],
-    ]) {
-      const r = await m.mtg(['watch', ...args]);
-      expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    }
-    expect((await m.mtg(['watch', '--interval', '5x'])).stderr).toMatch(/such as 30s, 5m or 1h/);
-    expect(m.sandbox.requests).toHaveLength(0);
-  });
 });

@@ -1,9 +1,10 @@
 // A batch where every item failed writes no data (issue 20, item 6): no csv/tsv header, nothing in
 // ndjson, and for json the one valid document a script can parse, an empty array.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { sandboxEnv } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/inprocess.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
 let sandbox: Sandbox;
@@ -17,9 +18,9 @@ afterAll(async () => {
 
 // IDs the sandbox does not have: every update is a 404.
 const update = (format: string) =>
-  runCli(['action-items', 'update', '--stdin', '--status', 'done', '--format', format], {
+  runInProcess(['action-items', 'update', '--stdin', '--status', 'done', '--format', format], {
     env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: dir },
-    input: '990001\n990002\n',
+    stdin: '990001\n990002\n',
   });
 
 describe('a batch where every item failed', () => {
@@ -39,10 +40,13 @@ describe('a batch where every item failed', () => {
   });
 
   it('still prints the header when one item applied', async () => {
-    const r = await runCli(['action-items', 'update', '--stdin', '--status', 'done', '--format', 'tsv'], {
-      env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: dir },
-      input: '990001\n1\n',
-    });
+    const r = await runInProcess(
+      ['action-items', 'update', '--stdin', '--status', 'done', '--format', 'tsv'],
+      {
+        env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: dir },
+        stdin: '990001\n1\n',
+      },
+    );
     expect(r.code).toBe(6);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);

@@ -2,10 +2,11 @@
 // the number 1. An event's id now has the API's type: numbers for action items and people (integers
 // beyond 2^53 with every digit), strings for meeting ids, company domains and transcripts (by meeting).
 import { afterAll, describe, expect, it } from 'vitest';
-import { openMirror } from '../../src/mirror/open.js';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp.js';
-import { type MirrorEnv, mirrorEnv, parseChanges } from './helpers.js';
+import { openMirror } from '../../../src/mirror/open.js';
+import { tempConfigDir } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/inprocess.js';
+import { tempDir } from '../../helpers/temp.js';
+import { type MirrorEnv, mirrorEnv, parseChanges } from '../../mirror/helpers.js';
 
 let m: MirrorEnv | undefined;
 afterAll(async () => {
@@ -51,11 +52,11 @@ describe('mtg changes: the id of an event', () => {
     change.run('transcripts', 'mtg_1', 'created', null);
     mirror.close();
     const env = { MTG_DATA_DIR: dataDir, MTG_CONFIG_DIR: tempConfigDir() };
-    const json = await runCli(['changes', '--json'], { env });
+    const json = await runInProcess(['changes', '--json'], { env });
     expect(json.code, json.stderr).toBe(0);
     expect(json.stdout).toContain(`"id":${big},"change"`);
     expect(json.stdout).toContain(`"item":{"id":${big},`);
-    const nd = await runCli(['changes', '--format', 'ndjson'], { env });
+    const nd = await runInProcess(['changes', '--format', 'ndjson'], { env });
     const lines = nd.stdout.trim().split('\n');
     expect(lines[0]).toContain(`"id":${big},`);
     expect(lines[1]).toContain('"id":7,');

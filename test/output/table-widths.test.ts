@@ -1,15 +1,13 @@
 // Tables are for people: dates and durations read as such, every line fits the terminal from 60 to
 // 200 columns, the ID column is never cut (text columns give way, with "…"), and wide characters
-// (CJK, emoji: 2 columns) are measured as the terminal shows them. json/csv stay exact.
+// (CJK, emoji: 2 columns) are measured as the terminal shows them. The built CLI on a pseudo-terminal:
+// test/e2e/pty-tables.test.ts.
 import { PassThrough } from 'node:stream';
 import stringWidth from 'string-width';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tableWriter, writeKeyValue } from '../../src/output/table.js';
 import { humanDate, humanDuration } from '../../src/output/text.js';
 import { type ResourceName, viewFor } from '../../src/output/views.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
-import { runInTerminal } from '../helpers/terminal.js';
 
 const WIDTHS = [60, 80, 120, 200];
 const LONG_ID = 'mtg_01HZX3Q9V8K2M4N6P8R0T2W4Y6';
@@ -190,54 +188,5 @@ describe('other resources keep their ID whole', () => {
     expect(text).toMatch(/duration\s+33m 16s/);
     expect(text).not.toContain('T11:11:00');
     for (const line of text.trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(60);
-  });
-});
-
-describe('the built CLI on a terminal', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ limits: 'none', pageSize: 100 });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
-
-  it('an unsized pseudo-terminal (as under `script` in CI) takes COLUMNS, else 80', async () => {
-    const env = sandboxEnv(sandbox, { NO_COLOR: '1' });
-    for (const [columns, fit] of [
-      ['60', 60],
-      [undefined, 80],
-    ] as const) {
-      const tty = await runInTerminal(['meetings', 'list', '--limit', '5'], {
-        env: { ...env, COLUMNS: columns },
-      });
-      expect(tty.code).toBe(0);
-      const lines = tty.screen.split(/\r?\n/).filter((l) => /^(id\s+name|mtg_)/.test(l));
-      expect(lines.length).toBeGreaterThan(1);
-      for (const line of lines) expect(stringWidth(line), `COLUMNS=${columns}`).toBeLessThanOrEqual(fit);
-    }
-  });
-
-  it('meetings list at 60 and 200 columns: lines fit, IDs whole, durations human; json stays raw', async () => {
-    const env = sandboxEnv(sandbox, { NO_COLOR: '1' });
-    const json = await runCli(['meetings', 'list', '--json', '--limit', '5'], { env });
-    const raw = JSON.parse(json.stdout) as { id: string; duration: number | null; createdAt: string }[];
-    expect(typeof raw[0]!.createdAt).toBe('string');
-    for (const cols of [60, 200]) {
-      const tty = await runInTerminal(['meetings', 'list', '--limit', '5', '--format', 'table'], {
-        env,
-        columns: cols,
-      });
-      expect(tty.code).toBe(0);
-      const lines = tty.screen.split(/\r?\n/);
-      // The table's lines (stderr notes may share the screen): the header and one row per meeting.
-      const rows = lines.filter((l) => raw.some((m) => l.includes(m.id)));
-      expect(rows).toHaveLength(raw.length);
-      const header = lines.find((l) => /^id\s+name/.test(l));
-      for (const line of [header ?? '', ...rows]) expect(stringWidth(line)).toBeLessThanOrEqual(cols);
-      expect(tty.screen).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
-      const withDuration = raw.find((m) => typeof m.duration === 'number' && m.duration >= 60);
-      if (withDuration) expect(tty.screen).toMatch(/\d+m \d\ds|\d+h \d\dm/);
-    }
   });
 });

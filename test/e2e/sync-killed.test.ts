@@ -1,6 +1,8 @@
 // A sync killed with SIGKILL at random moments, and a sync under injected faults, still ends
 // exact: the same state as the server, integrity ok, each object reported once, and no transcript
-// fetched again that was already stored for its meeting's current updatedAt.
+// fetched again that was already stored for its meeting's current updatedAt. A sync stopped by
+// SIGINT still prints its summary; one killed leaves its request count in the mirror. Real
+// processes: signals and SIGKILL; the syncs after them run in-process.
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { spawnCli, waitUntil } from '../hardening/helpers.js';
@@ -16,7 +18,7 @@ import {
   sql,
   transcriptRequests,
   withoutTombstones,
-} from './helpers.js';
+} from '../mirror/helpers.js';
 
 const opened: MirrorEnv[] = [];
 const extra: Sandbox[] = [];
@@ -155,4 +157,39 @@ describe('mtg sync under faults "500:0.15,reset:0.1"', () => {
     },
     60_000,
   );
+});
+
+describe('mtg sync --json stopped by SIGINT', () => {
+  it('SIGINT (exit 130) still prints the summary object', async () => {
+    const m = await mirrorEnv({ seed: 23, limits: '2/1s' });
+    opened.push(m);
+    const run = spawnCli(['sync', '--json'], m.env);
+    await waitUntil(() => m.sandbox.requests.length >= 3, 20_000, 'three requests');
+    run.child.kill('SIGINT');
+    const { code } = await run.done;
+    expect(code).toBe(130);
+    const summary = JSON.parse(run.stdout());
+    expect(summary.complete).toBe(false);
+    expect(summary.requests).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('a sync killed with SIGKILL', () => {
+  it('leaves its request count so far in the mirror (mirror status)', async () => {
+    const m = await mirrorEnv({ seed: 30, limits: '10/1s' });
+    opened.push(m);
+    const run = spawnCli(['sync', '--quiet'], m.env);
+    await waitUntil(() => m.sandbox.requests.length >= 12, 30_000, 'twelve requests');
+    run.child.kill('SIGKILL');
+    await run.done;
+    const sent = m.sandbox.requests.length;
+    const r = await m.mtg(['mirror', 'status', '--json']);
+    expect(r.code).toBe(0);
+    const last = JSON.parse(r.stdout).lastSync;
+    expect(last.finishedAt).toBeNull();
+    // Counted with each committed page or transcript: at most the requests in flight differ (the
+    // next page is asked for, and counted, while one is written).
+    expect(last.requests).toBeGreaterThanOrEqual(10);
+    expect(last.requests).toBeLessThanOrEqual(sent + 1);
+  });
 });

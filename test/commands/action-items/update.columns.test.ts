@@ -2,9 +2,9 @@
 // response (4.2) carries no assignee, so an assignee column would be blank and read as
 // "unassigned". A list, where the assignee is sent (null when unassigned), keeps the column.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/inprocess.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { sandboxEnv } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/inprocess.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;

@@ -1,13 +1,15 @@
 // --checkpoint: an export killed outright (SIGKILL: no cleanup at all) continues where the last
-// complete page left it when the same command runs again, and the file holds every item once.
+// complete page left it when the same command runs again, and the file holds every item once. The
+// killed or interrupted run is a real process; the reference export and the resumed run are in-process.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { EXPORT_ARGS, ndjsonIds, sameIdsOnce, spawnCli, waitUntil } from '../hardening/helpers.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
-import { EXPORT_ARGS, ndjsonIds, sameIdsOnce, spawnCli, waitUntil } from './helpers.js';
 
 const SIZES = { actionItems: 5000 };
 const PAGES = 50;
@@ -17,7 +19,7 @@ let expected: number[];
 beforeAll(async () => {
   const fast = await startSandbox({ pageSize: 100, limits: 'none', sizes: SIZES });
   try {
-    const r = await runCli([...EXPORT_ARGS, '--format', 'ndjson'], { env: sandboxEnv(fast) });
+    const r = await runInProcess([...EXPORT_ARGS, '--format', 'ndjson'], { env: sandboxEnv(fast) });
     expected = ndjsonIds(r.stdout);
   } finally {
     await fast.close();
@@ -60,7 +62,7 @@ describe.each(['ndjson', 'json', 'csv'])('--checkpoint with %s', (format) => {
     expect(recorded).toBeLessThan(5000);
 
     const before = slow.requests.length;
-    const second = await runCli(args, { env });
+    const second = await runInProcess(args, { env });
     expect(second.stderr).toMatch(/Resuming from checkpoint/);
     expect(second.code).toBe(0);
     const requests = slow.requests.length - before;
@@ -86,7 +88,7 @@ it('json: after Ctrl-C the file is a closed array, and the resumed run still giv
   // Interrupted output is well-formed: the array was closed (the resume cuts that "]" off again).
   const partial = JSON.parse(readFileSync(out, 'utf8')) as unknown[];
   expect(partial.length).toBeLessThan(5000);
-  const second = await runCli(args, { env: sandboxEnv(slow) });
+  const second = await runInProcess(args, { env: sandboxEnv(slow) });
   expect(second.code).toBe(0);
   expect(sameIdsOnce(idsOf('json', readFileSync(out, 'utf8')), expected)).toBe(true);
 });

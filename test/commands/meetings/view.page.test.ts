@@ -5,11 +5,11 @@
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Meeting } from '../../src/api/schemas.js';
-import { renderMeetingPage } from '../../src/output/meeting-view.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/inprocess.js';
+import type { Meeting } from '../../../src/api/schemas.js';
+import { renderMeetingPage } from '../../../src/output/meeting-view.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { sandboxEnv } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/inprocess.js';
 
 process.env.TZ = 'UTC';
 const NOW = new Date('2025-06-04T12:00:00Z');

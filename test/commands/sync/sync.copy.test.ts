@@ -1,13 +1,13 @@
 // mtg sync against the sandbox over real HTTP: an exact copy, nothing fetched again when nothing
-// changed, zero 429s under tight windows, --budget, the lock, and the refusals that leave the file
-// as it was.
+// changed, zero 429s under tight windows, --budget, and the refusals that leave the file as it was.
+// The lock between two sync processes: test/e2e/sync-lock.test.ts.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../src/mirror/driver.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { spawnCli, waitUntil } from '../hardening/helpers.js';
-import { runCli, sandboxEnv, tempConfigDir } from '../helpers/cli.js';
+import { openDb } from '../../../src/mirror/driver.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { sandboxEnv, tempConfigDir } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/inprocess.js';
 import {
   integrityCheck,
   type MirrorEnv,
@@ -18,7 +18,7 @@ import {
   sql,
   transcriptRequests,
   withoutTombstones,
-} from './helpers.js';
+} from '../../mirror/helpers.js';
 
 const opened: MirrorEnv[] = [];
 const extra: Sandbox[] = [];
@@ -234,56 +234,6 @@ describe('mtg sync', () => {
     expect(readMirror(m.dbPath).tombstones.meetings).toEqual([]);
   });
 
-  it('a second sync of the same profile exits 1 at once naming the running PID; reads are not blocked', async () => {
-    const m = await env({ seed: 12, latencyMs: 150 });
-    const running = spawnCli(['sync', '--quiet'], m.env);
-    await waitUntil(
-      () => {
-        try {
-          return sql(m.dbPath, "SELECT 1 FROM meta WHERE key = 'sync_lock'").length === 1;
-        } catch {
-          return false;
-        }
-      },
-      20_000,
-      'the first sync to take the lock',
-    );
-    const second = await m.sync();
-    expect(second.code).toBe(1);
-    expect(second.stderr).toContain(`PID ${running.child.pid}`);
-    expect(second.stderr.trim().split('\n')).toHaveLength(1);
-    const status = await m.mtg(['mirror', 'status', '--json']);
-    expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout).syncRunningPid).toBe(running.child.pid);
-    const reset = await m.mtg(['mirror', 'reset']);
-    expect(reset.code).toBe(1);
-    expect(reset.stderr).toContain(`PID ${running.child.pid}`);
-    const done = await running.done;
-    expect(done.code).toBe(0);
-    expect(sql(m.dbPath, "SELECT 1 FROM meta WHERE key = 'sync_lock'")).toHaveLength(0);
-  });
-
-  it('a lock left by a killed sync is taken over', async () => {
-    const m = await env({ seed: 13, latencyMs: 100 });
-    const running = spawnCli(['sync', '--quiet'], m.env);
-    await waitUntil(
-      () => {
-        try {
-          return sql(m.dbPath, 'SELECT 1 FROM meetings').length > 0;
-        } catch {
-          return false;
-        }
-      },
-      20_000,
-      'the first page',
-    );
-    running.child.kill('SIGKILL');
-    await running.done;
-    const r = await m.sync();
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).complete).toBe(true);
-  });
-
   it('refuses another base URL (exit 2) until `mtg mirror reset`', async () => {
     const m = await env({ seed: 14 });
     expect((await m.sync(['--only', 'companies'])).code).toBe(0);
@@ -395,7 +345,7 @@ describe('the mirror file', () => {
 
   it('no HOME and no MTG_DATA_DIR: exit 2 saying to set MTG_DATA_DIR', async () => {
     const m = await env({ seed: 20 });
-    const r = await runCli(['sync'], {
+    const r = await runInProcess(['sync'], {
       env: {
         ...sandboxEnv(m.sandbox),
         HOME: undefined,

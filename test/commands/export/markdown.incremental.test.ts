@@ -1,13 +1,12 @@
-// The built CLI against an in-process sandbox: sync, export, churn, sync, export again; and an
-// export killed midway then rerun, against one clean run.
-import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// mtg export markdown (in this process) against a sandbox: sync, export, churn, sync, export again.
+// An export killed midway then rerun: test/e2e/export-killed.test.ts.
+import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SandboxSnapshot } from '../../src/sandbox/index.js';
-import { BIN, runCli } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp.js';
-import { type MirrorEnv, mirrorEnv } from '../mirror/helpers.js';
+import type { SandboxSnapshot } from '../../../src/sandbox/index.js';
+import { runInProcess } from '../../helpers/inprocess.js';
+import { tempDir } from '../../helpers/temp.js';
+import { type MirrorEnv, mirrorEnv } from '../../mirror/helpers.js';
 
 interface FileState {
   content: string;
@@ -53,12 +52,12 @@ afterAll(async () => {
   for (const e of envs) await e.sandbox.close();
 });
 
-describe('mtg export markdown (built CLI)', () => {
+describe('mtg export markdown', () => {
   it('--print-template prints the built-in template, the file users start from', async () => {
-    const r = await runCli(['export', 'markdown', '--print-template']);
+    const r = await runInProcess(['export', 'markdown', '--print-template']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
-      readFileSync(join(import.meta.dirname, '../../src/export/default-template.mustache'), 'utf8'),
+      readFileSync(join(import.meta.dirname, '../../../src/export/default-template.mustache'), 'utf8'),
     );
   });
 
@@ -263,45 +262,5 @@ describe('mtg export markdown (built CLI)', () => {
     expect(d.mirrorComplete).toBe(true);
     expect(done.stderr).not.toContain('warning');
     expect(tree(dir)).toEqual(before);
-  });
-
-  it('an export killed midway (SIGKILL) and rerun equals one clean run', async () => {
-    const e = await mirrorEnv({
-      sizes: { meetings: 600, actionItems: 300, people: 30, companies: 8 },
-      pageSize: 200,
-    });
-    envs.push(e);
-    expect((await e.sync(['--no-transcripts'])).code).toBe(0);
-    const killedDir = tempDir('mtg-export-killed-');
-    const cleanDir = tempDir('mtg-export-clean-');
-
-    const child = spawn(process.execPath, [BIN, 'export', 'markdown', killedDir], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...e.env },
-      stdio: 'ignore',
-    });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_c, sig) => resolve(sig)),
-    );
-    // Kill once some files are written (the journal has lines) and before the export finishes.
-    const journal = join(killedDir, '.mtg-export.journal');
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && child.exitCode === null) {
-      if (existsSync(journal) && statSync(journal).size > 20 * 60) {
-        child.kill('SIGKILL');
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 1));
-    }
-    expect(await exited).toBe('SIGKILL');
-    expect(existsSync(join(killedDir, '.mtg-export.json'))).toBe(false);
-
-    const rerun = await e.mtg(['export', 'markdown', killedDir, '--json']);
-    expect(rerun.code, rerun.stderr).toBe(0);
-    expect((await e.mtg(['export', 'markdown', cleanDir])).code).toBe(0);
-
-    const strip = (t: Map<string, FileState>) => new Map([...t].map(([k, v]) => [k, v.content]));
-    const killed = strip(tree(killedDir));
-    expect(killed.size).toBe(601);
-    expect(killed).toEqual(strip(tree(cleanDir)));
   });
 });

@@ -2,17 +2,21 @@
 // "errors" (zero-based index in the caller's whole list, across batches of 50, the target, the
 // error), in ndjson typed lines; stderr names the same zero-based index; exit 6 on partial failure.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_MEETING_ID, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { HOSTILE_MEETING_ID, type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { sandboxEnv } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/inprocess.js';
 
 let sandbox: Sandbox;
 let ids: string[];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ limits: 'none', pageSize: 100 });
-  const res = await runCli(['meetings', 'list', '--limit', '10', '--format', 'ndjson', '--fields', 'id'], {
-    env: sandboxEnv(sandbox),
-  });
+  const res = await runInProcess(
+    ['meetings', 'list', '--limit', '10', '--format', 'ndjson', '--fields', 'id'],
+    {
+      env: sandboxEnv(sandbox),
+    },
+  );
   ids = res.stdout
     .trim()
     .split('\n')
@@ -30,9 +34,9 @@ const input = [...emails.slice(0, 55), '999', ...emails.slice(55)].join('\n') + 
 
 describe('meetings share reports failures machine-readably', () => {
   it('--json: one document with sharedWith and zero-based errors across batches; exit 6', async () => {
-    const res = await runCli(['meetings', 'share', ids[0]!, '--stdin', '--json'], {
+    const res = await runInProcess(['meetings', 'share', ids[0]!, '--stdin', '--json'], {
       env: sandboxEnv(sandbox),
-      input,
+      stdin: input,
     });
     expect(res.code).toBe(6);
     const doc = JSON.parse(res.stdout) as {
@@ -54,9 +58,9 @@ describe('meetings share reports failures machine-readably', () => {
   });
 
   it('ndjson: typed lines, errors with the same zero-based index', async () => {
-    const res = await runCli(['meetings', 'share', ids[1]!, '--stdin', '--format', 'ndjson'], {
+    const res = await runInProcess(['meetings', 'share', ids[1]!, '--stdin', '--format', 'ndjson'], {
       env: sandboxEnv(sandbox),
-      input,
+      stdin: input,
     });
     expect(res.code).toBe(6);
     const lines = res.stdout
@@ -71,7 +75,7 @@ describe('meetings share reports failures machine-readably', () => {
   });
 
   it('everything applied: --json still one object, with an empty errors list; exit 0', async () => {
-    const res = await runCli(['meetings', 'share', ids[2]!, '--team', '1', '--json'], {
+    const res = await runInProcess(['meetings', 'share', ids[2]!, '--team', '1', '--json'], {
       env: sandboxEnv(sandbox),
     });
     expect(res.code).toBe(0);

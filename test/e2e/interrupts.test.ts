@@ -1,12 +1,13 @@
 // Ctrl-C during a long export: exit 130, output written so far well-formed, an -o target untouched.
+// A real process: SIGINT, as the terminal sends it.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { EXPORT_ARGS, spawnCli, waitUntil } from '../hardening/helpers.js';
 import { sandboxEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { EXPORT_ARGS, spawnCli, waitUntil } from './helpers.js';
 
 let sandbox: Sandbox;
 

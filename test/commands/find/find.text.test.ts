@@ -5,13 +5,14 @@
 // re-indexed on open, a read-only open included.
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../src/mirror/driver.js';
-import { openMirror } from '../../src/mirror/open.js';
-import { PASSAGES_PER_MEETING, passageWriter } from '../../src/mirror/passages.js';
-import { SCHEMA_VERSION, schemaVersion } from '../../src/mirror/schema.js';
-import { freeSeparator } from '../../src/mirror/search.js';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp.js';
+import { openDb } from '../../../src/mirror/driver.js';
+import { openMirror } from '../../../src/mirror/open.js';
+import { PASSAGES_PER_MEETING, passageWriter } from '../../../src/mirror/passages.js';
+import { SCHEMA_VERSION, schemaVersion } from '../../../src/mirror/schema.js';
+import { freeSeparator } from '../../../src/mirror/search.js';
+import { tempConfigDir } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/inprocess.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const HEX = Array.from({ length: 85_000 / 8 }, (_, i) =>
   (i * 2654435761).toString(16).padStart(8, '0').slice(-8),
@@ -56,7 +57,7 @@ beforeAll(() => {
 
 type Hit = { meetingId: string; in: string; snippet: string };
 async function find(...args: string[]): Promise<Hit[]> {
-  const r = await runCli(['find', ...args, '--json'], { env });
+  const r = await runInProcess(['find', ...args, '--json'], { env });
   expect(r.code, `find ${args.join(' ')}: ${r.stderr}`).toBe(0);
   return JSON.parse(r.stdout) as Hit[];
 }
@@ -83,7 +84,7 @@ describe('find: text without spaces between words', () => {
     expect(where(await find('第三季*'))).toEqual(['m_zh/name']);
     expect(where(await find('budget'))).toEqual(['m_en/name', 'm_en/notes']);
     for (const bad of ['"季度', '季度 OR', '-季度']) {
-      const r = await runCli(['find', bad, '--json'], { env });
+      const r = await runInProcess(['find', bad, '--json'], { env });
       expect(r.code, bad).toBe(2);
       expect(r.stderr.trim().split('\n'), bad).toHaveLength(1);
     }
@@ -96,7 +97,9 @@ describe('find: text without spaces between words', () => {
     // A long one: a window of characters around the match, the match near its start (as snippet()
     // shows spaced text), cut where text was left out; a table at 80 columns still shows the match.
     expect((await find('签约仪式'))[0]!.snippet).toMatch(/^…文{16}\*\*签约仪式\*\*书{76}…$/);
-    const table = await runCli(['find', '签约仪式', '--format', 'table'], { env: { ...env, COLUMNS: '80' } });
+    const table = await runInProcess(['find', '签约仪式', '--format', 'table'], {
+      env: { ...env, COLUMNS: '80' },
+    });
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('签约仪式');
   });
@@ -128,7 +131,9 @@ describe('find: a passage that is one long token', () => {
       // Matches are closed within the window.
       expect(snippet.split('**').length % 2, q).toBe(1);
     }
-    const table = await runCli(['find', 'timeout', '--format', 'table'], { env: { ...env, COLUMNS: '100' } });
+    const table = await runInProcess(['find', 'timeout', '--format', 'table'], {
+      env: { ...env, COLUMNS: '100' },
+    });
     expect(table.code).toBe(0);
     expect(table.stdout.length).toBeLessThan(1000);
   });
@@ -158,7 +163,7 @@ describe('a mirror indexed by an older mtg (schema 2: a CJK run was one word)', 
         .n,
     ).toBe(0);
     before.close();
-    const r = await runCli(['find', '季度', '--json'], {
+    const r = await runInProcess(['find', '季度', '--json'], {
       env: { MTG_DATA_DIR: dir, MTG_CONFIG_DIR: env.MTG_CONFIG_DIR! },
     });
     expect(r.code, r.stderr).toBe(0);
@@ -184,9 +189,8 @@ describe('find: a meeting that holds every private-use character of the BMP (hos
         notes: `${run(0xe000, 0xf8ff)} quorum 議事録 ${run(0xe000, 0xf8ff)}`,
       },
     ]);
-    const r = await runCli(['find', '議事録', '--json'], {
+    const r = await runInProcess(['find', '議事録', '--json'], {
       env: { MTG_DATA_DIR: dir, MTG_CONFIG_DIR: env.MTG_CONFIG_DIR! },
-      timeoutMs: 15_000,
     });
     expect(r.code, r.stderr).toBe(0);
     const hits = JSON.parse(r.stdout) as Hit[];

@@ -1,0 +1,86 @@
+// The config file between processes: eight `auth login` processes at once lose no profile (the
+// file's lock is between processes), and with no usable home nothing is written into the working
+// folder (a process's own cwd). Real processes: several at once, each with its cwd.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
+
+const KEY = 'mtg_sk_test_C0nfigC0nfigC0nfig0123';
+let sandboxes: Sandbox[] = [];
+
+beforeAll(async () => {
+  sandboxes = await Promise.all([0, 1].map(() => startSandbox({ limits: 'none', apiKeys: [KEY] })));
+});
+afterAll(async () => {
+  await Promise.all(sandboxes.map((s) => s.close()));
+});
+
+describe('concurrent logins (#16.5)', () => {
+  it('eight logins at once keep all eight profiles with their base URLs, three times over', async () => {
+    for (let round = 0; round < 3; round++) {
+      const dir = tempConfigDir();
+      const urls = Array.from({ length: 8 }, (_, i) => sandboxes[i % 2]!.baseUrl);
+      const results = await Promise.all(
+        urls.map((url, i) =>
+          runCli(['auth', 'login', '--profile', `p${i}`, '--base-url', url], {
+            env: { MTG_CONFIG_DIR: dir },
+            input: KEY,
+            timeoutMs: 60_000,
+          }),
+        ),
+      );
+      for (const r of results) expect(r.code, r.stderr).toBe(0);
+      const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles;
+      expect(Object.keys(stored).sort()).toEqual(urls.map((_, i) => `p${i}`));
+      urls.forEach((url, i) => {
+        expect(stored[`p${i}`]).toEqual({ 'api-key': KEY, 'base-url': url.replace(/\/$/, '') });
+      });
+      // No lock or temp file is left behind.
+      expect(readdirSync(dir)).toEqual(['config.json']);
+    }
+  }, 120_000);
+});
+
+describe('no usable home (#16.6)', () => {
+  const noHome = (HOME: string | undefined) => ({
+    HOME,
+    MTG_CONFIG_DIR: '',
+    XDG_CONFIG_HOME: undefined,
+  });
+
+  it.each([[''], ['relative/home'], [undefined]])(
+    'HOME=%j: auth login refuses to store the key, exit 2',
+    async (home) => {
+      const cwd = tempDir('mtg-test-cwd-');
+      const r = await runCli(['auth', 'login', '--base-url', sandboxes[0]!.baseUrl], {
+        env: noHome(home),
+        input: KEY,
+        cwd,
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/MTG_CONFIG_DIR/);
+      expect(readdirSync(cwd)).toEqual([]);
+      expect(existsSync(join(cwd, '.config'))).toBe(false);
+    },
+  );
+
+  it('config set refuses too; reading commands given env keys still work', async () => {
+    const cwd = tempDir('mtg-test-cwd-');
+    const set = await runCli(['config', 'set', 'app-url', 'https://app.example.com'], {
+      env: noHome(''),
+      cwd,
+    });
+    expect(set.code).toBe(2);
+    expect(set.stderr).toMatch(/MTG_CONFIG_DIR/);
+    const list = await runCli(['people', 'list', '--json', '--limit', '1'], {
+      env: { ...noHome(''), MTG_API_KEY: KEY, MTG_BASE_URL: sandboxes[0]!.baseUrl },
+      cwd,
+    });
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toHaveLength(1);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});
