@@ -4,7 +4,7 @@ import { ExitCode } from '../../api/errors.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import * as changes from '../../mirror/changes.js';
-import { openMirrorForReading } from '../../mirror/read-target.js';
+import { MirrorReads } from '../../mirror/reads.js';
 import { planOutput } from '../../output/plan.js';
 import * as spec from './spec.js';
 
@@ -15,16 +15,8 @@ export const run = defineRun(spec.changes, async (ctx, _args, opts) => {
   const after = opts.after;
   const since = opts.since === undefined ? undefined : changes.parseSince(opts.since, ctx.io.now());
   const plan = await planOutput(ctx, 'change');
-  const mirror = await openMirrorForReading(ctx);
-  try {
-    if (since?.kind === 'run') changes.checkRunExists(mirror.db, since.run);
-    if (after !== undefined) changes.checkAfter(mirror.db, after);
-    const { count } = await plan.list(
-      changes.readChanges(mirror.db, { since, after, resources, limit: plan.limit }),
-    );
-    if (count === 0) ctx.progress.note('No changes.');
-  } finally {
-    mirror.close();
-  }
+  const reads = new MirrorReads(await ctx.mirror({ readonly: true }));
+  const { count } = await plan.list(reads.changes({ since, after, resources, limit: plan.limit }));
+  if (count === 0) ctx.progress.note('No changes.');
   return ExitCode.ok;
 });

@@ -3,16 +3,13 @@
 import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { ExitCode, MtgError, UsageError } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
-import { dataDir } from '../../config/data-dir.js';
 import { openDb } from '../../mirror/driver.js';
 import { lockHolder } from '../../mirror/lock.js';
 import { checkDataDir, mirrorFiles, mirrorPathIn, notAMirror } from '../../mirror/open.js';
-import { profileOf } from './profile.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.reset, async (ctx, _args, opts) => {
-  const profile = profileOf(ctx);
-  const dir = dataDir(ctx.env);
+  const { profile, dataDir: dir } = await ctx.mirrorTarget({ readonly: true, anyBaseUrl: true });
   checkDataDir(dir);
   const path = mirrorPathIn(dir, profile);
   if (!existsSync(path)) {
