@@ -1,40 +1,9 @@
 // src/ has no import cycle, type-only imports included: each layer can be read, tested and reused
 // (the mirror library by `mtg mcp`) without dragging in the layers above it (docs/architecture.md).
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const SRC = resolve(__dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-/**
- * Every relative module a file names: `import`, `import type`, `export … from`, `import('…')` and
- * `typeof import('…')` alike (ts.preProcessFile reads them all), resolved from `.js` to its `.ts`.
- */
-function importGraph(files: readonly string[]): Map<string, string[]> {
-  const known = new Set(files);
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    const targets = new Set<string>();
-    for (const { fileName } of info.importedFiles) {
-      if (!fileName.startsWith('.')) continue;
-      const target = resolve(dirname(file), fileName).replace(/\.js$/, '.ts');
-      if (known.has(target)) targets.add(target);
-    }
-    graph.set(file, [...targets]);
-  }
-  return graph;
-}
+import { importGraph, namedModules, SRC } from './imports.js';
 
 /**
  * Each group of files that reach one another through imports (Tarjan's strongly connected
@@ -98,7 +67,7 @@ function ring(graph: ReadonlyMap<string, readonly string[]>, group: ReadonlySet<
 describe('imports in src/', () => {
   it('form no cycle (type-only imports included)', () => {
     const name = (f: string) => relative(SRC, f);
-    const cycles = importCycles(importGraph(sourceFiles(SRC))).map(
+    const cycles = importCycles(importGraph()).map(
       ({ files, ring }) =>
         `${ring.map(name).join(' → ')}${files.length + 1 > ring.length ? ` (the group: ${files.map(name).join(', ')})` : ''}`,
     );
@@ -113,10 +82,7 @@ describe('imports in src/', () => {
       "const c = await import('./c.js');",
       "type D = typeof import('./d.js');",
     ].join('\n');
-    const named = ts
-      .preProcessFile(text, true, true)
-      .importedFiles.map((f) => f.fileName)
-      .sort();
+    const named = namedModules(text).sort();
     expect(named).toEqual(['./a.js', './b.js', './c.js', './d.js']);
     const graph = new Map([
       [file('x.ts'), [file('y.ts')]],
