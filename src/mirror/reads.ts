@@ -22,7 +22,7 @@ import {
   toMatchExpression,
 } from './search.js';
 import { type SqlRows, sqlRows, sqlSchema } from './sql.js';
-import { type MirrorStatus, mirrorStatus } from './status.js';
+import type { MirrorStatus } from './status.js';
 
 type Obj = Record<string, unknown>;
 
@@ -122,9 +122,13 @@ export class MirrorReads implements ReadSource {
     return sqlSchema(this.db());
   }
 
-  /** `mtg mirror status`: what the mirror holds and when it was last synced. */
-  status(): MirrorStatus {
+  /**
+   * `mtg mirror status`: what the mirror holds and when it was last synced. Loaded on first use:
+   * it counts pending transcripts with the sync engine's query, which no other read needs to load.
+   */
+  async status(): Promise<MirrorStatus> {
     this.db();
+    const { mirrorStatus } = await import('./status.js');
     return mirrorStatus(this.opened!);
   }
 

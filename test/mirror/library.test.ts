@@ -44,14 +44,14 @@ describe('the mirror library', () => {
       (await all(reads.listActionItems({ assigneeType: 'Me', status: 'ALL' }).pages({}))).map(
         (item: S.ActionItem) => item.title,
       );
-    const seqBefore = reads.status().lastSeq;
+    const seqBefore = (await reads.status()).lastSeq;
     expect(await titles()).not.toContain('Call the library back');
 
     await createActionItem(clientFor(sb), { title: 'Call the library back' });
     await sync();
 
     expect(await titles()).toContain('Call the library back');
-    const status = reads.status();
+    const status = await reads.status();
     expect(status.lastSeq).toBeGreaterThan(seqBefore);
     expect(status.lastSync?.run).toBe(2);
     const created = [...reads.changes({ after: seqBefore, resources: ['action-items'] })];

@@ -15,7 +15,7 @@ export const run = defineRun(spec.status, async (ctx) => {
     throw new UsageError(`mtg mirror status prints text, --json or --format ndjson, not --format ${format}`);
   }
   const mirror = await ctx.mirror({ readonly: true, anyBaseUrl: true });
-  const status = new MirrorReads(mirror).status();
+  const status = await new MirrorReads(mirror).status();
   if (format === 'json' || format === 'ndjson') {
     await writeDocument(
       ctx.io.out,
