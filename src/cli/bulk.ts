@@ -167,7 +167,7 @@ export async function openItemOutput(ctx: Context, resource: ResourceName): Prom
 }
 
 /** What a batch command says about its work; runBulkCommand does the rest. */
-export interface BulkCommandSpec<T, R> {
+export interface BulkCommand<T, R> {
   /** The work items (IDs, or batches of IDs), validated before anything is sent. */
   items: readonly T[];
   /** The view used to print applied results on stdout. */
@@ -188,7 +188,7 @@ export interface BulkCommandSpec<T, R> {
  * print applied results in input order and each failure as it settles, close the output (an -o file
  * is kept only when something applied), print the summary, and return the contract's exit code.
  */
-export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommandSpec<T, R>): Promise<number> {
+export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommand<T, R>): Promise<number> {
   const output = await openItemOutput(ctx, spec.resource);
   const applied: R[] = [];
   let settled = 0;

@@ -3,8 +3,8 @@
 // declared with `choices`. The scripts are static (lookup tables as `case` statements), so TAB
 // never starts node; `npm run completions` writes them to completions/ and a test keeps them current.
 
+import { type DeclaredNode, isDeclaredGroup as isGroup, type OptionDecl } from './declare.js';
 import { HELP_TOPIC_NAMES } from './help-texts.js';
-import { isGroup, type OptionSpec, type TreeNode } from './spec.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -44,8 +44,8 @@ export interface CompletionModel {
   globals: CompletionOption[];
 }
 
-const HELP: OptionSpec = { flags: '-h, --help', description: 'show help' };
-const VERSION: OptionSpec = { flags: '-V, --version', description: 'print the version' };
+const HELP: OptionDecl = { flags: '-h, --help', description: 'show help' };
+const VERSION: OptionDecl = { flags: '-V, --version', description: 'print the version' };
 
 /** Placeholders such as PROFILE_ID are listed with the choices for help, but are not words to type. */
 function isPlaceholder(choice: string): boolean {
@@ -58,7 +58,7 @@ function menuText(text: string): string {
   return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
 
-export function completionOption(spec: OptionSpec): CompletionOption {
+export function completionOption(spec: OptionDecl): CompletionOption {
   const short = /(?:^|[\s,])(-[A-Za-z0-9])\b/.exec(spec.flags)?.[1];
   const long = /(--[A-Za-z0-9][\w-]*)/.exec(spec.flags)?.[1];
   const placeholder = /[<[]([^>\]]*)[>\]]/.exec(spec.flags)?.[1];
@@ -85,9 +85,9 @@ export function completionOption(spec: OptionSpec): CompletionOption {
  * option sets, which each command that honours them also declares among its own options).
  */
 export function completionModel(
-  tree: TreeNode[],
-  globalOptions: readonly OptionSpec[],
-  topOptions: readonly OptionSpec[] = [],
+  tree: readonly DeclaredNode[],
+  globalOptions: readonly OptionDecl[],
+  topOptions: readonly OptionDecl[] = [],
 ): CompletionModel {
   const root: CompletionNode = {
     path: '',
@@ -96,7 +96,7 @@ export function completionModel(
     args: [],
   };
   const nodes: CompletionNode[] = [root];
-  const leaf = (path: string, spec: Extract<TreeNode, { run: unknown }>): CompletionNode => ({
+  const leaf = (path: string, spec: Exclude<DeclaredNode, { commands: unknown }>): CompletionNode => ({
     path,
     children: [],
     options: (spec.options ?? []).map(completionOption),
@@ -138,9 +138,9 @@ export function completionModel(
 
 export function completionScript(
   shell: Shell,
-  tree: TreeNode[],
-  globalOptions: readonly OptionSpec[],
-  topOptions: readonly OptionSpec[] = [],
+  tree: readonly DeclaredNode[],
+  globalOptions: readonly OptionDecl[],
+  topOptions: readonly OptionDecl[] = [],
 ): string {
   const model = completionModel(tree, globalOptions, topOptions);
   switch (shell) {

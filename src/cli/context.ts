@@ -1,13 +1,27 @@
-// What a command's run function gets: parsed globals, the three streams, the environment, an abort
-// signal, and lazy accessors for settings, the API client and the output module, so that nothing
-// heavy is loaded before a command needs it.
+// The one factory of a command (as gh's Factory): what its run function gets, and the only place
+// that builds what a command works with. Parsed globals, the three streams, the environment, an
+// abort signal, the command tree; and lazy accessors for settings, the API client (client()), the
+// profile's mirror (mirror()), and the source of the read commands (source(): the API, or the
+// mirror under --offline), so that nothing heavy is loaded before a command needs it and nothing is
+// opened twice. dispose() closes what was opened. No command builds a client or opens the database
+// itself (docs/architecture.md).
 
 import type { ApiClient } from '../api/client.js';
 import { MissingKeyError, UsageError } from '../api/errors.js';
+import type { ReadSource } from '../api/read-source.js';
 import { checkBaseUrl } from '../api/url.js';
+import { dataDir } from '../config/data-dir.js';
 import type { KeySource } from '../config/keychain.js';
-import { ConfigFileError, needsStore, resolveSettings, type Settings } from '../config/settings.js';
+import {
+  ConfigFileError,
+  needsStore,
+  profileName,
+  resolveSettings,
+  type Settings,
+} from '../config/settings.js';
 import type { ConfigStore } from '../config/store.js';
+import type { Mirror, OpenMirrorOptions } from '../mirror/open.js';
+import type { DeclaredNode } from './declare.js';
 import type { Globals } from './globals.js';
 import type { IOStreams } from './io.js';
 import { Progress } from './progress.js';
@@ -30,6 +44,8 @@ export class Context {
     readonly io: IOStreams,
     readonly env: NodeJS.ProcessEnv,
     readonly signal: AbortSignal,
+    /** The registry (src/commands/index.ts), for the commands that describe the others (completion). */
+    readonly commandTree: readonly DeclaredNode[] = [],
   ) {
     this.progress = new Progress({
       stream: io.err,
@@ -138,9 +154,88 @@ export class Context {
     return this.clients.reduce((n, c) => n + c.appliedWrites, 0);
   }
 
-  /** Close what the command opened (keep-alive sockets) so the process exits promptly. */
+  /** Mirrors opened for this command, by how (mirrorKey): each is opened once and closed by dispose(). */
+  private readonly mirrors = new Map<string, Mirror>();
+
+  /**
+   * Which mirror this command works on, and the base URL it must hold. Reading: the profile (flag or
+   * env; no config file is read for it), and the base URL configured (flag, env or profile; none:
+   * the mirror's own), which the mirror must hold, so that no reader passes one server's data off as
+   * another's; `anyBaseUrl` (mirror status, reset) takes the mirror whatever it holds. Writing
+   * (sync, watch): the profile's base URL, checked, which a new mirror takes.
+   */
+  async mirrorTarget(options: MirrorOptions): Promise<Omit<OpenMirrorOptions, 'create'>> {
+    if (!options.readonly) {
+      const settings = await this.settings(false);
+      const baseUrl = this.baseUrl(settings);
+      return { profile: settings.profile, dataDir: dataDir(this.env), baseUrl: baseUrl.href };
+    }
+    const flags = { profile: this.globals.profile, baseUrl: this.globals.baseUrl };
+    const profile = profileName({ flags, env: this.env });
+    if (options.anyBaseUrl) return { profile, dataDir: dataDir(this.env), readonly: true };
+    // Flag and env need no config file; only without them is the profile's stored base URL read.
+    const baseUrl =
+      flags.baseUrl || this.env.MTG_BASE_URL || (await this.settings(false)).baseUrl || undefined;
+    return { profile, dataDir: dataDir(this.env), baseUrl, readonly: true };
+  }
+
+  /**
+   * The profile's mirror, opened once for this command. Read-only opens never create, migrate or
+   * write (and never wait for a running sync: WAL). A writable one is opened only once the API key
+   * is known (ctx.client()): without one, no file is created.
+   */
+  async mirror(options: MirrorOptions): Promise<Mirror> {
+    const target = await this.mirrorTarget(options);
+    if (!options.readonly) await this.client();
+    const { openMirror } = await import('../mirror/open.js');
+    return this.openOnce(mirrorKey(options), () => openMirror(target));
+  }
+
+  private openOnce(key: string, open: () => Mirror): Mirror {
+    let mirror = this.mirrors.get(key);
+    if (!mirror) {
+      mirror = open();
+      this.mirrors.set(key, mirror);
+    }
+    return mirror;
+  }
+
+  private sourcePromise: Promise<ReadSource> | undefined;
+
+  /**
+   * Where the read commands get their data: the API, or the mirror (read-only, opened on the first
+   * read) under --offline / MTG_OFFLINE=1. Loads only the chosen one.
+   */
+  source(): Promise<ReadSource> {
+    this.sourcePromise ??= this.offline
+      ? Promise.all([
+          this.mirrorTarget({ readonly: true }),
+          import('../mirror/open.js'),
+          import('../mirror/reads.js'),
+        ]).then(
+          ([target, { openMirror }, { MirrorReads }]) =>
+            new MirrorReads(() => this.openOnce(mirrorKey({ readonly: true }), () => openMirror(target))),
+        )
+      : import('../api/source.js').then(({ apiSource }) => apiSource(() => this.client()));
+    return this.sourcePromise;
+  }
+
+  /** Close what the command opened (keep-alive sockets, the mirror) so the process exits promptly. */
   async dispose(): Promise<void> {
     this.progress.stop();
+    for (const mirror of this.mirrors.values()) mirror.close();
+    this.mirrors.clear();
     await this.clientInstance?.close();
   }
+}
+
+export interface MirrorOptions {
+  /** Read only (every reader), or read-write (sync, watch). */
+  readonly: boolean;
+  /** Read the mirror whatever base URL it holds (mirror status, reset); else it must hold the configured one. */
+  anyBaseUrl?: boolean;
+}
+
+function mirrorKey(options: MirrorOptions): string {
+  return options.readonly ? (options.anyBaseUrl ? 'read-any' : 'read') : 'write';
 }

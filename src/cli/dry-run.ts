@@ -7,12 +7,12 @@ import { ExitCode } from '../api/errors.js';
 import { stringifyExact } from '../api/exact.js';
 import { buildQuery } from '../api/url.js';
 import type { Context } from './context.js';
-import type { OptionSpec } from './spec.js';
+import type { OptionDecl } from './declare.js';
 
 export const DRY_RUN_OPTION = {
   flags: '--dry-run',
   description: 'print the requests it would send (method, path, JSON body) and send nothing',
-} as const satisfies OptionSpec;
+} as const satisfies OptionDecl;
 
 export function isDryRun(opts: Record<string, unknown>): boolean {
   return opts.dryRun === true;

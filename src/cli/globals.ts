@@ -2,8 +2,8 @@
 // validated before anything is sent.
 
 import { UsageError } from '../api/errors.js';
+import type { OptionDecl } from './declare.js';
 import { positiveId, seconds, wholeNumber } from './input.js';
-import type { OptionSpec } from './spec.js';
 
 export const LIST_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
@@ -27,14 +27,14 @@ export const COMMON_OPTIONS = [
       'read commands answer from the local mirror (`mtg sync`) and send nothing (also MTG_OFFLINE=1)',
     global: true,
   },
-] as const satisfies readonly OptionSpec[];
+] as const satisfies readonly OptionDecl[];
 
 const FORMAT = {
   flags: '--format <format>',
   description: 'output format (default: table on a terminal, tsv when piped)',
   choices: LIST_FORMATS,
   global: true,
-} as const satisfies OptionSpec;
+} as const satisfies OptionDecl;
 const JSON_FLAG = { flags: '--json', description: 'same as --format json', global: true } as const;
 const FIELDS = {
   flags: '--fields <list>',
@@ -136,7 +136,7 @@ export const NETWORK_OPTIONS = [
  * list formats: `withFormats(DOCUMENT_OUTPUT_OPTIONS, ['text', 'srt'], 'text (default), srt')`.
  * The command still checks the value itself (planOutput's `formats`).
  */
-export function withFormats<const O extends readonly OptionSpec[]>(
+export function withFormats<const O extends readonly OptionDecl[]>(
   options: O,
   formats: readonly string[],
   description: string,
@@ -150,7 +150,7 @@ export function withFormats<const O extends readonly OptionSpec[]>(
  * The option set with its --fields example naming the command's own fields (help shows it):
  * `withFields(OUTPUT_OPTIONS, 'id,name,createdAt')`. A test checks each example against the command.
  */
-export function withFields<const O extends readonly OptionSpec[]>(options: O, example: string): O {
+export function withFields<const O extends readonly OptionDecl[]>(options: O, example: string): O {
   return options.map((o) =>
     o === FIELDS ? { ...FIELDS, description: `choose and order fields, e.g. ${example}` } : o,
   ) as unknown as O;
@@ -162,7 +162,7 @@ export const LOCAL_LIMIT_OPTIONS = [
 ] as const;
 
 /** Every global option: the common ones, then each option of every set once. */
-export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+export const GLOBAL_OPTIONS: readonly OptionDecl[] = [
   ...COMMON_OPTIONS,
   ...OUTPUT_OPTIONS,
   ...LIST_OPTIONS,
@@ -170,8 +170,8 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 ];
 
 /** The global options that only some commands honour (the sets). */
-export const SET_OPTIONS: readonly OptionSpec[] = GLOBAL_OPTIONS.filter(
-  (o) => !(COMMON_OPTIONS as readonly OptionSpec[]).includes(o),
+export const SET_OPTIONS: readonly OptionDecl[] = GLOBAL_OPTIONS.filter(
+  (o) => !(COMMON_OPTIONS as readonly OptionDecl[]).includes(o),
 );
 
 export interface Globals {

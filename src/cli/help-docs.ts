@@ -5,7 +5,7 @@
 
 import { COMMON_OPTIONS } from './globals.js';
 import { HELP_TOPICS, type HelpTopic } from './help-topics.js';
-import { type ArgSpec, type CommandSpec, isGroup, type OptionSpec, type TreeNode } from './spec.js';
+import { type ArgDecl, type CommandDecl, isGroup, type OptionDecl, type TreeNode } from './spec.js';
 
 /** One command as the reference shows it. */
 interface DocCommand {
@@ -15,8 +15,8 @@ interface DocCommand {
   spellings: string[];
   summary: string;
   description: string;
-  args: readonly ArgSpec[];
-  options: readonly OptionSpec[];
+  args: readonly ArgDecl[];
+  options: readonly OptionDecl[];
   examples: string[];
 }
 
@@ -30,11 +30,11 @@ interface DocPage {
   commands: DocCommand[];
 }
 
-const HELP_OPTION: OptionSpec = { flags: '-h, --help', description: 'show help' };
-const VERSION_OPTION: OptionSpec = { flags: '-V, --version', description: 'print the version' };
-const ROOT_OPTIONS: readonly OptionSpec[] = [VERSION_OPTION, ...COMMON_OPTIONS, HELP_OPTION];
+const HELP_OPTION: OptionDecl = { flags: '-h, --help', description: 'show help' };
+const VERSION_OPTION: OptionDecl = { flags: '-V, --version', description: 'print the version' };
+const ROOT_OPTIONS: readonly OptionDecl[] = [VERSION_OPTION, ...COMMON_OPTIONS, HELP_OPTION];
 
-function docCommand(prefix: string[], prefixSpellings: string[][], spec: CommandSpec): DocCommand {
+function docCommand(prefix: string[], prefixSpellings: string[][], spec: CommandDecl): DocCommand {
   const names = [spec.name, ...(spec.aliases ?? [])];
   const all = prefixSpellings.flatMap((p) => names.map((n) => [...p, n].join(' ')));
   const words = [...prefix, spec.name];
@@ -72,7 +72,7 @@ function pages(tree: TreeNode[]): DocPage[] {
   });
 }
 
-function argTerm(arg: ArgSpec): string {
+function argTerm(arg: ArgDecl): string {
   const name = `${arg.name}${arg.variadic ? '...' : ''}`;
   return arg.required ? `<${name}>` : `[${name}]`;
 }
@@ -82,7 +82,7 @@ function usage(cmd: DocCommand): string {
 }
 
 /** "Default: 5." and the values an option takes, as one sentence each. */
-function optionNotes(option: OptionSpec): string[] {
+function optionNotes(option: OptionDecl): string[] {
   const notes: string[] = [];
   if (typeof option.defaultValue === 'string') notes.push(`default: ${option.defaultValue}`);
   if (option.choices?.length) notes.push(`values: ${option.choices.join(', ')}`);
@@ -115,7 +115,7 @@ function md(text: string): string {
     .join('');
 }
 
-function optionLines(options: readonly OptionSpec[]): string[] {
+function optionLines(options: readonly OptionDecl[]): string[] {
   return options.map((o) => {
     const notes = optionNotes(o);
     return `- ${code(o.flags)}: ${md(o.description)}${notes.length ? ` (${md(notes.join('; '))})` : ''}`;
@@ -248,7 +248,7 @@ function manHeader(name: string, section: number, summary: string): string[] {
   ];
 }
 
-function manOptions(options: readonly OptionSpec[]): string[] {
+function manOptions(options: readonly OptionDecl[]): string[] {
   return options.flatMap((o) => {
     const notes = optionNotes(o);
     return [

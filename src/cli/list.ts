@@ -3,6 +3,7 @@
 // and leave the output well-formed whatever happens.
 
 import { ExitCode, UsageError } from '../api/errors.js';
+import type { Listing, ReadSource } from '../api/read-source.js';
 import { planOutput } from '../output/plan.js';
 import { counted } from '../output/text.js';
 import type { ResourceName } from '../output/views.js';
@@ -10,9 +11,8 @@ import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.
 import type { Context } from './context.js';
 import { beforeSince, hasWindow, inWindow, type TimeWindow } from './dates.js';
 import { JqRuntimeError } from './jq.js';
-import { type Listing, type ReadSource, readSource } from './source.js';
 
-export interface ListSpec<T> {
+export interface ListCommand<T> {
   /** The listing, from the source --offline chose (the API or the mirror). */
   listing: (source: ReadSource) => Listing<T>;
   resource: ResourceName;
@@ -54,7 +54,7 @@ function windowPage<T>(
   };
 }
 
-export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<number> {
+export async function runList<T>(ctx: Context, spec: ListCommand<T>): Promise<number> {
   const { globals } = ctx;
   if (globals.checkpoint && !globals.output) {
     throw new UsageError('--checkpoint needs -o/--output FILE: a resumed export appends to that file');
@@ -69,7 +69,7 @@ export async function runList<T>(ctx: Context, spec: ListSpec<T>): Promise<numbe
   // leaves sooner. Nothing is sent before both are here, and they are awaited in the old order, so
   // a bad --fields is still reported before a missing key or a missing mirror.
   const planned = planOutput(ctx, spec.resource);
-  const listingReady = readSource(ctx).then(async (source) => {
+  const listingReady = ctx.source().then(async (source) => {
     const listing = spec.listing(source);
     await listing.ready();
     return listing;

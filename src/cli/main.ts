@@ -43,7 +43,7 @@ export async function run(argv: string[], io: IOStreams, env: Env, opts: RunOpti
     async (spec, args, opts, command) => {
       const globals = parseGlobals(command.optsWithGlobals());
       io.decideColors(env, !globals.color);
-      context = new Context(globals, io, env, controller.signal);
+      context = new Context(globals, io, env, controller.signal, commandTree);
       context.commandPath = commandPath(command);
       // A bad expression is exit 2 before the command sends anything.
       if (globals.jq !== undefined) await (await import('./jq.js')).compileJq(globals.jq);

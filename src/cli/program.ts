@@ -12,16 +12,16 @@ import type { Context } from './context.js';
 import { COMMON_OPTIONS, SET_OPTIONS } from './globals.js';
 import { HELP_TOPIC_NAMES } from './help-texts.js';
 import { collect } from './input.js';
-import { type Args, type CommandSpec, isGroup, type OptionSpec, type Opts, type TreeNode } from './spec.js';
+import { type Args, type CommandNode, isGroup, type OptionDecl, type Opts, type TreeNode } from './spec.js';
 
 export type Runner = (
-  spec: CommandSpec,
+  spec: CommandNode,
   args: Args,
   opts: Record<string, unknown>,
   command: Command,
 ) => Promise<void>;
 
-export function toOption(spec: OptionSpec): Option {
+export function toOption(spec: OptionDecl): Option {
   const option = new Option(spec.flags, spec.description);
   if (spec.repeatable) option.argParser(collect);
   if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
@@ -29,12 +29,12 @@ export function toOption(spec: OptionSpec): Option {
 }
 
 /** commander's key of an option ("--max-wait <s>" -> "maxWait", "--no-color" -> "color"). */
-function optionKey(spec: OptionSpec): string {
+function optionKey(spec: OptionDecl): string {
   return new Option(spec.flags).attributeName();
 }
 
 /** The long flag, as messages name it ("-o, --output <file>" -> "--output"). */
-function longFlag(spec: OptionSpec): string {
+function longFlag(spec: OptionDecl): string {
   return /--[\w-]+/.exec(spec.flags)?.[0] ?? spec.flags;
 }
 
@@ -44,7 +44,7 @@ const INSTEAD: Record<string, string> = {
 };
 
 /** A set option given (before or after the command words) to a command that does not honour it. */
-function refuseUnhonoured(spec: CommandSpec, command: Command, path: string): void {
+function refuseUnhonoured(spec: CommandNode, command: Command, path: string): void {
   let root = command;
   while (root.parent) root = root.parent;
   const honoured = new Set((spec.options ?? []).filter((o) => o.global).map(optionKey));
@@ -61,7 +61,7 @@ function refuseUnhonoured(spec: CommandSpec, command: Command, path: string): vo
  * The values run() receives (typed by spec.ts's ArgsOf/OptsOf): variadic arguments and repeatable
  * options as lists ([] when none), flags as booleans, and each `parse` applied (exit 2 on a bad value).
  */
-function commandValues(spec: CommandSpec, command: Command): { args: Args; opts: Opts } {
+function commandValues(spec: CommandNode, command: Command): { args: Args; opts: Opts } {
   const args: Args = {};
   (spec.args ?? []).forEach((arg, i) => {
     const value = command.processedArgs[i] as string | string[] | undefined;
@@ -93,7 +93,7 @@ function examplesText(examples: string[]): string {
   return examples.length ? `\nExamples:\n${shown.join('\n')}\n` : '';
 }
 
-function addCommand(parent: Command, spec: CommandSpec, run: Runner): void {
+function addCommand(parent: Command, spec: CommandNode, run: Runner): void {
   const cmd = parent
     .command(spec.name)
     .summary(spec.summary)

@@ -3,8 +3,7 @@
 import { UsageError } from '../api/errors.js';
 import type { ConfigStore } from './store.js';
 
-/** The config file cannot be used as it is (not JSON, wrong types): a usage error naming the file. */
-export class ConfigFileError extends UsageError {}
+export { ConfigFileError } from './errors.js';
 
 export type Source = 'flag' | 'env' | 'config' | 'none';
 

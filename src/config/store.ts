@@ -10,7 +10,7 @@ import { chmod, open, readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { ExitCode, MtgError, UsageError } from '../api/errors.js';
 import { writeFileAtomic } from '../output/atomic-file.js';
-import { ConfigFileError } from './settings.js';
+import { ConfigFileError } from './errors.js';
 
 export const CONFIG_KEYS = ['api-key', 'base-url', 'app-url'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];

@@ -9,18 +9,16 @@ import type { ApiClient } from '../api/client.js';
 import * as E from '../api/endpoints.js';
 import { UsageError } from '../api/errors.js';
 import type { ExactId } from '../api/exact.js';
+import type { SourcePage } from '../api/read-source.js';
 import type * as S from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
 import { parseTimeWindow } from '../cli/dates.js';
-import type { SourcePage } from '../cli/source.js';
-import { type ChangeEvent, type ChangeResource, checkAfter, readChanges } from '../mirror/changes.js';
+import type { ChangeEvent, ChangeResource } from '../mirror/changes.js';
 import { toJsonText } from '../mirror/json.js';
 import { type Mirror, mirrorPathIn, openMirror } from '../mirror/open.js';
-import { mirrorReadsOver } from '../mirror/queries.js';
-import { type MirrorReadTarget, mirrorReadTarget, openMirrorFor } from '../mirror/read-target.js';
+import { MirrorReads } from '../mirror/reads.js';
 import * as search from '../mirror/search.js';
-import { exactRows, isSqliteError, prepareReadQuery, sqlErrorLine } from '../mirror/sql-query.js';
-import { type MirrorStatus, readMirrorStatus } from '../mirror/status.js';
+import { type MirrorStatus, mirrorStatus } from '../mirror/status.js';
 import { runSync, type SyncSummary } from '../mirror/sync.js';
 
 export type { ChangeEvent, ChangeResource, MirrorStatus, SyncSummary };
@@ -96,12 +94,11 @@ function* itemsOf<T>(pages: Iterable<SourcePage<T>>): Generator<T> {
 }
 
 function readerOver(mirror: Mirror): Reader {
-  const source = mirrorReadsOver(mirror);
+  const source = new MirrorReads(mirror);
   const db = mirror.db;
   return {
     hits(query, options) {
-      const match = search.toMatchExpression(query);
-      const hits = search.findPassages(db, match, {
+      const hits = source.find(query, {
         kinds: options.in?.length ? [...new Set(options.in)] : undefined,
         since: options.since,
         until: options.until,
@@ -141,30 +138,18 @@ function readerOver(mirror: Mirror): Reader {
       );
     },
     changes(after, resources, limit) {
-      checkAfter(db, after);
-      return readChanges(db, { after, resources, limit });
+      return source.changes({ after, resources, limit });
     },
     sql(query) {
-      const { stmt, columns } = prepareReadQuery(db, query, 'the sql tool');
-      const rows = exactRows(stmt);
-      return {
-        columns,
-        rows: (function* () {
-          try {
-            yield* rows;
-          } catch (err) {
-            if (isSqliteError(err)) throw new UsageError(`SQL error: ${sqlErrorLine(err)}`);
-            throw err;
-          }
-        })(),
-      };
+      const { columns, rows } = source.sql(query);
+      return { columns, rows: rows() };
     },
   };
 }
 
 /** The profile's mirror as `mtg mcp` uses it; `ctx` gives the profile, base URL, key and client. */
 export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
-  const target: MirrorReadTarget = await mirrorReadTarget(ctx);
+  const target = await ctx.mirrorTarget({ readonly: true });
   const path = mirrorPathIn(target.dataDir, target.profile);
   const exists = () => {
     try {
@@ -176,7 +161,7 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
   const open = (): Mirror => {
     if (!exists()) throw new NoMirrorError(target.profile);
     try {
-      return openMirrorFor(target);
+      return openMirror(target);
     } catch (err) {
       // A file made by a first sync that has not committed its schema yet: no mirror either.
       if (err instanceof UsageError && /^(No mirror|The mirror \S+ is empty)/.test(err.message))
@@ -222,7 +207,12 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
     status() {
       if (!exists()) return undefined;
       try {
-        return readMirrorStatus(target.profile, target.dataDir);
+        const mirror = openMirror({ profile: target.profile, dataDir: target.dataDir, readonly: true });
+        try {
+          return mirrorStatus(mirror);
+        } finally {
+          mirror.close();
+        }
       } catch (err) {
         if (err instanceof UsageError && /^(No mirror|The mirror \S+ is empty)/.test(err.message))
           return undefined;

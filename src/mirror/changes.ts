@@ -8,7 +8,6 @@
 
 import { UsageError } from '../api/errors.js';
 import type { ExactInteger } from '../api/exact.js';
-import { parseTimeBound } from '../cli/dates.js';
 import type { Db } from './driver.js';
 import { fromJsonText, toJsonText } from './json.js';
 
@@ -185,34 +184,4 @@ function eventId(resource: ChangeResource, id: string, item: unknown): EventId {
   const own = isObject(item) ? item.id : undefined;
   if (own !== undefined && own !== null && String(own) === id) return own as EventId;
   return /^(0|-?[1-9]\d*)$/.test(id) ? (fromJsonText(id) as EventId) : id;
-}
-
-/**
- * `--since` values: `last`, a run number, or a time: an ISO date or date-time (a bare date is the
- * start of that local day) or a duration back from now (30m, 24h, 7d, 2w).
- */
-export function parseSince(value: string, now: Date = new Date()): ChangesSince {
-  const v = value.trim();
-  if (v === 'last') return { kind: 'last' };
-  if (/^\d+$/.test(v)) {
-    const run = Number(v);
-    if (!Number.isSafeInteger(run) || run < 1)
-      throw new UsageError(`--since run must be 1 or more, got "${value}"`);
-    return { kind: 'run', run };
-  }
-  // A time: the same dates and durations as --since everywhere (a bare date is a local day).
-  try {
-    return { kind: 'time', at: parseTimeBound(v, '--since', now).toISOString() };
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    // The shared message names dates only; here `last` and a run number are just as valid.
-    throw new UsageError(
-      err.message
-        .replace(
-          'is not a date, date-time or duration',
-          'is not last, a sync run number, a date, date-time or duration',
-        )
-        .replace('; e.g. ', '; e.g. last, 3, '),
-    );
-  }
 }

@@ -4,7 +4,6 @@
 import { UsageError } from '../api/errors.js';
 import type { Db } from './driver.js';
 import type { Mirror } from './open.js';
-import { type MirrorReadTarget, openMirrorFor } from './read-target.js';
 
 export interface MeetingName {
   id: string;
@@ -19,14 +18,14 @@ export interface MeetingRow {
   transcriptJson: string | null;
 }
 
-/** The profile's mirror opened read-only; none yet is exit 2 with the way to make one. */
-export function openExportMirror(target: MirrorReadTarget): Mirror {
+/** The profile's mirror opened read-only by `open`; none yet is exit 2 with the way to make one. */
+export async function openExportMirror(open: () => Promise<Mirror>): Promise<Mirror> {
   try {
-    return openMirrorFor(target);
+    return await open();
   } catch (err) {
-    if (err instanceof UsageError && /^No mirror/.test(err.message)) {
-      throw new UsageError(`no mirror for profile ${target.profile}: run \`mtg sync\``);
-    }
+    const none =
+      err instanceof UsageError ? /^No mirror for profile (.*): run `mtg sync`$/s.exec(err.message) : null;
+    if (none) throw new UsageError(`no mirror for profile ${none[1]}: run \`mtg sync\``);
     throw err;
   }
 }

@@ -1,10 +1,9 @@
-// What `mtg mirror status` (and the `mirror_status` tool of `mtg mcp`) reports of a profile's
-// mirror: where it is, what it holds, when it was last synced. Opened read-only; never writes.
+// What a mirror holds and when it was last synced (`mtg mirror status`, and `mtg mcp`'s status).
 
 import { existsSync, statSync } from 'node:fs';
 import { lastSeq } from './changes.js';
 import { lockHolder } from './lock.js';
-import { openMirror } from './open.js';
+import type { Mirror } from './open.js';
 import { schemaVersion } from './schema.js';
 import { pendingTranscriptCount } from './sync.js';
 
@@ -31,67 +30,59 @@ export interface MirrorStatus {
   lastSeq: number;
 }
 
-/** The status of the profile's mirror in `dir` (openMirror's errors when there is none). */
-export function readMirrorStatus(profile: string, dir: string): MirrorStatus {
-  const mirror = openMirror({ profile, dataDir: dir, readonly: true });
-  let status: MirrorStatus;
-  try {
-    const db = mirror.db;
-    const count = (table: string, deleted: boolean) =>
-      db
-        .prepare<{ n: number }>(
-          `SELECT count(*) AS n FROM ${table} WHERE deleted_at IS ${deleted ? 'NOT NULL' : 'NULL'}`,
-        )
-        .get()!.n;
-    const run = db
-      .prepare<{
-        id: number;
-        started_at: string;
-        finished_at: string | null;
-        complete: number;
-        requests: number;
-        error: string | null;
-      }>('SELECT id, started_at, finished_at, complete, requests, error FROM runs ORDER BY id DESC LIMIT 1')
-      .get();
-    const size = [mirror.path, `${mirror.path}-wal`].reduce(
-      (n, p) => n + (existsSync(p) ? statSync(p).size : 0),
-      0,
-    );
-    status = {
-      profile,
-      path: mirror.path,
-      size,
-      baseUrl: mirror.baseUrl ?? null,
-      schemaVersion: schemaVersion(db),
-      lastSync: run
-        ? {
-            run: run.id,
-            startedAt: run.started_at,
-            finishedAt: run.finished_at,
-            complete: run.complete === 1,
-            requests: run.requests,
-            error: run.error,
-          }
-        : null,
-      syncRunningPid: lockHolder(db)?.pid ?? null,
-      counts: {
-        meetings: count('meetings', false),
-        actionItems: count('action_items', false),
-        people: count('people', false),
-        companies: count('companies', false),
-        transcripts: db.prepare<{ n: number }>('SELECT count(*) AS n FROM transcripts').get()!.n,
-      },
-      deleted: {
-        meetings: count('meetings', true),
-        actionItems: count('action_items', true),
-        people: count('people', true),
-        companies: count('companies', true),
-      },
-      transcriptsPending: pendingTranscriptCount(db),
-      lastSeq: lastSeq(db),
-    };
-  } finally {
-    mirror.close();
-  }
-  return status;
+export function mirrorStatus(mirror: Mirror): MirrorStatus {
+  const db = mirror.db;
+  const count = (table: string, deleted: boolean) =>
+    db
+      .prepare<{ n: number }>(
+        `SELECT count(*) AS n FROM ${table} WHERE deleted_at IS ${deleted ? 'NOT NULL' : 'NULL'}`,
+      )
+      .get()!.n;
+  const run = db
+    .prepare<{
+      id: number;
+      started_at: string;
+      finished_at: string | null;
+      complete: number;
+      requests: number;
+      error: string | null;
+    }>('SELECT id, started_at, finished_at, complete, requests, error FROM runs ORDER BY id DESC LIMIT 1')
+    .get();
+  const size = [mirror.path, `${mirror.path}-wal`].reduce(
+    (n, p) => n + (existsSync(p) ? statSync(p).size : 0),
+    0,
+  );
+  return {
+    profile: mirror.profile,
+    path: mirror.path,
+    size,
+    baseUrl: mirror.baseUrl ?? null,
+    schemaVersion: schemaVersion(db),
+    lastSync: run
+      ? {
+          run: run.id,
+          startedAt: run.started_at,
+          finishedAt: run.finished_at,
+          complete: run.complete === 1,
+          requests: run.requests,
+          error: run.error,
+        }
+      : null,
+    syncRunningPid: lockHolder(db)?.pid ?? null,
+    counts: {
+      meetings: count('meetings', false),
+      actionItems: count('action_items', false),
+      people: count('people', false),
+      companies: count('companies', false),
+      transcripts: db.prepare<{ n: number }>('SELECT count(*) AS n FROM transcripts').get()!.n,
+    },
+    deleted: {
+      meetings: count('meetings', true),
+      actionItems: count('action_items', true),
+      people: count('people', true),
+      companies: count('companies', true),
+    },
+    transcriptsPending: pendingTranscriptCount(db),
+    lastSeq: lastSeq(db),
+  };
 }

@@ -112,7 +112,7 @@ function sameFile(a: Destination, b: Destination): boolean {
 export interface DestinationOptions {
   output?: string;
   checkpoint?: string;
-  /** The command is a list export (CommandSpec.list): the only kind that takes --checkpoint. */
+  /** The command is a list export (CommandNode.list): the only kind that takes --checkpoint. */
   list: boolean;
 }
 

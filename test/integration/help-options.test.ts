@@ -5,14 +5,14 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { buildHelpTexts } from '../../src/cli/help-build.js';
-import { type CommandSpec, isGroup } from '../../src/cli/spec.js';
+import { type CommandNode, isGroup } from '../../src/cli/spec.js';
 import { commandTree } from '../../src/commands/index.js';
 import { runInProcess } from '../helpers/inprocess.js';
 
 const texts = buildHelpTexts();
-const commands: [string, CommandSpec][] = commandTree.flatMap((node) =>
+const commands: [string, CommandNode][] = commandTree.flatMap((node) =>
   isGroup(node)
-    ? node.commands.map((spec): [string, CommandSpec] => [`${node.name} ${spec.name}`, spec])
+    ? node.commands.map((spec): [string, CommandNode] => [`${node.name} ${spec.name}`, spec])
     : [[node.name, node]],
 );
 // Nothing listens here: a command that sent anything would fail with exit 1, not 2.

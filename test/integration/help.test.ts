@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMMON_OPTIONS } from '../../src/cli/globals.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { type CommandSpec, isGroup, type OptionSpec } from '../../src/cli/spec.js';
+import { type CommandNode, isGroup, type OptionDecl } from '../../src/cli/spec.js';
 import { commandTree } from '../../src/commands/index.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -14,9 +14,9 @@ const program = buildProgram(commandTree, '0.0.0-test', async () => undefined, {
 });
 
 /** [words that reach the command, its spec] for every command of the tree. */
-const commands: [string[], CommandSpec][] = commandTree.flatMap((node) =>
+const commands: [string[], CommandNode][] = commandTree.flatMap((node) =>
   isGroup(node)
-    ? node.commands.map((spec): [string[], CommandSpec] => [[node.name, spec.name], spec])
+    ? node.commands.map((spec): [string[], CommandNode] => [[node.name, spec.name], spec])
     : [[[node.name], node]],
 );
 
@@ -45,7 +45,7 @@ function examplesOf(help: string): string[] {
 }
 
 /** The option's line in help, with its wrapped continuation lines joined. */
-function optionEntry(help: string, option: OptionSpec): string | undefined {
+function optionEntry(help: string, option: OptionDecl): string | undefined {
   const lines = help.split('\n');
   const start = lines.findIndex((l) => l.trimStart().startsWith(option.flags));
   if (start < 0) return undefined;
@@ -84,7 +84,7 @@ describe('mtg <group> <command> --help', () => {
       });
 
       it('lists every option with its default', () => {
-        for (const option of [...(spec.options ?? []), ...(COMMON_OPTIONS as readonly OptionSpec[])]) {
+        for (const option of [...(spec.options ?? []), ...(COMMON_OPTIONS as readonly OptionDecl[])]) {
           const entry = optionEntry(help, option);
           expect(entry, `${name}: ${option.flags}`).toBeDefined();
           if (option.defaultValue !== undefined && option.defaultValue !== false) {

@@ -1,7 +1,6 @@
 // mtg companies view: one company, its external links and its people.
 
 import { ExitCode } from '../../api/errors.js';
-import { readSource } from '../../cli/source.js';
 import { defineRun } from '../../cli/spec.js';
 import { writeCompanyDetail } from '../../output/company.js';
 import { planOutput } from '../../output/plan.js';
@@ -11,7 +10,7 @@ import * as spec from './spec.js';
 export const run = defineRun(spec.view, async (ctx, args) => {
   const domain = domainName(args.DOMAIN, 'DOMAIN');
   const plan = await planOutput(ctx, 'companyDetail');
-  const company = await (await readSource(ctx)).viewCompany(domain);
+  const company = await (await ctx.source()).viewCompany(domain);
   // Table format without --fields: the company, its links and its people, readably.
   if (plan.readable) {
     await plan.document((stream) =>

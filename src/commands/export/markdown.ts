@@ -6,7 +6,6 @@ import { ExitCode, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/context.js';
 import { inWindow, parseTimeWindow } from '../../cli/dates.js';
 import { defineRun } from '../../cli/spec.js';
-import { dataDir } from '../../config/data-dir.js';
 import { appUrlOf } from '../../config/settings.js';
 import * as naming from '../../export/naming.js';
 import * as render from '../../export/render.js';
@@ -14,8 +13,6 @@ import * as write from '../../export/write.js';
 import { mirrorWriteError } from '../../mirror/errors.js';
 import * as queries from '../../mirror/export-queries.js';
 import { fromJsonText } from '../../mirror/json.js';
-import { openMirror } from '../../mirror/open.js';
-import { mirrorReadTarget } from '../../mirror/read-target.js';
 import { runSync } from '../../mirror/sync.js';
 import { writeDocument } from '../../output/document.js';
 import { sanitizeOneLine } from '../../output/sanitize.js';
@@ -59,59 +56,53 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
   // Checked before --sync sends anything: a bad MTG_APP_URL is exit 2 with nothing done.
   const appUrl = appUrlOf(await ctx.settings());
   if (opts.sync) await syncFirst(ctx);
-  const mirror = queries.openExportMirror(await mirrorReadTarget(ctx));
-  let summary: write.ExportSummary;
-  let root: string;
-  try {
-    root = write.resolveExportDir(dirArg);
-    const names = queries.liveMeetingNames(mirror.db);
-    const paths = naming.assignPaths(names);
-    const total = names.filter((n) => inWindow(n.createdAt ?? undefined, window)).length;
-    function* meetings() {
-      for (const row of queries.liveMeetings(mirror.db)) {
-        if (!inWindow(row.createdAt ?? undefined, window)) continue;
-        yield {
-          ...row,
-          parse: () => ({
-            id: row.id,
-            meeting: fromJsonText(row.json) as Record<string, unknown>,
-            ...(row.transcriptJson ? { transcript: fromJsonText(row.transcriptJson) as unknown[] } : {}),
-          }),
-        };
-      }
+  const mirror = await queries.openExportMirror(() => ctx.mirror({ readonly: true }));
+  const root = write.resolveExportDir(dirArg);
+  const names = queries.liveMeetingNames(mirror.db);
+  const paths = naming.assignPaths(names);
+  const total = names.filter((n) => inWindow(n.createdAt ?? undefined, window)).length;
+  function* meetings() {
+    for (const row of queries.liveMeetings(mirror.db)) {
+      if (!inWindow(row.createdAt ?? undefined, window)) continue;
+      yield {
+        ...row,
+        parse: () => ({
+          id: row.id,
+          meeting: fromJsonText(row.json) as Record<string, unknown>,
+          ...(row.transcriptJson ? { transcript: fromJsonText(row.transcriptJson) as unknown[] } : {}),
+        }),
+      };
     }
-    let lastShown = 0;
-    summary = write.exportMarkdown(
-      { paths, meetings: meetings(), total, deleted: queries.deletedMeetingIds(mirror.db) },
-      {
-        dir: root,
-        prune: opts.prune,
-        transcripts: opts.transcripts,
-        privateNotes: opts.privateNotes,
-        ...(appUrl ? { appUrl } : {}),
-        ...(template !== undefined ? { template } : {}),
-        onProgress: (done, n) => {
-          const now = Date.now();
-          if (now - lastShown < 100 && done !== n) return;
-          lastShown = now;
-          ctx.progress.update(`Exporting: ${humanCount(done)} of ${humanCount(n)} meetings`);
-        },
-        onWarning: (text) => {
-          ctx.progress.stop();
-          ctx.progress.line(`mtg: warning: ${sanitizeOneLine(text)}`);
-        },
-        onProblem: (p) => {
-          ctx.progress.stop();
-          ctx.progress.note(
-            `${sanitizeOneLine(p.path)} (meeting ${sanitizeOneLine(p.id)}): ${sanitizeOneLine(p.reason)}`,
-          );
-        },
-      },
-      template ?? render.defaultTemplate,
-    );
-  } finally {
-    mirror.close();
   }
+  let lastShown = 0;
+  const summary = write.exportMarkdown(
+    { paths, meetings: meetings(), total, deleted: queries.deletedMeetingIds(mirror.db) },
+    {
+      dir: root,
+      prune: opts.prune,
+      transcripts: opts.transcripts,
+      privateNotes: opts.privateNotes,
+      ...(appUrl ? { appUrl } : {}),
+      ...(template !== undefined ? { template } : {}),
+      onProgress: (done, n) => {
+        const now = Date.now();
+        if (now - lastShown < 100 && done !== n) return;
+        lastShown = now;
+        ctx.progress.update(`Exporting: ${humanCount(done)} of ${humanCount(n)} meetings`);
+      },
+      onWarning: (text) => {
+        ctx.progress.stop();
+        ctx.progress.line(`mtg: warning: ${sanitizeOneLine(text)}`);
+      },
+      onProblem: (p) => {
+        ctx.progress.stop();
+        ctx.progress.note(
+          `${sanitizeOneLine(p.path)} (meeting ${sanitizeOneLine(p.id)}): ${sanitizeOneLine(p.reason)}`,
+        );
+      },
+    },
+    template ?? render.defaultTemplate,
+  );
   ctx.progress.stop();
   const s = summary;
   const parts = [`${s.written} written`, `${s.unchanged} unchanged`];
@@ -130,11 +121,9 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
 });
 
 async function syncFirst(ctx: Context): Promise<void> {
-  const settings = await ctx.settings(false);
-  const baseUrl = ctx.baseUrl(settings);
   // Refusals first (--offline, no key): the mirror file is created only when the sync can run.
   const client = await ctx.client();
-  const mirror = openMirror({ profile: settings.profile, dataDir: dataDir(ctx.env), baseUrl: baseUrl.href });
+  const mirror = await ctx.mirror({ readonly: false });
   try {
     const s = await runSync(client, mirror, { only: [], full: false, transcripts: true }, (e) => {
       if (!e.done) ctx.progress.update(`Syncing ${e.phase}: ${e.items}`);
@@ -145,7 +134,5 @@ async function syncFirst(ctx: Context): Promise<void> {
     );
   } catch (err) {
     throw mirrorWriteError(mirror.path, err);
-  } finally {
-    mirror.close();
   }
 }

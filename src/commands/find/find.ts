@@ -4,7 +4,7 @@ import { ExitCode } from '../../api/errors.js';
 import { parseTimeWindow } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
-import { openMirrorForReading } from '../../mirror/read-target.js';
+import { MirrorReads } from '../../mirror/reads.js';
 import type { PassageHit } from '../../mirror/search.js';
 import * as search from '../../mirror/search.js';
 import { createChalk, sanitizeOneLine } from '../../output/index.js';
@@ -16,36 +16,33 @@ import * as spec from './spec.js';
 export const run = defineRun(spec.find, async (ctx, args, opts) => {
   const kinds = listValues(opts.in, '--in', spec.KINDS).map((v) => oneOf(v, spec.KINDS, '--in value'));
   const window = parseTimeWindow(opts.since, opts.until, ctx.io.now());
-  const match = search.toMatchExpression(args.QUERY.join(' '));
+  const query = args.QUERY.join(' ');
+  search.toMatchExpression(query); // a bad query is exit 2 before the output or the mirror is opened
   const plan = await planOutput(ctx, 'hit');
-  const mirror = await openMirrorForReading(ctx);
-  try {
-    const hits = search.findPassages(mirror.db, match, {
-      kinds: kinds.length ? [...new Set(kinds)] : undefined,
-      since: window.since?.toISOString(),
-      until: window.until?.toISOString(),
-      limit: plan.limit,
-    });
-    let count = 0;
-    if (plan.readable) {
-      const lines: string[] = [];
-      for (const hit of hits) {
-        lines.push(...renderHit(hit, plan.color, plan.width));
-        count++;
-      }
-      await plan.document(lines.length ? `${lines.join('\n')}\n` : '');
-    } else {
-      const rows = function* () {
-        for (const hit of hits) {
-          yield { ...hit, snippet: search.plainSnippet(hit.snippet) };
-        }
-      };
-      ({ count } = await plan.list(rows()));
+  const reads = new MirrorReads(await ctx.mirror({ readonly: true }));
+  const hits = reads.find(query, {
+    kinds: kinds.length ? [...new Set(kinds)] : undefined,
+    since: window.since?.toISOString(),
+    until: window.until?.toISOString(),
+    limit: plan.limit,
+  });
+  let count = 0;
+  if (plan.readable) {
+    const lines: string[] = [];
+    for (const hit of hits) {
+      lines.push(...renderHit(hit, plan.color, plan.width));
+      count++;
     }
-    if (count === 0) ctx.progress.note('No matches.');
-  } finally {
-    mirror.close();
+    await plan.document(lines.length ? `${lines.join('\n')}\n` : '');
+  } else {
+    const rows = function* () {
+      for (const hit of hits) {
+        yield { ...hit, snippet: search.plainSnippet(hit.snippet) };
+      }
+    };
+    ({ count } = await plan.list(rows()));
   }
+  if (count === 0) ctx.progress.note('No matches.');
   return ExitCode.ok;
 });
 

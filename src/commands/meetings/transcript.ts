@@ -2,7 +2,6 @@
 
 import { ExitCode, UsageError } from '../../api/errors.js';
 import { stringId } from '../../cli/input.js';
-import { readSource } from '../../cli/source.js';
 import { defineRun } from '../../cli/spec.js';
 import { planOutput } from '../../output/plan.js';
 import {
@@ -26,7 +25,7 @@ export const run = defineRun(spec.transcript, async (ctx, args) => {
   if (ctx.globals.fields !== undefined && plan.fields === undefined) {
     throw new UsageError(`--fields applies to --format json and ndjson only, not ${format}`);
   }
-  const source = await readSource(ctx);
+  const source = await ctx.source();
   if (!source.offline) ctx.progress.update(`Fetching the transcript of ${meetingId}`);
   let entries = await source.transcript(meetingId);
   ctx.progress.stop();

@@ -4,7 +4,6 @@ import { ExitCode, MtgError, UsageError } from '../../api/errors.js';
 import type { Meeting } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
 import { stringId } from '../../cli/input.js';
-import { readSource } from '../../cli/source.js';
 import { defineRun } from '../../cli/spec.js';
 import { appUrlOf } from '../../config/settings.js';
 import { writeDocument } from '../../output/document.js';
@@ -23,7 +22,7 @@ function webLink(base: string, meetingId: string): string {
 
 /** One meeting from the API (a search restricted to its ID) or the mirror. */
 async function fetchMeeting(ctx: Context, meetingId: string): Promise<Meeting> {
-  const source = await readSource(ctx);
+  const source = await ctx.source();
   if (!source.offline) ctx.progress.update(`Fetching meeting ${meetingId}`);
   const meeting = await source.viewMeeting(meetingId);
   ctx.progress.stop();

@@ -2,12 +2,11 @@
 
 import { ExitCode, UsageError } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
-import { dataDir } from '../../config/data-dir.js';
-import { type MirrorStatus, readMirrorStatus } from '../../mirror/status.js';
+import { MirrorReads } from '../../mirror/reads.js';
+import type { MirrorStatus } from '../../mirror/status.js';
 import { writeDocument } from '../../output/document.js';
 import { sanitizeOneLine } from '../../output/sanitize.js';
 import { humanCount, humanDate } from '../../output/text.js';
-import { profileOf } from './profile.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.status, async (ctx) => {
@@ -15,9 +14,8 @@ export const run = defineRun(spec.status, async (ctx) => {
   if (format !== undefined && !['json', 'ndjson', 'table'].includes(format)) {
     throw new UsageError(`mtg mirror status prints text, --json or --format ndjson, not --format ${format}`);
   }
-  const profile = profileOf(ctx);
-  const dir = dataDir(ctx.env);
-  const status = readMirrorStatus(profile, dir);
+  const mirror = await ctx.mirror({ readonly: true, anyBaseUrl: true });
+  const status = await new MirrorReads(mirror).status();
   if (format === 'json' || format === 'ndjson') {
     await writeDocument(
       ctx,

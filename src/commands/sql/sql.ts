@@ -2,8 +2,7 @@
 
 import { ExitCode, UsageError } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
-import { openMirrorForReading } from '../../mirror/read-target.js';
-import { exactRows, isSqliteError, prepareReadQuery, sqlErrorLine } from '../../mirror/sql-query.js';
+import { MirrorReads } from '../../mirror/reads.js';
 import { planOutput, resolveFields } from '../../output/plan.js';
 import * as spec from './spec.js';
 
@@ -23,36 +22,15 @@ export const run = defineRun(spec.sql, async (ctx, args, opts) => {
       if (given !== undefined)
         throw new UsageError(`mtg sql --schema prints SQL text: it does not take ${flag}`);
     }
-    const mirror = await openMirrorForReading(ctx);
-    try {
-      const rows = mirror.db
-        .prepare<{ sql: string }>(
-          "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'" +
-            " AND NOT (type = 'table' AND name LIKE 'passages_%') ORDER BY type = 'index', rowid",
-        )
-        .all();
-      await (await planOutput(ctx, 'raw')).document(rows.map((r) => `${r.sql};\n`).join(''));
-    } finally {
-      mirror.close();
-    }
+    const schema = new MirrorReads(await ctx.mirror({ readonly: true })).schema();
+    await (await planOutput(ctx, 'raw')).document(schema.map((sql) => `${sql};\n`).join(''));
     return ExitCode.ok;
   }
   const plan = await planOutput(ctx, 'raw');
-  const mirror = await openMirrorForReading(ctx);
-  try {
-    const { stmt, columns } = prepareReadQuery(mirror.db, query!);
-    // The fields a query has are its columns: a misspelt one is exit 2 before any row, not a null column.
-    resolveFields(ctx, { name: 'this query (its columns)', fields: columns });
-    const rows = exactRows(stmt);
-    try {
-      // Columns as the query names them; --limit stops the reading (plan.list).
-      await plan.list(rows, { fields: columns, tableColumns: columns, flatColumns: columns, open: true });
-    } catch (err) {
-      if (isSqliteError(err)) throw new UsageError(`SQL error: ${sqlErrorLine(err)}`);
-      throw err;
-    }
-  } finally {
-    mirror.close();
-  }
+  const { columns, rows } = new MirrorReads(await ctx.mirror({ readonly: true })).sql(query!);
+  // The fields a query has are its columns: a misspelt one is exit 2 before any row, not a null column.
+  resolveFields(ctx, { name: 'this query (its columns)', fields: columns });
+  // Columns as the query names them; --limit stops the reading (plan.list).
+  await plan.list(rows(), { fields: columns, tableColumns: columns, flatColumns: columns, open: true });
   return ExitCode.ok;
 });

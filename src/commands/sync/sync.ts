@@ -3,9 +3,7 @@
 import { ExitCode, UsageError } from '../../api/errors.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
-import { dataDir } from '../../config/data-dir.js';
 import { mirrorWriteError } from '../../mirror/errors.js';
-import { openMirror } from '../../mirror/open.js';
 import { runSync, syncStopped } from '../../mirror/sync.js';
 import { writeDocument } from '../../output/document.js';
 import { formatDuration } from '../../output/meeting-view.js';
@@ -32,12 +30,9 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
   if (ctx.globals.output !== undefined && format !== 'json') {
     throw new UsageError('mtg sync writes a file with -o only with --json (its summary object)');
   }
-  const settings = await ctx.settings(false);
-  const baseUrl = ctx.baseUrl(settings);
-  const dir = dataDir(ctx.env);
-  // The key is checked before the mirror is opened: without one, no file is created.
+  // The key is checked before the mirror is opened (ctx.mirror): without one, no file is created.
+  const mirror = await ctx.mirror({ readonly: false });
   const client = await ctx.client();
-  const mirror = openMirror({ profile: settings.profile, dataDir: dir, baseUrl: baseUrl.href });
   let summary: Awaited<ReturnType<typeof runSync>>;
   try {
     summary = await runSync(
@@ -78,8 +73,6 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
       }
     }
     throw error;
-  } finally {
-    mirror.close();
   }
   ctx.progress.stop();
   const c = (r: { created: number; updated: number; deleted: number; total: number }, noun: string) =>

@@ -5,11 +5,9 @@ import { parseInterval } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { outputWidth } from '../../cli/io.js';
 import { defineRun } from '../../cli/spec.js';
-import { dataDir } from '../../config/data-dir.js';
 import type { ChangeEvent } from '../../mirror/changes.js';
 import { mirrorWriteError } from '../../mirror/errors.js';
 import { toJsonText } from '../../mirror/json.js';
-import { openMirror } from '../../mirror/open.js';
 import { runSync } from '../../mirror/sync.js';
 import * as watchMod from '../../mirror/watch.js';
 import { eventEnv, runHook } from '../../mirror/watch-hook.js';
@@ -41,14 +39,10 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
     : undefined;
   const transcripts = opts.transcripts && (resources.length === 0 || resources.includes('transcripts'));
 
-  const settings = await ctx.settings(false);
-  const baseUrl = ctx.baseUrl(settings);
+  // A missing base URL is said before a missing key (ctx.client()), as by sync.
+  ctx.baseUrl(await ctx.settings(false));
   const client = await ctx.client();
-  const mirror = openMirror({
-    profile: settings.profile,
-    dataDir: dataDir(ctx.env),
-    baseUrl: baseUrl.href,
-  });
+  const mirror = await ctx.mirror({ readonly: false });
 
   // The status line is ours (a spinner would fight with event lines on the same terminal).
   ctx.progress.stop();
@@ -141,7 +135,6 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
     );
   } finally {
     clearStatus();
-    mirror.close();
   }
   return ExitCode.ok;
 });

@@ -1,17 +1,28 @@
-// The mirror as a ReadSource (--offline): the read commands' queries answered with SQL over the
-// agreed tables, objects exactly as the API last sent them (the `json` column), in the API's order
-// (`position` of the last walk). Filters the mirror cannot answer are refused with one line.
+// The mirror's read side, for every reader: the read commands under --offline (as a ReadSource:
+// objects exactly as the API last sent them, the `json` column, in the API's order, `position` of
+// the last walk), `find`, `changes`, `sql`, `mirror status`, and the long-running `mtg mcp`.
+// Filters the mirror cannot answer are refused with one line. Nothing here knows the command line:
+// it takes an open Mirror (src/mirror/open.ts), and every call reads the last committed state
+// (no read transaction outlives the call or the iteration it returns: SQLite's WAL gives each
+// statement the newest commit, even while a sync writes).
 
 import type { ActionItemsQuery, SearchQuery } from '../api/endpoints.js';
 import { ExitCode, MtgError, UsageError } from '../api/errors.js';
 import { parseJsonExact } from '../api/exact.js';
+import type { Listing, ReadSource, SourcePage } from '../api/read-source.js';
 import type * as S from '../api/schemas.js';
-import type { Context } from '../cli/context.js';
-import type { Listing, ReadSource, SourcePage } from '../cli/source.js';
+import { type ChangeEvent, type ChangesQuery, checkAfter, checkRunExists, readChanges } from './changes.js';
 import type { Db } from './driver.js';
 import type { Mirror } from './open.js';
-import { type MirrorReadTarget, mirrorReadTarget, openMirrorFor } from './read-target.js';
-import { rankedMeetingIds, toMatchExpression } from './search.js';
+import {
+  type FindOptions,
+  findPassages,
+  type PassageHit,
+  rankedMeetingIds,
+  toMatchExpression,
+} from './search.js';
+import { type SqlRows, sqlRows, sqlSchema } from './sql.js';
+import type { MirrorStatus } from './status.js';
 
 type Obj = Record<string, unknown>;
 
@@ -68,20 +79,57 @@ function* mapFilter<A, B>(items: Iterable<A>, f: (a: A) => B | undefined): Gener
 
 const LIVE_MEETINGS = 'SELECT json FROM meetings WHERE deleted_at IS NULL ORDER BY position, id';
 
-class MirrorReads implements ReadSource {
+export class MirrorReads implements ReadSource {
   readonly offline = true;
-  private mirror: Mirror | undefined;
+  private opened: Mirror | undefined;
 
-  constructor(
-    private readonly target: MirrorReadTarget,
-    mirror?: Mirror,
-  ) {
-    this.mirror = mirror;
-  }
+  /**
+   * `mirror`: an open mirror (read-only is enough), or how to open it on the first read (the
+   * --offline source opens it only when a read needs it, so that a refused filter is reported
+   * first). The caller closes it.
+   */
+  constructor(private readonly mirror: Mirror | (() => Mirror)) {}
 
   private db(): Db {
-    this.mirror ??= openMirrorFor(this.target);
-    return this.mirror.db;
+    this.opened ??= typeof this.mirror === 'function' ? this.mirror() : this.mirror;
+    return this.opened.db;
+  }
+
+  /** `mtg find`: passages matching `query` (its search syntax: search.ts), best first. Exit 2 on a bad query. */
+  find(query: string, options: FindOptions = {}): Generator<PassageHit> {
+    const match = toMatchExpression(query);
+    return findPassages(this.db(), match, options);
+  }
+
+  /**
+   * `mtg changes`: the change log, oldest first. A run or sequence number the mirror never had is
+   * exit 2 here, before the first event.
+   */
+  changes(query: ChangesQuery = {}): Generator<ChangeEvent> {
+    const db = this.db();
+    if (query.since?.kind === 'run') checkRunExists(db, query.since.run);
+    if (query.after !== undefined) checkAfter(db, query.after);
+    return readChanges(db, query);
+  }
+
+  /** `mtg sql`: one read-only statement; its columns now, its rows when iterated (exit 2 on SQL errors). */
+  sql(query: string): SqlRows {
+    return sqlRows(this.db(), query);
+  }
+
+  /** `mtg sql --schema`: the CREATE statements of mtg's tables and indexes. */
+  schema(): string[] {
+    return sqlSchema(this.db());
+  }
+
+  /**
+   * `mtg mirror status`: what the mirror holds and when it was last synced. Loaded on first use:
+   * it counts pending transcripts with the sync engine's query, which no other read needs to load.
+   */
+  async status(): Promise<MirrorStatus> {
+    this.db();
+    const { mirrorStatus } = await import('./status.js');
+    return mirrorStatus(this.opened!);
   }
 
   private listing<T>(
@@ -354,13 +402,4 @@ function meetingMatches(
     if (!filter.attendeeProfileIds.some((id) => people.includes(id))) return false;
   }
   return true;
-}
-
-export async function mirrorSource(ctx: Context): Promise<ReadSource> {
-  return new MirrorReads(await mirrorReadTarget(ctx));
-}
-
-/** The same reads over a mirror the caller opened and closes (`mtg mcp`: one open per tool call). */
-export function mirrorReadsOver(mirror: Mirror): ReadSource {
-  return new MirrorReads({ profile: mirror.profile, dataDir: '', baseUrl: mirror.baseUrl }, mirror);
 }

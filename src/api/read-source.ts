@@ -1,10 +1,11 @@
-// One source of data for the read commands: the API (src/cli/source-api.ts) or, under --offline /
-// MTG_OFFLINE=1, the local mirror (src/mirror/queries.ts). The commands keep one implementation of
-// their filters and output (list.ts runList and friends) and only choose where the data comes from.
+// One source of data for the read commands: the API (src/api/source.ts) or, under --offline /
+// MTG_OFFLINE=1, the local mirror (src/mirror/reads.ts). The commands keep one implementation of
+// their filters and output (cli/list.ts runList and friends) and only choose where the data comes
+// from (Context.source()). The interfaces live here, below both twins, so that neither the API nor
+// the mirror depends on the command line, and `mtg mcp` reads through the same ones.
 
-import type { ActionItemsQuery, SearchQuery } from '../api/endpoints.js';
-import type * as S from '../api/schemas.js';
-import type { Context } from './context.js';
+import type { ActionItemsQuery, SearchQuery } from './endpoints.js';
+import type * as S from './schemas.js';
 
 /** One page of a listing, from the API or from the mirror. */
 export interface SourcePage<T> {
@@ -49,14 +50,4 @@ export interface ReadSource {
   listPeople(query: PeopleQuery): Listing<S.Person>;
   listCompanies(query: CompaniesQuery): Listing<S.CompanySummary>;
   viewCompany(domain: string): Promise<S.CompanyDetail>;
-}
-
-/** The mirror under --offline (or MTG_OFFLINE=1), else the API. Loads only the chosen one. */
-export async function readSource(ctx: Context): Promise<ReadSource> {
-  if (ctx.offline) {
-    const { mirrorSource } = await import('../mirror/queries.js');
-    return mirrorSource(ctx);
-  }
-  const { apiSource } = await import('./source-api.js');
-  return apiSource(ctx);
 }

@@ -1,0 +1,90 @@
+// Read-only SQL on the mirror (`mtg sql`, and `mtg mcp`'s sql tool): one statement, refused unless
+// it only reads and returns rows; integers exact (an ID past 2^53 keeps its digits).
+
+import { UsageError } from '../api/errors.js';
+import { fromBigInt } from '../api/exact.js';
+import type { Db, Statement } from './driver.js';
+
+/** SQLite's message on one line, for a usage error. */
+function oneLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+}
+
+/** An SQLite error (a bad statement, or one that fails while its rows are read) as exit 2. */
+export function sqlError(err: unknown): UsageError {
+  return new UsageError(`SQL error: ${oneLine(err)}`);
+}
+
+function isSqliteError(err: unknown): boolean {
+  return err instanceof Error && !!(err as { code?: string }).code?.startsWith('SQLITE_');
+}
+
+/** Rows with each BigInt a plain number when safe, else an ExactInteger (every writer prints its digits). */
+function* exactIntegers(rows: Iterable<Record<string, unknown>>): Generator<Record<string, unknown>> {
+  for (const row of rows) {
+    for (const key in row) {
+      const value = row[key];
+      // defineProperty: a column named "__proto__" would otherwise set the row's prototype.
+      if (typeof value === 'bigint')
+        Object.defineProperty(row, key, {
+          value: fromBigInt(value),
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+    }
+    yield row;
+  }
+}
+
+export interface SqlRows {
+  /** The statement's columns, as it names them. */
+  columns: string[];
+  /** Runs the statement: its rows, lazily (stop iterating to stop reading); SQLite errors are exit 2. */
+  rows(): Iterable<Record<string, unknown>>;
+}
+
+/** Prepared and checked now (exit 2 before any row); run when rows() is iterated. */
+export function sqlRows(db: Db, query: string): SqlRows {
+  let stmt: Statement;
+  try {
+    stmt = db.prepare(query);
+  } catch (err) {
+    throw sqlError(err);
+  }
+  // Checked before running; the connection is read-only (and query_only) as well.
+  if (!stmt.readonly) throw new UsageError('mtg sql only reads: this statement would write to the mirror');
+  const columns = stmt.columns();
+  if (columns.length === 0)
+    throw new UsageError('mtg sql runs statements that return rows (SELECT, read-only PRAGMA)');
+  return {
+    columns,
+    rows() {
+      let rows: Iterable<Record<string, unknown>>;
+      try {
+        // Integers as BigInt: beyond 2^53 a number would lose digits (safe ones print as before).
+        rows = stmt.safeIntegers().iterate();
+      } catch (err) {
+        throw sqlError(err);
+      }
+      return (function* () {
+        try {
+          yield* exactIntegers(rows);
+        } catch (err) {
+          throw isSqliteError(err) ? sqlError(err) : err;
+        }
+      })();
+    },
+  };
+}
+
+/** The CREATE statements of mtg's tables and indexes (not SQLite's own, nor the search index's shadow tables). */
+export function sqlSchema(db: Db): string[] {
+  return db
+    .prepare<{ sql: string }>(
+      "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'" +
+        " AND NOT (type = 'table' AND name LIKE 'passages_%') ORDER BY type = 'index', rowid",
+    )
+    .all()
+    .map((r) => r.sql);
+}
