@@ -2,6 +2,7 @@
 // reached it meanwhile; page an endpoint directly to know what a list command should print.
 import type { RecordedRequest, Sandbox } from '../../src/sandbox/index.js';
 import { type RunResult, runCli, sandboxEnv } from './cli.js';
+import { type InProcessResult, runInProcess } from './inprocess.js';
 
 export interface Recorded extends RunResult {
   requests: RecordedRequest[];
@@ -14,6 +15,20 @@ export async function runRecorded(
 ): Promise<Recorded> {
   const before = sandbox.requests.length;
   const result = await runCli(args, { env: sandboxEnv(sandbox, options.env), input: options.input });
+  return { ...result, requests: sandbox.requests.slice(before) };
+}
+
+/** runRecorded in this process (run(argv, io, env)): no build, no child process. */
+export async function runRecordedInProcess(
+  sandbox: Sandbox,
+  args: string[],
+  options: { input?: string; env?: Record<string, string | undefined> } = {},
+): Promise<InProcessResult & { requests: RecordedRequest[] }> {
+  const before = sandbox.requests.length;
+  const result = await runInProcess(args, {
+    env: { ...sandboxEnv(sandbox), ...options.env },
+    stdin: options.input,
+  });
   return { ...result, requests: sandbox.requests.slice(before) };
 }
 
