@@ -1,10 +1,10 @@
-// mtg api against the sandbox: raw requests with the CLI's auth, paging and exit codes.
+// `mtg api` in-process against the sandbox: raw requests with the CLI's auth, paging and exit codes.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { fetchAll, fetchJson, queryOf, runRecorded } from '../helpers/recorded.js';
-import { tempDir } from '../helpers/temp.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { fetchAll, fetchJson, queryOf, runRecordedInProcess } from '../../helpers/recorded.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let sandbox: Sandbox;
 const dir = tempDir('mtg-api-test-');
@@ -17,7 +17,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const run = (args: string[], input?: string) => runRecorded(sandbox, args, { input });
+const run = (args: string[], input?: string) => runRecordedInProcess(sandbox, args, { input });
 
 describe('api', () => {
   it('GET --paginate prints every item of every page as one json array', async () => {
@@ -126,7 +126,7 @@ describe('api', () => {
     expect(dup.code).toBe(0);
     const conflict = await run(['api', '/tag', '-F', 'name=Twice']);
     expect(conflict.code).toBe(1);
-    const auth = await runRecorded(sandbox, ['api', '/people'], { env: { MTG_API_KEY: 'nope' } });
+    const auth = await runRecordedInProcess(sandbox, ['api', '/people'], { env: { MTG_API_KEY: 'nope' } });
     expect(auth.code).toBe(3);
   });
 

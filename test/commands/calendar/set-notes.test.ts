@@ -1,11 +1,11 @@
-// mtg calendar set-notes against the sandbox.
+// `mtg calendar set-notes` in-process against the sandbox.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runRecorded } from '../helpers/recorded.js';
-import { tempDir } from '../helpers/temp.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { runRecordedInProcess } from '../../helpers/recorded.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let sandbox: Sandbox;
 const dir = tempDir('mtg-calendar-test-');
@@ -18,7 +18,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const run = (args: string[], input?: string) => runRecorded(sandbox, args, { input });
+const run = (args: string[], input?: string) => runRecordedInProcess(sandbox, args, { input });
 
 describe('calendar set-notes', () => {
   it('sends the notes and prints the meeting', async () => {
