@@ -4,10 +4,10 @@
 // fields, and commander's own errors start "mtg:" like every other error. In-process.
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { buildHelpTexts } from '../../src/cli/help-build.js';
-import { type CommandSpec, isGroup } from '../../src/cli/spec.js';
-import { commandTree } from '../../src/commands/index.js';
-import { runInProcess } from '../helpers/inprocess.js';
+import { buildHelpTexts } from '../../../src/cli/help-build.js';
+import { type CommandSpec, isGroup } from '../../../src/cli/spec.js';
+import { commandTree } from '../../../src/commands/index.js';
+import { runInProcess } from '../../helpers/inprocess.js';
 
 const texts = buildHelpTexts();
 const commands: [string, CommandSpec][] = commandTree.flatMap((node) =>

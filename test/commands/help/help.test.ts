@@ -2,11 +2,11 @@
 // examples. Checked in-process on the commander program (fast); unknown commands through the CLI.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { COMMON_OPTIONS } from '../../src/cli/globals.js';
-import { buildProgram } from '../../src/cli/program.js';
-import { type CommandSpec, isGroup, type OptionSpec } from '../../src/cli/spec.js';
-import { commandTree } from '../../src/commands/index.js';
-import { runCli } from '../helpers/cli.js';
+import { COMMON_OPTIONS } from '../../../src/cli/globals.js';
+import { buildProgram } from '../../../src/cli/program.js';
+import { type CommandSpec, isGroup, type OptionSpec } from '../../../src/cli/spec.js';
+import { commandTree } from '../../../src/commands/index.js';
+import { runInProcess } from '../../helpers/inprocess.js';
 
 const program = buildProgram(commandTree, '0.0.0-test', async () => undefined, {
   writeOut: () => undefined,
@@ -102,14 +102,14 @@ describe('mtg <group> <command> --help', () => {
   }
 
   it('`mtg` alone lists every group and command of the top level', async () => {
-    const { code, stdout } = await runCli([]);
+    const { code, stdout } = await runInProcess([]);
     expect(code).toBe(0);
     for (const node of commandTree) expect(stdout).toMatch(new RegExp(`^  ${node.name}\\b`, 'm'));
   });
 
   it('`mtg <group> --help` lists its commands', async () => {
     const group = commandTree.find(isGroup)!;
-    const { code, stdout } = await runCli([group.name, '--help']);
+    const { code, stdout } = await runInProcess([group.name, '--help']);
     expect(code).toBe(0);
     for (const spec of group.commands) expect(stdout).toMatch(new RegExp(`^  ${spec.name}\\b`, 'm'));
   });
@@ -121,20 +121,20 @@ describe('a mistyped command', () => {
     : { typed: 'confg', meant: 'config' };
 
   it(`\`mtg ${mistyped.typed}\` exits 2 and suggests ${mistyped.meant}`, async () => {
-    const { code, stdout, stderr } = await runCli([mistyped.typed]);
+    const { code, stdout, stderr } = await runInProcess([mistyped.typed]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain(`Did you mean ${mistyped.meant}?`);
   });
 
   it('a mistyped command of a group suggests the closest one', async () => {
-    const { code, stderr } = await runCli(['config', 'lst']);
+    const { code, stderr } = await runInProcess(['config', 'lst']);
     expect(code).toBe(2);
     expect(stderr).toContain('Did you mean list?');
   });
 
   it('a mistyped option suggests the closest one', async () => {
-    const { code, stderr } = await runCli(['meetings', 'list', '--verbse']);
+    const { code, stderr } = await runInProcess(['meetings', 'list', '--verbse']);
     expect(code).toBe(2);
     expect(stderr).toContain('Did you mean --verbose?');
   });

@@ -5,9 +5,10 @@ import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { sandboxEnv } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/inprocess.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let sandbox: Sandbox;
 /** Counts every request it gets (answers 500): nothing may reach it from a refused command. */
@@ -32,7 +33,7 @@ afterAll(async () => {
 
 describe('--help shows the options a command honours', () => {
   it('a list command shows --limit and --checkpoint (and the output and network sets)', async () => {
-    const { code, stdout } = await runCli(['action-items', 'list', '--help']);
+    const { code, stdout } = await runInProcess(['action-items', 'list', '--help']);
     expect(code).toBe(0);
     for (const flag of [
       '--limit <n>',
@@ -46,12 +47,12 @@ describe('--help shows the options a command honours', () => {
   });
 
   it('`auth status` shows no list option, `auth logout` no set at all', async () => {
-    const status = await runCli(['auth', 'status', '--help']);
+    const status = await runInProcess(['auth', 'status', '--help']);
     expect(status.code).toBe(0);
     expect(status.stdout).not.toContain('--limit');
     expect(status.stdout).not.toContain('--checkpoint');
     expect(status.stdout).toContain('--json');
-    const logout = await runCli(['auth', 'logout', '--help']);
+    const logout = await runInProcess(['auth', 'logout', '--help']);
     for (const flag of ['--limit', '--format', '--json', '--max-retries', '--output']) {
       expect(logout.stdout).not.toContain(flag);
     }
@@ -75,7 +76,7 @@ describe('a set option given to a command that does not honour it', () => {
   ] as const) {
     it(`mtg ${args.join(' ')}: exit 2, one line naming the option and the command, nothing sent`, async () => {
       const before = counted;
-      const { code, stdout, stderr } = await runCli([...args], {
+      const { code, stdout, stderr } = await runInProcess([...args], {
         env: { MTG_BASE_URL: counterUrl, MTG_API_KEY: 'k_test' },
       });
       expect(code).toBe(2);
@@ -105,7 +106,7 @@ describe('an empty value of a comma-list option', () => {
     it(`mtg ${args.map((a) => (a.trim() === '' ? `'${a}'` : a)).join(' ')}: exit 2, one line naming ${flag}, nothing sent or created`, async () => {
       const before = counted;
       const dataDir = tempDir('mtg-empty-list-');
-      const { code, stdout, stderr } = await runCli([...args], {
+      const { code, stdout, stderr } = await runInProcess([...args], {
         env: { MTG_BASE_URL: counterUrl, MTG_API_KEY: 'k_test', MTG_DATA_DIR: dataDir },
       });
       expect(code, stderr).toBe(2);
@@ -127,7 +128,7 @@ describe('an honoured option before or after the command words', () => {
     ['--limit', '2', 'meetings', 'list', '--json'],
   ]) {
     it(`mtg ${args.join(' ')} prints 2 meetings as json`, async () => {
-      const { code, stdout } = await runCli(args, { env: sandboxEnv(sandbox) });
+      const { code, stdout } = await runInProcess(args, { env: sandboxEnv(sandbox) });
       expect(code).toBe(0);
       const meetings = JSON.parse(stdout) as { id: string }[];
       expect(meetings).toHaveLength(2);
@@ -135,7 +136,7 @@ describe('an honoured option before or after the command words', () => {
   }
 
   it('--timeout given after the command words still reaches the client (a bad value is exit 2)', async () => {
-    const { code, stderr } = await runCli(['meetings', 'list', '--timeout', 'soon'], {
+    const { code, stderr } = await runInProcess(['meetings', 'list', '--timeout', 'soon'], {
       env: sandboxEnv(sandbox),
     });
     expect(code).toBe(2);

@@ -4,13 +4,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { completionModel } from '../../src/cli/completion.js';
-import { COMMON_OPTIONS, SET_OPTIONS } from '../../src/cli/globals.js';
-import { isGroup } from '../../src/cli/spec.js';
-import { commandTree } from '../../src/commands/index.js';
-import { runCli } from '../helpers/cli.js';
+import { completionModel } from '../../../src/cli/completion.js';
+import { COMMON_OPTIONS, SET_OPTIONS } from '../../../src/cli/globals.js';
+import { isGroup } from '../../../src/cli/spec.js';
+import { commandTree } from '../../../src/commands/index.js';
+import { runInProcess } from '../../helpers/inprocess.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FILES = { bash: 'mtg.bash', zsh: '_mtg', fish: 'mtg.fish' } as const;
 const BASH_SCRIPT = join(ROOT, 'completions', FILES.bash);
 
@@ -37,7 +37,7 @@ function bashComplete(line: string): string[] {
 describe('mtg completion <shell>', () => {
   for (const [shell, file] of Object.entries(FILES)) {
     it(`completions/${file} is what \`mtg completion ${shell}\` prints (run \`npm run completions\`)`, async () => {
-      const { code, stdout, stderr } = await runCli(['completion', shell]);
+      const { code, stdout, stderr } = await runInProcess(['completion', shell]);
       expect(stderr).toBe('');
       expect(code).toBe(0);
       expect(readFileSync(join(ROOT, 'completions', file), 'utf8')).toBe(stdout);
@@ -45,14 +45,14 @@ describe('mtg completion <shell>', () => {
   }
 
   it('rejects an unknown shell with exit 2 and the valid ones', async () => {
-    const { code, stdout, stderr } = await runCli(['completion', 'powershell']);
+    const { code, stdout, stderr } = await runInProcess(['completion', 'powershell']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/bash, zsh, fish/);
   });
 
   it('accepts the shell name in any case', async () => {
-    const { code, stdout } = await runCli(['completion', 'BASH']);
+    const { code, stdout } = await runInProcess(['completion', 'BASH']);
     expect(code).toBe(0);
     expect(stdout).toContain('complete -F _mtg mtg');
   });
