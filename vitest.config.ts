@@ -7,7 +7,6 @@ const BUILT = [
   'test/hardening/**/*.test.ts',
   'test/mirror/**/*.test.ts',
   'test/export/e2e.test.ts',
-  'test/integration/**/*.test.ts',
   'test/sandbox/churn.test.ts',
   'test/unit/help-texts.test.ts',
   'test/unit/proxy.test.ts',

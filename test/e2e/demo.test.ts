@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { baseEnv } from '../helpers/cli.js';
 
 const DEMO = join(import.meta.dirname, '..', '..', 'scripts', 'demo.mjs');
 
@@ -28,7 +29,7 @@ const SECTIONS = [
 function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [DEMO], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR },
+      env: baseEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
