@@ -44,6 +44,10 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [...BUILT, ...EXCLUDED],
           globalSetup: ['test/helpers/temp-root.ts'],
+          // A CommonJS module's exports as node's import() gives them: jq-web exports a promise, which
+          // vitest's default interop wraps into a namespace whose then() throws ("incompatible
+          // receiver"), so --jq could not run in-process.
+          deps: { interopDefault: false },
         },
       },
       {
