@@ -1,9 +1,3 @@
-// `mtg [<group> [<command>]] --help|-h` and `mtg` alone are answered from dist/help.json (rendered by
-// commander at build time) without loading commander: for every command path, aliases included,
-// that text must be byte for byte what commander prints. The normal path is rendered in-process
-// here (commander's outputHelp(), as --help does) and, for a sample, by the built CLI with
-// MTG_NO_HELP_CACHE=1, the knob that makes src/cli/entry.ts skip the stored texts.
-import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
@@ -136,14 +130,11 @@ describe('pre-rendered help: a missing or broken dist/help.json', () => {
   cpSync(join(BIN, '..'), join(root, 'bin'), { recursive: true });
   cpSync(join(BIN, '..', '..', 'dist'), join(root, 'dist'), { recursive: true });
 
-  const runCopy = (args: string[]) =>
-    import('node:child_process').then(
-      ({ execFileSync }) =>
-        execFileSync(process.execPath, [join(root, 'bin', 'mtg.js'), ...args], {
-          env: { PATH: process.env.PATH, HOME: process.env.HOME, MTG_CONFIG_DIR: root },
-          encoding: 'utf8',
-        }) as string,
-    );
+  const runCopy = async (args: string[]) => {
+    const r = await runCli(args, { bin: join(root, 'bin', 'mtg.js'), env: { MTG_CONFIG_DIR: root } });
+    expect(r.code, r.stderr).toBe(0);
+    return r.stdout;
+  };
   const listHelp = () => paths.find((p) => p.words.join(' ') === 'action-items list')!.help;
 
   it('falls back to commander silently when the file is unreadable JSON', async () => {
@@ -167,19 +158,9 @@ describe("node's compile cache (module.enableCompileCache, node >= 22.1)", () =>
   const filesUnder = (dir: string): string[] =>
     readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
   const run = (env: Record<string, string>) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      execFile(
-        process.execPath,
-        [join(install, 'bin', 'mtg.js'), 'config', 'list', '--json'],
-        {
-          env: { PATH: process.env.PATH, HOME: root, MTG_CONFIG_DIR: join(root, 'config'), ...env },
-          timeout: 20_000,
-        },
-        (err, stdout, stderr) => {
-          if (err && typeof err.code !== 'number') reject(err);
-          else resolve({ code: err ? (err.code as number) : 0, stdout, stderr });
-        },
-      );
+    runCli(['config', 'list', '--json'], {
+      bin: join(install, 'bin', 'mtg.js'),
+      env: { HOME: root, MTG_CONFIG_DIR: join(root, 'config'), ...env },
     });
 
   it('is kept under the temp folder, never in the install folder, and changes no output', async () => {
