@@ -32,6 +32,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     setupFiles: ['test/helpers/cleanup.ts'],
+    // A CommonJS module's exports as node's import() gives them: jq-web exports a promise, which
+    // vitest's default interop wraps into a namespace whose then() throws ("incompatible
+    // receiver"), so --jq could not run in-process.
+    deps: { interopDefault: false },
     // Two projects, one `vitest run`: the in-process tests run mtg through run(argv, io, env) and
     // need no build; the end-to-end ones start bin/mtg.js, so that project builds dist/ first
     // (test/helpers/build.ts). Each run has its own temp folder that must be empty at the end
@@ -44,10 +48,6 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [...BUILT, ...EXCLUDED],
           globalSetup: ['test/helpers/temp-root.ts'],
-          // A CommonJS module's exports as node's import() gives them: jq-web exports a promise, which
-          // vitest's default interop wraps into a namespace whose then() throws ("incompatible
-          // receiver"), so --jq could not run in-process.
-          deps: { interopDefault: false },
         },
       },
       {
