@@ -1,5 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
+// Test files that start the built binary (a real process): signals, EPIPE, the help fast path,
+// terminals, the MCP server under a real client, and the examples of the docs.
+const BUILT = [
+  'test/e2e/**/*.test.ts',
+  'test/docs/examples.test.ts',
+  'test/docs/help-topics.test.ts',
+  'test/sandbox/churn.test.ts',
+];
+// These need a real Secret Service on a private bus: vitest.keyring.config.ts runs them.
+const EXCLUDED = ['test/keyring/**', '**/node_modules/**'];
+
 export default defineConfig({
   // The export's default template is a .mustache file that the build bundles as text (esbuild's
   // text loader); tests import the same file the same way.
@@ -14,14 +25,37 @@ export default defineConfig({
     },
   ],
   test: {
-    include: ['test/**/*.test.ts'],
-    // These need a real Secret Service on a private bus: vitest.keyring.config.ts runs them.
-    exclude: ['test/keyring/**', '**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // A run in its own temp folder that must be empty at the end (test/helpers/temp-root.ts).
-    globalSetup: ['test/helpers/temp-root.ts'],
     setupFiles: ['test/helpers/cleanup.ts'],
+    // A CommonJS module's exports as node's import() gives them: jq-web exports a promise, which
+    // vitest's default interop wraps into a namespace whose then() throws ("incompatible
+    // receiver"), so --jq could not run in-process.
+    deps: { interopDefault: false },
+    // Two projects, one `vitest run`: the in-process tests run mtg through run(argv, io, env) and
+    // need no build; the end-to-end ones start bin/mtg.js, so that project builds dist/ first
+    // (test/helpers/build.ts). Each run has its own temp folder that must be empty at the end
+    // (test/helpers/temp-root.ts).
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'in-process',
+          include: ['test/**/*.test.ts'],
+          exclude: [...BUILT, ...EXCLUDED],
+          globalSetup: ['test/helpers/temp-root.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: BUILT,
+          exclude: EXCLUDED,
+          globalSetup: ['test/helpers/temp-root.ts', 'test/helpers/build.ts'],
+        },
+      },
+    ],
   },
 });

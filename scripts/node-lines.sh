@@ -18,7 +18,7 @@ declare -A VERSION=([22]=22.23.3 [24]=24.21.0 [26]=26.10.0)
 # The tests whose outcome depends on the runtime: the SQLite driver and everything on top of it (the
 # mirror, find, sql, offline reads, the export), the start-up fast paths and the compile cache, the
 # demo, and the credential store's helper process (a child node that loads @napi-rs/keyring).
-RUNTIME_TESTS=(test/mirror test/export test/integration/help-fast-path.test.ts test/integration/demo.test.ts
+RUNTIME_TESTS=(test/mirror test/export test/e2e/help-fast-path.test.ts test/e2e/demo.test.ts
   test/hardening/credential-store.test.ts)
 
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/mtg-node"

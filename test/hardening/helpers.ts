@@ -1,46 +1,8 @@
-// Shared bits of the hardening tests: spawning the built CLI with control over signals (test/e2e),
-// an in-process run with a bound, and reading ids out of each format.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { BIN, baseEnv, tempConfigDir } from '../helpers/cli.js';
+// Shared bits of the hardening tests: an in-process run with a bound, and reading ids out of each
+// format. The one spawn helper lives in test/helpers/cli.ts; spawnCli stays importable from here.
 import { type InProcessOptions, type InProcessResult, runInProcess } from '../helpers/inprocess.js';
 
-export interface Spawned {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Like runCli, but hands back the child so a test can signal it mid-run. */
-export function spawnCli(
-  args: string[],
-  env: Record<string, string | undefined> = {},
-  cwd?: string,
-): Spawned {
-  const full: Record<string, string | undefined> = {
-    ...baseEnv(),
-    MTG_CONFIG_DIR: tempConfigDir(),
-    ...env,
-  };
-  for (const key of Object.keys(full)) if (full[key] === undefined) delete full[key];
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: full as NodeJS.ProcessEnv,
-    cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-  });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on('close', (code, signal) => resolve({ code, signal }));
-  });
-  return { child, stdout: () => out, stderr: () => err, done };
-}
+export { type Spawned, spawnCli } from '../helpers/cli.js';
 
 /**
  * runInProcess, bounded: a run still going after `ms` comes back with `finished: false` (a spawned

@@ -1,6 +1,8 @@
-// Runs the built CLI (bin/mtg.js -> dist/) as a child process, as users and scripts do.
+// Runs the built CLI (bin/mtg.js -> dist/) as a child process, as users and scripts do. The one
+// spawn helper: runCli waits for the end, spawnCli hands back the child (to signal it mid-run),
+// and both (and the terminal helper) take their environment from cliEnv().
 
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir } from './temp.js';
 
@@ -22,6 +24,13 @@ export interface RunOptions {
   bin?: string;
 }
 
+export interface Spawned {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
 /** A fresh, empty config folder so tests never read the developer's own settings. */
 export function tempConfigDir(): string {
   return tempDir('mtg-test-config-');
@@ -32,37 +41,64 @@ export function baseEnv(): Record<string, string | undefined> {
   return { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR };
 }
 
-export function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const env: Record<string, string | undefined> = {
+/**
+ * The whole environment of a spawned mtg: baseEnv(), a fresh config folder, then `env` on top;
+ * a variable set to undefined is left out (nothing of the developer's shell leaks in).
+ */
+export function cliEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const full: Record<string, string | undefined> = {
     ...baseEnv(),
-    MTG_CONFIG_DIR: options.env?.MTG_CONFIG_DIR ?? tempConfigDir(),
-    NO_COLOR: undefined,
-    FORCE_COLOR: undefined,
-    ...options.env,
+    MTG_CONFIG_DIR: env.MTG_CONFIG_DIR ?? tempConfigDir(),
+    ...env,
   };
-  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
-      env: env as NodeJS.ProcessEnv,
-      cwd: options.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-    child.stdin.end(options.input ?? '');
+  for (const key of Object.keys(full)) if (full[key] === undefined) delete full[key];
+  return full as NodeJS.ProcessEnv;
+}
+
+function start(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string; bin?: string; stdin: 'pipe' | 'ignore' },
+): Spawned {
+  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
+    env: cliEnv(options.env),
+    cwd: options.cwd,
+    stdio: [options.stdin, 'pipe', 'pipe'],
   });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal }));
+  });
+  return { child, stdout: () => out, stderr: () => err, done };
+}
+
+/** Like runCli, but hands back the child so a test can signal it mid-run (stdin: none). */
+export function spawnCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  cwd?: string,
+): Spawned {
+  return start(args, { env, cwd, stdin: 'ignore' });
+}
+
+/** Runs the built CLI to its end (killed after `timeoutMs`), `input` on its stdin. */
+export async function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const run = start(args, { env: options.env, cwd: options.cwd, bin: options.bin, stdin: 'pipe' });
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+  run.child.stdin!.end(options.input ?? '');
+  try {
+    const { code, signal } = await run.done;
+    return { code, signal, stdout: run.stdout(), stderr: run.stderr() };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Environment pointing the CLI at a sandbox. */

@@ -7,9 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
+  // Both projects of vitest.config.ts list this setup: the run makes one folder, not one inside the other.
+  if (process.env.MTG_TEST_RUN_ROOT) return () => undefined;
   const root = mkdtempSync(join(tmpdir(), 'mtg-testrun-'));
   process.env.TMPDIR = root;
+  process.env.MTG_TEST_RUN_ROOT = root;
   return () => {
+    delete process.env.MTG_TEST_RUN_ROOT;
     // node >= 22.1 keeps the compile cache mtg turns on (src/cli/entry.ts) in the temp dir: a cache
     // by design, shared by the run's processes, not a file a test forgot.
     const left = readdirSync(root).filter((name) => name !== 'node-compile-cache');

@@ -2,7 +2,7 @@
 // TTYs as in an interactive shell. What the terminal showed (both streams, escape codes and all)
 // comes back as `screen`; stdout can be sent to a file instead to keep data apart from progress.
 import { spawn } from 'node:child_process';
-import { BIN, baseEnv, tempConfigDir } from './cli.js';
+import { BIN, cliEnv } from './cli.js';
 
 export interface TerminalResult {
   code: number | null;
@@ -28,17 +28,11 @@ export function runInTerminal(args: string[], options: TerminalOptions = {}): Pr
   const redirect = options.stdoutFile ? ` > ${shellQuote(options.stdoutFile)}` : '';
   const size = options.columns ? `stty cols ${options.columns} rows 50; ` : '';
   // A clean environment: no CI (ora would not animate), no color settings unless the test sets them.
-  const env: Record<string, string | undefined> = {
-    ...baseEnv(),
-    TERM: 'xterm-256color',
-    MTG_CONFIG_DIR: tempConfigDir(),
-    ...options.env,
-  };
-  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+  const env = cliEnv({ TERM: 'xterm-256color', ...options.env });
   return new Promise((resolve, reject) => {
     // -q: no start/done lines, -f: flush as written, -e: the command's exit code, -c: the command.
     const child = spawn('script', ['-qfec', size + command + redirect, '/dev/null'], {
-      env: env as NodeJS.ProcessEnv,
+      env,
       stdio: [options.type ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
     let screen = '';

@@ -1,6 +1,6 @@
 // Shared bits of the `mtg mcp` tests: a mirror synced from a sandbox (in-process, by the engine of
 // `mtg sync`), and an MCP client connected to mtg's server, in-process over the SDK's in-memory
-// transport. The end-to-end test (e2e.test.ts) spawns the built binary instead.
+// transport. The end-to-end test (test/e2e/mcp.test.ts) spawns the built binary instead.
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { Context } from '../../src/cli/context.js';
 import { parseGlobals } from '../../src/cli/globals.js';

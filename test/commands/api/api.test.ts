@@ -1,0 +1,148 @@
+// `mtg api` in-process against the sandbox: raw requests with the CLI's auth, paging and exit codes.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { fetchAll, fetchJson, queryOf, runRecordedInProcess } from '../../helpers/recorded.js';
+import { tempDir } from '../../helpers/temp.js';
+
+let sandbox: Sandbox;
+const dir = tempDir('mtg-api-test-');
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, pageSize: 9, limits: 'none' });
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+const run = (args: string[], input?: string) => runRecordedInProcess(sandbox, args, { input });
+
+describe('api', () => {
+  it('GET --paginate prints every item of every page as one json array', async () => {
+    const expected = await fetchAll(sandbox, '/action-items?assigneeType=Anyone&status=ALL');
+    const r = await run(['api', '/action-items?assigneeType=Anyone', '-F', 'status=ALL', '--paginate']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(expected);
+    expect(r.requests).toHaveLength(Math.ceil(expected.length / 9));
+    expect(r.requests.every((q) => q.method === 'GET')).toBe(true);
+    expect(queryOf(r.requests[0]!)).toEqual({ assigneeType: ['Anyone'], status: ['ALL'] });
+  });
+
+  it('--paginate --format ndjson prints one item per line; --limit stops early', async () => {
+    const expected = await fetchAll(sandbox, '/people');
+    const r = await run(['api', '/people', '--paginate', '--format', 'ndjson']);
+    expect(r.code).toBe(0);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(expected);
+
+    const l = await run(['api', '/people', '--paginate', '--limit', '10']);
+    expect(JSON.parse(l.stdout)).toEqual(expected.slice(0, 10));
+    expect(l.requests).toHaveLength(2);
+  });
+
+  it('--limit without --paginate is exit 2 before anything is sent', async () => {
+    const r = await run(['api', '/people', '--fields', 'email', '--limit', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('mtg: --limit needs --paginate\n');
+    expect(r.stdout).toBe('');
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it('without --paginate prints the one response body (compact when piped)', async () => {
+    const expected = await fetchJson(sandbox, '/company/globex.example');
+    const r = await run(['api', '/company/globex.example']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${JSON.stringify(expected)}\n`);
+    expect(r.requests).toHaveLength(1);
+  });
+
+  it('GET fields are query parameters; repeated keys repeat', async () => {
+    const r = await run([
+      'api',
+      '/people',
+      '-X',
+      'get',
+      '-F',
+      'limit=2',
+      '-f',
+      'domains=globex.example',
+      '-f',
+      'domains=hooli.example',
+    ]);
+    expect(r.code).toBe(0);
+    expect(queryOf(r.requests[0]!)).toEqual({ limit: ['2'], domains: ['globex.example', 'hooli.example'] });
+    expect(JSON.parse(r.stdout).length).toBeLessThanOrEqual(2);
+  });
+
+  it('fields imply POST with a typed JSON body (-F types, -f keeps strings)', async () => {
+    const r = await run([
+      'api',
+      '/action-items',
+      '-F',
+      'title=From api',
+      '-F',
+      'assigneeProfileId=12',
+      '-f',
+      'description=42',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.requests.map((q) => [q.method, q.path, q.body])).toEqual([
+      ['POST', '/action-items', { title: 'From api', assigneeProfileId: 12, description: '42' }],
+    ]);
+    expect(JSON.parse(r.stdout)).toMatchObject({ title: 'From api', assignee: { profileId: 12 } });
+
+    const n = await run(['api', '/action-item/1', '-X', 'PUT', '-F', 'assigneeProfileId=null']);
+    expect(n.code).toBe(0);
+    expect(n.requests[0]!.body).toEqual({ assigneeProfileId: null });
+  });
+
+  it('--input sends a JSON body from a file or stdin', async () => {
+    const file = join(dir, 'body.json');
+    writeFileSync(file, JSON.stringify({ description: 'from a file' }));
+    const r = await run(['api', '/tag/1', '-X', 'PUT', '--input', file]);
+    expect(r.code).toBe(0);
+    expect(r.requests.map((q) => [q.method, q.path, q.body])).toEqual([
+      ['PUT', '/tag/1', { description: 'from a file' }],
+    ]);
+    const s = await run(['api', '/tag', '--input', '-'], '{"name":"From stdin"}');
+    expect(s.code).toBe(0);
+    expect(s.requests.map((q) => [q.method, q.body])).toEqual([['POST', { name: 'From stdin' }]]);
+  });
+
+  it('HTTP errors exit with the contract codes', async () => {
+    const notFound = await run(['api', '/company/nowhere.example']);
+    expect(notFound.code).toBe(4);
+    expect(notFound.stderr).toMatch(/not found/);
+    const invalid = await run(['api', '/action-items', '-f', 'assigneeProfileId=12', '-F', 'title=x']);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/assigneeProfileId/);
+    const dup = await run(['api', '/tag', '-F', 'name=Twice']);
+    expect(dup.code).toBe(0);
+    const conflict = await run(['api', '/tag', '-F', 'name=Twice']);
+    expect(conflict.code).toBe(1);
+    const auth = await runRecordedInProcess(sandbox, ['api', '/people'], { env: { MTG_API_KEY: 'nope' } });
+    expect(auth.code).toBe(3);
+  });
+
+  it.each([
+    [['/tag', '--input', '-'], '{bad', /--input stdin is not valid JSON/],
+    [['/tag', '--input', 'MISSING'], '', /cannot read --input "MISSING"/],
+    [['people'], '', /PATH must start with "\/"/],
+    [['/people', '-X', 'FETCH'], '', /Invalid --method "FETCH"/],
+    [['/people', '-X', 'POST', '--paginate'], '', /--paginate follows pages of GET requests, not POST/],
+    [['/people', '-X', 'GET', '--input', '-'], '{}', /GET requests do not have/],
+    [['/people', '-F', 'novalue'], '', /Invalid field "novalue": expected key=value/],
+    [['/people', '--format', 'csv'], '', /Invalid --format "csv" for mtg api/],
+  ])('rejects %j with exit 2 and sends nothing', async (args, input, message) => {
+    const r = await run(['api', ...args], input);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.requests).toEqual([]);
+  });
+});

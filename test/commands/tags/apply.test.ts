@@ -1,0 +1,72 @@
+// `mtg tags apply` in-process against the sandbox: batches of 100, failed batches, exit codes.
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { fetchAll, runRecordedInProcess } from '../../helpers/recorded.js';
+
+let sandbox: Sandbox;
+let meetingIds: string[];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, limits: 'none', sizes: { meetings: 260 } });
+  meetingIds = ((await fetchAll(sandbox, '/meetings')) as { id: string }[]).map((m) => m.id);
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+const run = (args: string[], input?: string) => runRecordedInProcess(sandbox, args, { input });
+
+describe('tags apply', () => {
+  it('puts a tag on a few meetings and prints them', async () => {
+    const ids = meetingIds.slice(0, 3);
+    const r = await run(['tags', 'apply', '2', ...ids, ids[0]!, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.requests.map((q) => [q.method, q.path, q.body])).toEqual([
+      ['PUT', '/tag', { tagId: 2, meetingIds: ids }],
+    ]);
+    const meetings = JSON.parse(r.stdout) as { id: string; tags: { id: number }[] }[];
+    expect(meetings.map((m) => m.id)).toEqual(ids);
+    for (const m of meetings) expect(m.tags.map((t) => t.id)).toContain(2);
+
+    const csv = await run(['tags', 'apply', '2', ids[0]!, '--format', 'csv', '--fields', 'id,tags']);
+    expect(parse(csv.stdout, { columns: true })).toEqual([{ id: ids[0], tags: expect.any(String) }]);
+  });
+
+  it('sends many meetings from --stdin in batches of 100; a failed batch is reported and the exit code is 6', async () => {
+    const ids = meetingIds.slice(0, 250);
+    ids.splice(150, 0, 'mtg_does_not_exist'); // lands in the second batch
+    const r = await run(['tags', 'apply', '3', '--stdin', '--json'], `${ids.join('\n')}\n`);
+    expect(r.code).toBe(6);
+    const puts = r.requests.filter((q) => q.method === 'PUT');
+    const bodies = puts.map((q) => q.body as { tagId: number; meetingIds: string[] });
+    expect(bodies.map((b) => b.meetingIds.length).sort((a, b) => b - a)).toEqual([100, 100, 51]);
+    expect(bodies.flatMap((b) => b.meetingIds).sort()).toEqual([...ids].sort());
+    // stdout: the meetings of the batches that applied, in input order.
+    const printed = (JSON.parse(r.stdout) as { id: string }[]).map((m) => m.id);
+    expect(printed).toEqual([...ids.slice(0, 100), ...ids.slice(200)]);
+    expect(r.stderr).toMatch(
+      /tag 3: 100 meetings not tagged \(batch 2 of 3: \S+ … \S+\): Meeting\(s\) not found: mtg_does_not_exist/,
+    );
+    expect(r.stderr).toContain('Tagged 151 of 251 meetings with tag 3; 1 of 3 batches failed');
+  });
+
+  it('an unknown tag fails every batch: exit 4', async () => {
+    const r = await run(['tags', 'apply', '99999', meetingIds[0]!]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/Tag 99999 not found/);
+  });
+
+  it.each([
+    [['3'], /no meeting IDs given/],
+    [['x', meetingIds?.[0] ?? 'm1'], /TAG_ID must be a positive whole number/],
+    [['3', 'has space'], /meeting ID "has space" contains characters an ID cannot have/],
+    [['3', 'm1', '--fields', 'nope'], /unknown field/],
+  ])('rejects %j with exit 2 and sends nothing', async (args, message) => {
+    const r = await run(['tags', 'apply', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.requests).toEqual([]);
+  });
+});
