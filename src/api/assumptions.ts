@@ -1,6 +1,6 @@
 // The one module of choices made where the API spec says "not shown".
 // Client and sandbox both read these, so each choice is one edit away when the real service differs.
-// The README lists them too (section "Assumptions").
+// docs/assumptions.md lists them too.
 
 /** Body of PUT /action-item/{id}. `assigneeProfileId: null` unassigns. */
 export const ACTION_ITEM_UPDATE_FIELDS = ['title', 'description', 'status', 'assigneeProfileId'] as const;

@@ -39,7 +39,10 @@ export interface CompaniesQuery {
 }
 
 export interface ReadSource {
-  /** True for the mirror: commands mention it where output may differ (README: Local mirror). */
+  /**
+   * True for the mirror: commands mention it where output may differ (docs/mirror.md, "Offline
+   * reads, search and SQL").
+   */
   readonly offline: boolean;
   listMeetings(query: MeetingsQuery): Listing<S.Meeting>;
   searchMeetings(query: SearchQuery): Listing<S.Meeting>;

@@ -1,6 +1,6 @@
 // The texts of `mtg help TOPIC`: one place for them. The build stores them in dist/help.json
 // (help-build.ts), so the start-up file prints them without loading the CLI, and `npm run docs`
-// writes them to docs/commands/topics/ and man/mtg-TOPIC.7 (help-docs.ts). Plain text, at most 80
+// writes them to docs/commands/topics/ and into man/mtg.1 (help-docs.ts). Plain text, at most 80
 // columns (a test checks), no trailing spaces.
 
 import type { HelpTopicName } from './help-texts.js';
@@ -174,7 +174,7 @@ More: docs/mirror.md in the package's repository.
 
 const MCP = `mtg mcp: the mirror as an MCP server for AI assistants
 
-  mtg mcp [--offline] [--sync-every DURATION] [--allow-writes] [--profile P]
+  mtg mcp [--offline] [--sync-every DURATION] [--allow-writes] [--profile NAME]
 
 A Model Context Protocol server on stdio: Claude Code, Claude Desktop, Cursor,
 VS Code and any other MCP client read your meetings from the local mirror
@@ -182,9 +182,11 @@ VS Code and any other MCP client read your meetings from the local mirror
 see the mirror's last committed state, a sync by another process included.
 
   --offline             no sync tool: the server never sends a request
+                        (not with --sync-every or --allow-writes: exit 2)
   --sync-every 10m      also sync in the server's process at start and then
                         every interval (reads never wait for it)
   --allow-writes        add the write tools (each one request, paced)
+  --profile NAME        serve that profile's mirror (also MTG_PROFILE)
 
 Tools: search (the hits of mtg find), list_meetings, get_meeting,
 get_transcript (paged by characters: pass nextCursor back), list_action_items,
@@ -197,7 +199,8 @@ Add it to an assistant (run mtg sync first):
   Claude Code     claude mcp add mtg -- mtg mcp
   Claude Desktop  claude_desktop_config.json:
                   {"mcpServers": {"mtg": {"command": "mtg", "args": ["mcp"]}}}
-  Cursor          .cursor/mcp.json: the same "mcpServers" object
+  Cursor          ~/.cursor/mcp.json (or .cursor/mcp.json in a project):
+                  the same "mcpServers" object
   VS Code         .vscode/mcp.json:
                   {"servers": {"mtg": {"type": "stdio", "command": "mtg",
                    "args": ["mcp"]}}}

@@ -1,4 +1,5 @@
-// The mirror's schema (public: `mtg sql` reads it, the README documents it) and its migrations.
+// The mirror's schema (public: `mtg sql` reads it, docs/mirror.md documents it under "The schema")
+// and its migrations.
 // `PRAGMA user_version` is the schema version; openMirror() runs the missing migrations in one
 // transaction. Never edit a shipped migration: add the next one. IDs are TEXT so that integers
 // beyond 2^53 keep their exact digits; every `json` column is the object as the API last sent it.
@@ -137,7 +138,7 @@ const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3];
 
 export const SCHEMA_VERSION = migrations.length;
 
-/** The tables of a current mirror, in the order `mtg sql --schema` and the README list them. */
+/** The tables of a current mirror, in the order `mtg sql --schema` and docs/mirror.md ("The schema") list them. */
 export const TABLES = [
   'meta',
   'meetings',

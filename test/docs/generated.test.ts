@@ -1,7 +1,7 @@
 // The command reference (docs/commands/) and the man pages (man/) are generated from the command
 // tree by `npm run docs` (scripts/gen-docs.mjs, src/cli/help-docs.ts) and committed: a change of a
 // command, option or example that was not followed by `npm run docs` fails here, as a stale
-// completion script does in test/integration/completion.test.ts.
+// completion script does in test/commands/completion/completion.test.ts.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -8,8 +8,6 @@ import { isGroup } from '../../src/cli/spec.js';
 import { commandTree } from '../../src/commands/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-/** Guides written on other branches of the same change (the MCP server, the architecture). */
-const WRITTEN_ELSEWHERE = new Set(['docs/mcp.md', 'docs/architecture.md']);
 
 function markdownFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((e) =>
@@ -61,7 +59,6 @@ describe('links of the documentation', () => {
           : normalize(join(dirname(file), path))
               .split('\\')
               .join('/');
-      if (WRITTEN_ELSEWHERE.has(target)) continue;
       expect(existsSync(join(ROOT, target)), `${file}: ${link}`).toBe(true);
       if (hash && target.endsWith('.md')) {
         expect(anchors(readFileSync(join(ROOT, target), 'utf8')).has(hash), `${file}: ${link}`).toBe(true);
