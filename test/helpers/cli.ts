@@ -92,6 +92,9 @@ export function spawnCli(
 export async function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const run = start(args, { env: options.env, cwd: options.cwd, bin: options.bin, stdin: 'pipe' });
   const timer = setTimeout(() => run.child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+  // A run that exits without reading its stdin (help, a usage error) closes the pipe first: the
+  // EPIPE of this write is not the test's failure (it was an uncaught error that failed whole runs).
+  run.child.stdin!.on('error', () => undefined);
   run.child.stdin!.end(options.input ?? '');
   try {
     const { code, signal } = await run.done;
