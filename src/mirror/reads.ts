@@ -112,6 +112,29 @@ export class MirrorReads implements ReadSource {
     return readChanges(db, query);
   }
 
+  /** IDs of the live meetings whose transcript the mirror holds. */
+  meetingIdsWithTranscript(): Set<string> {
+    const sql =
+      'SELECT t.meeting_id AS id FROM transcripts t JOIN meetings m ON m.id = t.meeting_id WHERE m.deleted_at IS NULL';
+    return new Set(
+      this.db()
+        .prepare<{ id: string }>(sql)
+        .all()
+        .map((r) => r.id),
+    );
+  }
+
+  /** IDs of the live action items the key's own default listing returns ("mine"). */
+  myActionItemIds(): Set<string> {
+    const sql = 'SELECT id FROM action_items WHERE mine = 1 AND deleted_at IS NULL';
+    return new Set(
+      this.db()
+        .prepare<{ id: string }>(sql)
+        .all()
+        .map((r) => r.id),
+    );
+  }
+
   /** `mtg sql`: one read-only statement; its columns now, its rows when iterated (exit 2 on SQL errors). */
   sql(query: string): SqlRows {
     return sqlRows(this.db(), query);

@@ -408,6 +408,46 @@ describe('fresh reads, writes, and no mirror', () => {
     }
   });
 
+  it('a write goes into the mirror as a sync stores it: searchable, listed, one change event, and the next sync finds nothing new', async () => {
+    const w = await connect(m.env, { allowWrites: true });
+    try {
+      await m.sync();
+      const snap = m.sandbox.snapshot();
+      const meeting = snap.meetings.find((x: Obj) => x.actionItems?.length) as Obj;
+      const linked = meeting.actionItems[0].id;
+      const from = (await w.call('mirror_status')).data.lastSeq;
+
+      const updated = await w.call('update_action_item', { id: linked, title: 'Zanzibar quarterly plan' });
+      expect(updated.isError, updated.text).toBe(false);
+      const created = await w.call('create_action_item', { title: 'Quokka follow-up' });
+      expect(created.isError, created.text).toBe(false);
+      const id = created.data.id;
+
+      const hits = await w.call('search', { query: 'zanzibar', in: ['action-items'] });
+      expect(hits.data.results.map((h: Obj) => h.meetingId)).toEqual([meeting.id]);
+      const { items } = await allPages('list_action_items', { status: 'all', limit: 200 }, 'actionItems');
+      expect(items.find((i) => i.id === linked)).toMatchObject({ title: 'Zanzibar quarterly plan' });
+      expect(items.find((i) => i.id === id)).toMatchObject({ title: 'Quokka follow-up', status: 'PENDING' });
+      const mineNow = await allPages('list_action_items', { mine: true, limit: 200 }, 'actionItems');
+      expect(mineNow.items.map((i) => i.id)).toContain(id);
+
+      const events = (await w.call('changes', { after: from })).data.changes as Obj[];
+      expect(events.map((e) => [e.resource, e.id, e.change])).toEqual([
+        ['action-items', linked, 'updated'],
+        ['meetings', meeting.id, 'updated'],
+        ['action-items', id, 'created'],
+      ]);
+      expect(events[0]!.fields).toEqual(['title']);
+      const seq = (await w.call('mirror_status')).data.lastSeq;
+
+      await m.sync();
+      const after = (await w.call('changes', { after: seq })).data.changes as Obj[];
+      expect(after.map((e) => [e.resource, e.id, e.change])).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+
   it('with --offline: no sync tool; no mirror: every tool but mirror_status says to run mtg sync', async () => {
     const off = await connect(m.env, { offline: true });
     try {
@@ -463,6 +503,31 @@ describe('the sync tool', () => {
     const ok = await c.call('sync', { budget: 500 });
     expect(ok.isError, ok.text).toBe(false);
     expect(ok.data.complete).toBe(true);
+  });
+});
+
+describe('the sync and the writes', () => {
+  it('a write during a sync with a budget is paced with it but not counted in it: the sync still makes its budget of requests', async () => {
+    const paced = await mcpEnv({ limits: '4/1s' }, false);
+    const w = await connect(paced.env, { allowWrites: true });
+    try {
+      const sync = w.call('sync', { budget: 6 });
+      // Bounded: the sync's first request is on its way within the first window.
+      for (let i = 0; i < 200 && paced.sandbox.requests.length === 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      const created = await w.call('create_action_item', { title: 'Sent while syncing' });
+      expect(created.isError, created.text).toBe(false);
+      const summary = await sync;
+      expect(summary.isError, summary.text).toBe(false);
+      expect(summary.data).toMatchObject({ complete: false, requests: 6 });
+      const sent = paced.sandbox.requests.map((r) => r.method);
+      expect(sent.filter((m) => m === 'GET').length).toBe(6);
+      expect(sent.filter((m) => m === 'POST').length).toBe(1);
+      expect(paced.sandbox.requests.every((r) => r.status !== 429)).toBe(true);
+    } finally {
+      await w.close();
+      await paced.sandbox.close();
+    }
   });
 });
 
