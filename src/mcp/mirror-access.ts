@@ -122,10 +122,10 @@ function readerOver(mirror: Mirror): Reader {
     },
     mineIds: () => source.myActionItemIds(),
     changes(after, resources, limit) {
-      return source.changes({ after, resources, limit });
+      return source.changes({ after, resources, limit }, 'after');
     },
     sql(query) {
-      const { columns, rows } = source.sql(query);
+      const { columns, rows } = source.sql(query, 'the sql tool');
       return { columns, rows: rows() };
     },
   };

@@ -103,12 +103,12 @@ export class MirrorReads implements ReadSource {
 
   /**
    * `mtg changes`: the change log, oldest first. A run or sequence number the mirror never had is
-   * exit 2 here, before the first event.
+   * exit 2 here, before the first event (`afterName`: how the caller calls `after`, default `--after`).
    */
-  changes(query: ChangesQuery = {}): Generator<ChangeEvent> {
+  changes(query: ChangesQuery = {}, afterName?: string): Generator<ChangeEvent> {
     const db = this.db();
     if (query.since?.kind === 'run') checkRunExists(db, query.since.run);
-    if (query.after !== undefined) checkAfter(db, query.after);
+    if (query.after !== undefined) checkAfter(db, query.after, afterName);
     return readChanges(db, query);
   }
 
@@ -135,9 +135,12 @@ export class MirrorReads implements ReadSource {
     );
   }
 
-  /** `mtg sql`: one read-only statement; its columns now, its rows when iterated (exit 2 on SQL errors). */
-  sql(query: string): SqlRows {
-    return sqlRows(this.db(), query);
+  /**
+   * `mtg sql`: one read-only statement; its columns now, its rows when iterated (exit 2 on SQL
+   * errors). `caller` names the reader in the refusals (default "mtg sql").
+   */
+  sql(query: string, caller?: string): SqlRows {
+    return sqlRows(this.db(), query, caller);
   }
 
   /** `mtg sql --schema`: the CREATE statements of mtg's tables and indexes. */
