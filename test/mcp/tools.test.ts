@@ -493,6 +493,50 @@ describe('fresh reads, writes, and no mirror', () => {
   });
 });
 
+describe('a mirror made, reset or deleted while the server runs', () => {
+  it('the next call sees it: no mirror, then a mirror after the first sync, then none after a reset, then the new one', async () => {
+    const late = await mcpEnv({}, false);
+    const s = await connect(late.env);
+    try {
+      const none = await s.call('list_meetings', {});
+      expect(none.text).toBe('no mirror for profile default: run `mtg sync`');
+      expect((await s.call('mirror_status')).data.lastSync).toBeNull();
+
+      await late.sync();
+      const listed = await s.call('list_meetings', { limit: 100 });
+      expect(listed.isError, listed.text).toBe(false);
+      expect(listed.data.meetings.map((x: Obj) => x.id)).toEqual(
+        late.sandbox.snapshot().meetings.map((x) => x.id),
+      );
+      expect((await s.call('mirror_status')).data.lastSync).not.toBeNull();
+
+      const reset = await runInProcess(['mirror', 'reset'], { env: late.env });
+      expect(reset.code, reset.stderr).toBe(0);
+      for (const [tool, args] of [
+        ['search', { query: 'a' }],
+        ['list_meetings', {}],
+        ['changes', {}],
+      ] as const) {
+        const r = await s.call(tool, args);
+        expect(r.text, tool).toBe('no mirror for profile default: run `mtg sync`');
+      }
+      expect((await s.call('mirror_status')).data.lastSync).toBeNull();
+
+      late.sandbox.churn(2);
+      await late.sync();
+      const again = await s.call('list_meetings', { limit: 100 });
+      expect(again.data.meetings.map((x: Obj) => x.id)).toEqual(
+        late.sandbox.snapshot().meetings.map((x) => x.id),
+      );
+      const events = await s.call('changes', {});
+      expect(events.data.changes[0].seq).toBe(1);
+    } finally {
+      await s.close();
+      await late.sandbox.close();
+    }
+  });
+});
+
 describe('the sync tool', () => {
   it('another sync running is an isError naming it, and nothing is sent', async () => {
     // The lock as a running `mtg sync` holds it: a live node process (the test runner's parent).
