@@ -424,9 +424,19 @@ describe('fresh reads, writes, and no mirror', () => {
       const snap = m.sandbox.snapshot();
       const meeting = snap.meetings.find((x: Obj) => x.actionItems?.length) as Obj;
       const linked = meeting.actionItems[0].id;
+      const current = meeting.actionItems[0].assignee?.profileId;
+      // Someone else the mirror knows as an assignee: the update's response carries no assignee.
+      const other = (snap.actionItems as Obj[]).find(
+        (a) => a.assignee && a.assignee.profileId !== current,
+      )!.assignee;
       const from = (await w.call('mirror_status')).data.lastSeq;
 
-      const updated = await w.call('update_action_item', { id: linked, title: 'Zanzibar quarterly plan' });
+      const updated = await w.call('update_action_item', {
+        id: linked,
+        title: 'Zanzibar quarterly plan',
+        status: meeting.actionItems[0].status === 'DONE' ? 'PENDING' : 'DONE',
+        assignee: other.profileId,
+      });
       expect(updated.isError, updated.text).toBe(false);
       const created = await w.call('create_action_item', { title: 'Quokka follow-up' });
       expect(created.isError, created.text).toBe(false);
@@ -435,18 +445,22 @@ describe('fresh reads, writes, and no mirror', () => {
       const hits = await w.call('search', { query: 'zanzibar', in: ['action-items'] });
       expect(hits.data.results.map((h: Obj) => h.meetingId)).toEqual([meeting.id]);
       const { items } = await allPages('list_action_items', { status: 'all', limit: 200 }, 'actionItems');
-      expect(items.find((i) => i.id === linked)).toMatchObject({ title: 'Zanzibar quarterly plan' });
+      expect(items.find((i) => i.id === linked)).toMatchObject({
+        title: 'Zanzibar quarterly plan',
+        assignee: other,
+      });
       expect(items.find((i) => i.id === id)).toMatchObject({ title: 'Quokka follow-up', status: 'PENDING' });
       const mineNow = await allPages('list_action_items', { mine: true, limit: 200 }, 'actionItems');
       expect(mineNow.items.map((i) => i.id)).toContain(id);
 
       const events = (await w.call('changes', { after: from })).data.changes as Obj[];
+      const flipped = meeting.actionItems[0].status === 'DONE' ? 'reopened' : 'completed';
       expect(events.map((e) => [e.resource, e.id, e.change])).toEqual([
-        ['action-items', linked, 'updated'],
+        ['action-items', linked, flipped],
         ['meetings', meeting.id, 'updated'],
         ['action-items', id, 'created'],
       ]);
-      expect(events[0]!.fields).toEqual(['title']);
+      expect(events[0]!.fields).toEqual(['title', 'assignee', 'status']);
       const seq = (await w.call('mirror_status')).data.lastSeq;
 
       await m.sync();
