@@ -6,7 +6,7 @@
 // correct, and to report as its own change.
 
 import { changedFields, changeRecorder, latestRun } from '../changes.js';
-import type { Db } from '../driver.js';
+import type { Db, SqlValue } from '../driver.js';
 import { fromJsonText, toJsonText } from '../json.js';
 import type { Mirror } from '../open.js';
 import { passageWriter } from '../passages.js';
@@ -25,21 +25,44 @@ function project(shape: Obj, sent: Obj): Obj {
   return out;
 }
 
-/** Writes a row's JSON and the descriptor's columns (insert or update), as the walk's upsert does. */
-function upsertRow(db: Db, t: TableDescriptor, id: string, item: Obj, exists: boolean, mine?: boolean) {
-  const cols = ['json', ...t.columns.map((c) => c.name)];
-  const values = [toJsonText(item), ...t.columns.map((c) => c.value(item))];
+/**
+ * Writes a row's JSON and the descriptor's columns (insert or update), as the walk's upsert does,
+ * with `marks` (walk marks, `mine`) in the same statement.
+ */
+function upsertRow(
+  db: Db,
+  t: TableDescriptor,
+  id: string,
+  item: Obj,
+  exists: boolean,
+  marks: Record<string, SqlValue> = {},
+) {
+  const cols = ['json', ...t.columns.map((c) => c.name), ...Object.keys(marks)];
+  const values = [toJsonText(item), ...t.columns.map((c) => c.value(item)), ...Object.values(marks)];
   if (exists) {
     db.prepare(
       `UPDATE ${t.table} SET ${cols.map((c) => `${c} = ?`).join(', ')}, deleted_at = NULL WHERE ${t.key} = ?`,
     ).run(...values, id);
   } else {
-    // No position and no walk mark: first in the list until the next walk places and marks it.
-    const all = mine === undefined ? cols : [...cols, 'mine'];
+    // No position: first in the list until the next walk places it.
     db.prepare(
-      `INSERT INTO ${t.table}(${t.key}, ${all.join(', ')}) VALUES (?${', ?'.repeat(all.length)})`,
-    ).run(id, ...values, ...(mine === undefined ? [] : [mine ? 1 : 0]));
+      `INSERT INTO ${t.table}(${t.key}, ${cols.join(', ')}) VALUES (?${', ?'.repeat(cols.length)})`,
+    ).run(id, ...values);
   }
+}
+
+/**
+ * A new item's marks: seen by the walks of action items under way (a sync running now), so that
+ * one finishing without it (its pages fetched before the write) does not take it for deleted.
+ */
+function createdMarks(db: Db, mine: boolean): Record<string, SqlValue> {
+  const openWalk = (mineWalk: boolean): number | null =>
+    db
+      .prepare<{ id: number }>(
+        `SELECT id FROM walks WHERE resource = 'action-items' AND completed_at IS NULL AND abandoned_at IS NULL AND query ${mineWalk ? '' : 'NOT '}LIKE '%"mine"]' ORDER BY id DESC LIMIT 1`,
+      )
+      .get()?.id ?? null;
+  return { seen_walk: openWalk(false), mine: mine ? 1 : 0, mine_walk: mine ? openWalk(true) : null };
 }
 
 export interface WrittenActionItem {
@@ -81,7 +104,7 @@ export function storeWrittenActionItem(mirror: Mirror, written: WrittenActionIte
     }
 
     if (!before) {
-      upsertRow(db, t, id, item, stored !== undefined, stored ? undefined : isMine(db, item));
+      upsertRow(db, t, id, item, stored !== undefined, createdMarks(db, isMine(db, item)));
       record(t.resource, id, 'created', []);
     } else {
       const fields = changedFields(before, item);
