@@ -73,8 +73,9 @@ export interface WrittenActionItem {
 }
 
 /**
- * Stores an action item the API has just created or updated (see the top of this file). A response
- * without an id, or a mirror that has never walked action items, is left to the next sync.
+ * Stores an action item the API has just created or updated (see the top of this file), in one
+ * transaction; the change events go to the latest run. A response without an id is left to the
+ * next sync.
  */
 export function storeWrittenActionItem(mirror: Mirror, written: WrittenActionItem): void {
   const sent = written.item;
