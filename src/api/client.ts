@@ -46,6 +46,8 @@ export interface ClientOptions {
   random?: () => number;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (the run's env); none given: no proxy. */
   env?: Record<string, string | undefined>;
+  /** Pace with another client's limiter (one account's windows), keeping this client's own hooks. */
+  limiterOf?: ApiClient;
 }
 
 export interface RequestOptions<S extends z.ZodType = z.ZodType> {
@@ -106,11 +108,13 @@ export class ApiClient {
     // what else it needs (list.ts), rather than at the first request. A failure surfaces there.
     loadUndici().catch(() => undefined);
     this.random = options.random ?? Math.random;
-    this.limiter = new RateLimiter({
-      maxWaitMs: options.maxWaitMs,
-      onWait: options.onWait,
-      sleep: (ms, cancel) => this.sleep(ms, cancel),
-    });
+    this.limiter =
+      options.limiterOf?.limiter ??
+      new RateLimiter({
+        maxWaitMs: options.maxWaitMs,
+        onWait: options.onWait,
+        sleep: (ms, cancel) => this.sleep(ms, cancel),
+      });
   }
 
   get baseUrl(): URL {

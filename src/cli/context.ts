@@ -114,7 +114,7 @@ export class Context {
   }
 
   /** The API client for this command, built on first use. */
-  async client(overrides?: { apiKey?: string; baseUrl?: URL }): Promise<ApiClient> {
+  async client(overrides?: { apiKey?: string; baseUrl?: URL; limiterOf?: ApiClient }): Promise<ApiClient> {
     // Every request goes through this client, so refusing it here keeps --offline's promise for
     // every command, including the ones that write.
     if (this.offline) {
@@ -143,6 +143,7 @@ export class Context {
       log: this.globals.verbose ? (line) => this.progress.debug(line) : undefined,
       onWait: (info) => this.progress.wait(info),
       warn: (line) => this.progress.line(line),
+      limiterOf: overrides?.limiterOf,
     });
     if (!overrides) this.clientInstance = client;
     this.clients.push(client);
@@ -225,7 +226,8 @@ export class Context {
     this.progress.stop();
     for (const mirror of this.mirrors.values()) mirror.close();
     this.mirrors.clear();
-    await this.clientInstance?.close();
+    // Every client built, the ones with overrides too (e.g. the sync's own in `mtg mcp`).
+    await Promise.all(this.clients.map((c) => c.close()));
   }
 }
 

@@ -91,13 +91,14 @@ export function checkRunExists(db: Db, run: number): void {
 /**
  * `--after SEQ` beyond the greatest seq this mirror has recorded: the consumer's seq came from
  * another mirror (reset, another data folder), whose numbering this one does not continue. Going on
- * would silently skip this mirror's events up to SEQ: exit 2 instead.
+ * would silently skip this mirror's events up to SEQ: exit 2 instead. `name`: the argument as the
+ * caller calls it (`after` in the MCP tool).
  */
-export function checkAfter(db: Db, after: number): void {
+export function checkAfter(db: Db, after: number, name = '--after'): void {
   const last = lastSeq(db);
   if (after <= last) return;
   throw new UsageError(
-    `--after ${after} is past the last change of this mirror (seq ${last}): the seq was saved from another mirror (was it reset?); start again with --after 0`,
+    `${name} ${after} is past the last change of this mirror (seq ${last}): the seq was saved from another mirror (was it reset?); start again with ${name} 0`,
   );
 }
 

@@ -116,6 +116,11 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
       tightenMode(path);
     } else {
       db.pragma('query_only = ON');
+      // A reader's page cache: 2 MB (SQLite's own default) rather than better-sqlite3's 16 MB. A
+      // long-running reader (`mtg mcp`) would otherwise keep 16 MB of pages of every scan it made;
+      // the OS caches the file anyway, and no memory-mapping (mmap_size stays 0: mapped pages
+      // would count in the process's RSS).
+      db.pragma('cache_size = -2000');
     }
     const meta = db.prepare<{ value: string }>('SELECT value FROM meta WHERE key = ?');
     const get = (key: string) => meta.get(key)?.value;

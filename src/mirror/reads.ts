@@ -9,11 +9,12 @@
 import type { ActionItemsQuery, SearchQuery } from '../api/endpoints.js';
 import { ExitCode, MtgError, UsageError } from '../api/errors.js';
 import { parseJsonExact } from '../api/exact.js';
-import type { Listing, ReadSource, SourcePage } from '../api/read-source.js';
+import type { Listing, ReadSource } from '../api/read-source.js';
 import type * as S from '../api/schemas.js';
 import { type ChangeEvent, type ChangesQuery, checkAfter, checkRunExists, readChanges } from './changes.js';
 import type { Db } from './driver.js';
 import type { Mirror } from './open.js';
+import { mapFilter, pagesOf } from './pages.js';
 import {
   type FindOptions,
   findPassages,
@@ -29,52 +30,16 @@ type Obj = Record<string, unknown>;
 /** The list walks of a sync; 'my-action-items' is the default-assignee walk that marks `mine`. */
 type Walked = 'meetings' | 'action-items' | 'my-action-items' | 'people' | 'companies';
 
-/** Items per page offline: only progress and the "more exist" note see pages. */
-const PAGE_SIZE = 100;
-
 const idText = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v)); // numbers and ExactInteger alike
 
 function parse<T>(json: string): T {
   return parseJsonExact(json) as T;
 }
 
-/** Items (lazily produced, already filtered) cut into pages; `limit` stops early and tells if more exist. */
-function* pagesOf<T>(items: Iterable<T>, limit: number | undefined): Generator<SourcePage<T>> {
-  const max = limit ?? Number.POSITIVE_INFINITY;
-  const it = items[Symbol.iterator]();
-  let number = 0;
-  let taken = 0;
-  let page: T[] = [];
-  try {
-    let current = it.next();
-    while (!current.done) {
-      page.push(current.value);
-      taken++;
-      const lookahead = it.next(); // also at the limit: tells whether more exist
-      if (taken >= max || page.length === PAGE_SIZE || lookahead.done) {
-        yield { items: page, next: undefined, number: ++number, more: !lookahead.done };
-        page = [];
-        if (taken >= max) return;
-      }
-      current = lookahead;
-    }
-    if (number === 0) yield { items: [], next: undefined, number: 1, more: false };
-  } finally {
-    it.return?.();
-  }
-}
-
 function rows(db: Db, sql: string, ...params: string[]): Generator<string> {
   return (function* () {
     for (const row of db.prepare<{ json: string }>(sql).iterate(...params)) yield row.json;
   })();
-}
-
-function* mapFilter<A, B>(items: Iterable<A>, f: (a: A) => B | undefined): Generator<B> {
-  for (const a of items) {
-    const b = f(a);
-    if (b !== undefined) yield b;
-  }
 }
 
 const LIVE_MEETINGS = 'SELECT json FROM meetings WHERE deleted_at IS NULL ORDER BY position, id';
@@ -103,18 +68,44 @@ export class MirrorReads implements ReadSource {
 
   /**
    * `mtg changes`: the change log, oldest first. A run or sequence number the mirror never had is
-   * exit 2 here, before the first event.
+   * exit 2 here, before the first event (`afterName`: how the caller calls `after`, default `--after`).
    */
-  changes(query: ChangesQuery = {}): Generator<ChangeEvent> {
+  changes(query: ChangesQuery = {}, afterName?: string): Generator<ChangeEvent> {
     const db = this.db();
     if (query.since?.kind === 'run') checkRunExists(db, query.since.run);
-    if (query.after !== undefined) checkAfter(db, query.after);
+    if (query.after !== undefined) checkAfter(db, query.after, afterName);
     return readChanges(db, query);
   }
 
-  /** `mtg sql`: one read-only statement; its columns now, its rows when iterated (exit 2 on SQL errors). */
-  sql(query: string): SqlRows {
-    return sqlRows(this.db(), query);
+  /** IDs of the live meetings whose transcript the mirror holds. */
+  meetingIdsWithTranscript(): Set<string> {
+    const sql =
+      'SELECT t.meeting_id AS id FROM transcripts t JOIN meetings m ON m.id = t.meeting_id WHERE m.deleted_at IS NULL';
+    return new Set(
+      this.db()
+        .prepare<{ id: string }>(sql)
+        .all()
+        .map((r) => r.id),
+    );
+  }
+
+  /** IDs of the live action items the key's own default listing returns ("mine"). */
+  myActionItemIds(): Set<string> {
+    const sql = 'SELECT id FROM action_items WHERE mine = 1 AND deleted_at IS NULL';
+    return new Set(
+      this.db()
+        .prepare<{ id: string }>(sql)
+        .all()
+        .map((r) => r.id),
+    );
+  }
+
+  /**
+   * `mtg sql`: one read-only statement; its columns now, its rows when iterated (exit 2 on SQL
+   * errors). `caller` names the reader in the refusals (default "mtg sql").
+   */
+  sql(query: string, caller?: string): SqlRows {
+    return sqlRows(this.db(), query, caller);
   }
 
   /** `mtg sql --schema`: the CREATE statements of mtg's tables and indexes. */

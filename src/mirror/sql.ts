@@ -44,8 +44,11 @@ export interface SqlRows {
   rows(): Iterable<Record<string, unknown>>;
 }
 
-/** Prepared and checked now (exit 2 before any row); run when rows() is iterated. */
-export function sqlRows(db: Db, query: string): SqlRows {
+/**
+ * Prepared and checked now (exit 2 before any row); run when rows() is iterated. `caller` names
+ * the reader in the refusals ("mtg sql", "the sql tool"), so each reads naturally where it is shown.
+ */
+export function sqlRows(db: Db, query: string, caller = 'mtg sql'): SqlRows {
   let stmt: Statement;
   try {
     stmt = db.prepare(query);
@@ -53,10 +56,10 @@ export function sqlRows(db: Db, query: string): SqlRows {
     throw sqlError(err);
   }
   // Checked before running; the connection is read-only (and query_only) as well.
-  if (!stmt.readonly) throw new UsageError('mtg sql only reads: this statement would write to the mirror');
+  if (!stmt.readonly) throw new UsageError(`${caller} only reads: this statement would write to the mirror`);
   const columns = stmt.columns();
   if (columns.length === 0)
-    throw new UsageError('mtg sql runs statements that return rows (SELECT, read-only PRAGMA)');
+    throw new UsageError(`${caller} runs statements that return rows (SELECT, read-only PRAGMA)`);
   return {
     columns,
     rows() {

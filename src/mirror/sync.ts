@@ -7,6 +7,7 @@
 //   sync/transcripts.ts  the transcript queue
 //   sync/state.ts        what the parts share, and the progress estimate
 //   sync/types.ts        options, progress events, summary
+//   sync/writes.ts       a write the API applied, stored as the next sync would store it
 
 export { runSync, syncStopped } from './sync/run.js';
 export { pendingTranscriptCount } from './sync/transcripts.js';
@@ -21,3 +22,4 @@ export {
   type SyncStopped,
   type SyncSummary,
 } from './sync/types.js';
+export { storeWrittenActionItem, type WrittenActionItem } from './sync/writes.js';

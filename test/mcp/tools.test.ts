@@ -350,9 +350,18 @@ describe('bad arguments are one-sentence errors and the server goes on', () => {
     ['list_action_items', { status: 'open' }, /^status must be one of pending, done, all$/],
     ['list_action_items', { limit: 201 }, /^limit must be a whole number from 1 to 200$/],
     ['changes', { after: -1 }, /^after must be a whole number/],
-    ['changes', { after: 10_000_000 }, /past the last change/],
+    [
+      'changes',
+      { after: 10_000_000 },
+      /^after 10000000 is past the last change .*; start again with after 0$/,
+    ],
     ['changes', { resource: ['tags'] }, /^resource must list only/],
-    ['sql', { query: 'DELETE FROM meetings' }, /only reads/],
+    [
+      'sql',
+      { query: 'DELETE FROM meetings' },
+      /^the sql tool only reads: this statement would write to the mirror$/,
+    ],
+    ['sql', { query: 'BEGIN' }, /^the sql tool runs statements that return rows/],
     ['sql', { query: 'SELEKT 1' }, /^SQL error: /],
     ['sql', { query: 'SELECT 1', limit: 1001 }, /^limit must be a whole number from 1 to 1,000$/],
     ['mirror_status', { verbose: true }, /^unknown argument "verbose"$/],
@@ -408,6 +417,60 @@ describe('fresh reads, writes, and no mirror', () => {
     }
   });
 
+  it('a write goes into the mirror as a sync stores it: searchable, listed, one change event, and the next sync finds nothing new', async () => {
+    const w = await connect(m.env, { allowWrites: true });
+    try {
+      await m.sync();
+      const snap = m.sandbox.snapshot();
+      const meeting = snap.meetings.find((x: Obj) => x.actionItems?.length) as Obj;
+      const linked = meeting.actionItems[0].id;
+      const current = meeting.actionItems[0].assignee?.profileId;
+      // Someone else the mirror knows as an assignee: the update's response carries no assignee.
+      const other = (snap.actionItems as Obj[]).find(
+        (a) => a.assignee && a.assignee.profileId !== current,
+      )!.assignee;
+      const from = (await w.call('mirror_status')).data.lastSeq;
+
+      const updated = await w.call('update_action_item', {
+        id: linked,
+        title: 'Zanzibar quarterly plan',
+        status: meeting.actionItems[0].status === 'DONE' ? 'PENDING' : 'DONE',
+        assignee: other.profileId,
+      });
+      expect(updated.isError, updated.text).toBe(false);
+      const created = await w.call('create_action_item', { title: 'Quokka follow-up' });
+      expect(created.isError, created.text).toBe(false);
+      const id = created.data.id;
+
+      const hits = await w.call('search', { query: 'zanzibar', in: ['action-items'] });
+      expect(hits.data.results.map((h: Obj) => h.meetingId)).toEqual([meeting.id]);
+      const { items } = await allPages('list_action_items', { status: 'all', limit: 200 }, 'actionItems');
+      expect(items.find((i) => i.id === linked)).toMatchObject({
+        title: 'Zanzibar quarterly plan',
+        assignee: other,
+      });
+      expect(items.find((i) => i.id === id)).toMatchObject({ title: 'Quokka follow-up', status: 'PENDING' });
+      const mineNow = await allPages('list_action_items', { mine: true, limit: 200 }, 'actionItems');
+      expect(mineNow.items.map((i) => i.id)).toContain(id);
+
+      const events = (await w.call('changes', { after: from })).data.changes as Obj[];
+      const flipped = meeting.actionItems[0].status === 'DONE' ? 'reopened' : 'completed';
+      expect(events.map((e) => [e.resource, e.id, e.change])).toEqual([
+        ['action-items', linked, flipped],
+        ['meetings', meeting.id, 'updated'],
+        ['action-items', id, 'created'],
+      ]);
+      expect(events[0]!.fields).toEqual(['title', 'assignee', 'status']);
+      const seq = (await w.call('mirror_status')).data.lastSeq;
+
+      await m.sync();
+      const after = (await w.call('changes', { after: seq })).data.changes as Obj[];
+      expect(after.map((e) => [e.resource, e.id, e.change])).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+
   it('with --offline: no sync tool; no mirror: every tool but mirror_status says to run mtg sync', async () => {
     const off = await connect(m.env, { offline: true });
     try {
@@ -444,6 +507,50 @@ describe('fresh reads, writes, and no mirror', () => {
   });
 });
 
+describe('a mirror made, reset or deleted while the server runs', () => {
+  it('the next call sees it: no mirror, then a mirror after the first sync, then none after a reset, then the new one', async () => {
+    const late = await mcpEnv({}, false);
+    const s = await connect(late.env);
+    try {
+      const none = await s.call('list_meetings', {});
+      expect(none.text).toBe('no mirror for profile default: run `mtg sync`');
+      expect((await s.call('mirror_status')).data.lastSync).toBeNull();
+
+      await late.sync();
+      const listed = await s.call('list_meetings', { limit: 100 });
+      expect(listed.isError, listed.text).toBe(false);
+      expect(listed.data.meetings.map((x: Obj) => x.id)).toEqual(
+        late.sandbox.snapshot().meetings.map((x) => x.id),
+      );
+      expect((await s.call('mirror_status')).data.lastSync).not.toBeNull();
+
+      const reset = await runInProcess(['mirror', 'reset'], { env: late.env });
+      expect(reset.code, reset.stderr).toBe(0);
+      for (const [tool, args] of [
+        ['search', { query: 'a' }],
+        ['list_meetings', {}],
+        ['changes', {}],
+      ] as const) {
+        const r = await s.call(tool, args);
+        expect(r.text, tool).toBe('no mirror for profile default: run `mtg sync`');
+      }
+      expect((await s.call('mirror_status')).data.lastSync).toBeNull();
+
+      late.sandbox.churn(2);
+      await late.sync();
+      const again = await s.call('list_meetings', { limit: 100 });
+      expect(again.data.meetings.map((x: Obj) => x.id)).toEqual(
+        late.sandbox.snapshot().meetings.map((x) => x.id),
+      );
+      const events = await s.call('changes', {});
+      expect(events.data.changes[0].seq).toBe(1);
+    } finally {
+      await s.close();
+      await late.sandbox.close();
+    }
+  });
+});
+
 describe('the sync tool', () => {
   it('another sync running is an isError naming it, and nothing is sent', async () => {
     // The lock as a running `mtg sync` holds it: a live node process (the test runner's parent).
@@ -463,6 +570,31 @@ describe('the sync tool', () => {
     const ok = await c.call('sync', { budget: 500 });
     expect(ok.isError, ok.text).toBe(false);
     expect(ok.data.complete).toBe(true);
+  });
+});
+
+describe('the sync and the writes', () => {
+  it('a write during a sync with a budget is paced with it but not counted in it: the sync still makes its budget of requests', async () => {
+    const paced = await mcpEnv({ limits: '4/1s' }, false);
+    const w = await connect(paced.env, { allowWrites: true });
+    try {
+      const sync = w.call('sync', { budget: 6 });
+      // Bounded: the sync's first request is on its way within the first window.
+      for (let i = 0; i < 200 && paced.sandbox.requests.length === 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      const created = await w.call('create_action_item', { title: 'Sent while syncing' });
+      expect(created.isError, created.text).toBe(false);
+      const summary = await sync;
+      expect(summary.isError, summary.text).toBe(false);
+      expect(summary.data).toMatchObject({ complete: false, requests: 6 });
+      const sent = paced.sandbox.requests.map((r) => r.method);
+      expect(sent.filter((m) => m === 'GET').length).toBe(6);
+      expect(sent.filter((m) => m === 'POST').length).toBe(1);
+      expect(paced.sandbox.requests.every((r) => r.status !== 429)).toBe(true);
+    } finally {
+      await w.close();
+      await paced.sandbox.close();
+    }
   });
 });
 

@@ -272,7 +272,7 @@ async function* prefetching<T>(pages: AsyncGenerator<T>): AsyncGenerator<T> {
   }
 }
 
-function statusChange(before: unknown, after: unknown): 'completed' | 'reopened' | undefined {
+export function statusChange(before: unknown, after: unknown): 'completed' | 'reopened' | undefined {
   if (before === 'PENDING' && after === 'DONE') return 'completed';
   if (before === 'DONE' && after === 'PENDING') return 'reopened';
   return undefined;
