@@ -90,6 +90,7 @@ const ENGLISH = [
   'bigblob*',
   '季度',
   'separatorword',
+  'notesword',
 ];
 const CHINESE = ['季度', '路线图', '价格 方案', '的', '"预算 审批"', '客户 OR 合同', '路线*', 'zanzibarium'];
 const LIMITS = [1, 20, 100, undefined];
@@ -132,6 +133,20 @@ describe('findPassages gives what it gave before it was made faster', () => {
     addMeeting(en, 'mtg_edge_hostile', '2026-10-23T10:00:00.000Z', 'hostileword sync', [
       `hostileword ${everySeparatorCandidate()} 季度`,
       'hostileword 季度回顾 zanzibarium',
+    ]);
+    // A word in 300 long transcript entries of one meeting and 300 short notes of a later one: the
+    // entries come first by rowid (most of the passages that match are transcript), the notes first
+    // by rank, so --in transcript reads past the notes to find the entries, or gives up and filters
+    // while ranking (search.ts: mostlyOfKinds, firstOfKinds).
+    addMeeting(en, 'mtg_edge_entries', '2026-10-25T10:00:00.000Z', 'Long entries', [
+      'Agenda.',
+      ...Array.from(
+        { length: 300 },
+        (_, i) => `Entry ${i} mentions notesword once, ${'and then goes on '.repeat(12)}to the end.`,
+      ),
+    ]);
+    addMeeting(en, 'mtg_edge_notes', '2026-10-26T10:00:00.000Z', 'Notes heavy', [
+      Array.from({ length: 300 }, (_, i) => `notesword item ${i}`).join('\n\n'),
     ]);
     // A tombstoned meeting whose passages are still indexed: never shown.
     addMeeting(en, 'mtg_edge_deleted', '2026-10-24T10:00:00.000Z', 'Roadmap deleted', [
@@ -189,6 +204,12 @@ describe('findPassages gives what it gave before it was made faster', () => {
     expect(ids('separatorword')).toContain('mtg_edge_separators');
     expect(ids('bigblob*')).toEqual(['mtg_edge_accents']);
     expect(ids('zanzibarium')).not.toContain('mtg_edge_deleted');
+    const notes = (limit: number) =>
+      [...findPassages(english, toMatchExpression('notesword'), { kinds: ['transcript'], limit })].map(
+        (h) => h.in,
+      );
+    expect(notes(1)).toEqual(['transcript']);
+    expect(notes(20)).toEqual(new Array(20).fill('transcript'));
   }, 60_000);
 
   it('Chinese text (each character a token): runs, phrases, prefixes; every filter and limit', () => {
