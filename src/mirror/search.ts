@@ -8,7 +8,6 @@
 import { UsageError } from '../api/errors.js';
 import { segmentCjk } from './cjk.js';
 import { type Db, openDb, type Statement } from './driver.js';
-import { fromJsonText } from './json.js';
 import { meetingPassages, PASSAGES_PER_MEETING } from './passages.js';
 
 export const PASSAGE_KINDS = ['name', 'notes', 'transcript', 'action-items', 'attendees'] as const;
@@ -144,29 +143,37 @@ export function* findPassages(db: Db, match: string, options: FindOptions = {}):
   // word in 5,000 transcripts took seconds for 20 hits.
   const where = ['passages MATCH ?'];
   const params: (string | number)[] = [match];
-  if (options.kinds?.length) {
-    where.push(`p.kind IN (${options.kinds.map(() => '?').join(', ')})`);
-    params.push(...options.kinds);
-  }
-  const dated = options.since !== undefined || options.until !== undefined;
+  // The dates pick meetings, not passages: the meetings in the window are found once, and a passage
+  // is kept by its rowid's block (rowid >> 20 is its meeting's passage_base, passages.ts). Joining
+  // each matching passage to its meeting and parsing its date made `find roadmap --since` 4x slower.
+  const dates: string[] = [];
   if (options.since) {
-    where.push('julianday(m.created_at) >= julianday(?)');
+    dates.push('julianday(m.created_at) >= julianday(?)');
     params.push(options.since);
   }
   if (options.until) {
-    where.push('julianday(m.created_at) < julianday(?)');
+    dates.push('julianday(m.created_at) < julianday(?)');
     params.push(options.until);
   }
-  if (options.limit !== undefined) params.push(options.limit);
-  const ranked = db
-    .prepare<{ rowid: number }>(
-      'SELECT p.rowid AS rowid FROM passages AS p' +
-        (dated ? ' JOIN meetings AS m ON m.id = p.meeting_id' : '') +
-        ` WHERE ${where.join(' AND ')}` +
-        ' ORDER BY bm25(passages), p.rowid' +
-        (options.limit !== undefined ? ' LIMIT ?' : ''),
-    )
-    .all(...params);
+  if (dates.length > 0)
+    where.push(
+      `(p.rowid >> ${Math.log2(PASSAGES_PER_MEETING)}) IN (SELECT m.passage_base FROM meetings AS m WHERE ${dates.join(' AND ')})`,
+    );
+  const ranking = (extra: string[], limit: number | undefined) =>
+    'SELECT p.rowid AS rowid FROM passages AS p' +
+    ` WHERE ${[...where, ...extra].join(' AND ')}` +
+    ' ORDER BY bm25(passages), p.rowid' +
+    (limit !== undefined ? ' LIMIT ?' : '');
+  const kinds = options.kinds?.length ? options.kinds : undefined;
+  const limit = options.limit;
+  let ranked: { rowid: number }[] | undefined;
+  if (kinds && limit !== undefined && limit > 0 && mostlyOfKinds(db, match, kinds))
+    ranked = firstOfKinds(db, ranking([], undefined), params, kinds, limit);
+  if (!ranked) {
+    const filter = kinds ? [`p.kind IN (${kinds.map(() => '?').join(', ')})`] : [];
+    const all = [...params, ...(kinds ?? []), ...(limit !== undefined ? [limit] : [])];
+    ranked = db.prepare<{ rowid: number }>(ranking(filter, limit)).all(...all);
+  }
   const one = db.prepare<{
     meetingId: string;
     meetingName: string | null;
@@ -196,23 +203,36 @@ export function* findPassages(db: Db, match: string, options: FindOptions = {}):
     if (list) list.push(at);
     else byMeeting.set(meetingId, [at]);
   }
-  const snippets: string[] = new Array(hits.length).fill('');
+  const texts: string[] = new Array(hits.length).fill('');
   const source = db.prepare<{ json: string; transcript: string | null }>(
     'SELECT m.json, t.json AS transcript FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id WHERE m.id = ?',
   );
+  for (const [meetingId, ats] of byMeeting) {
+    const r = source.get(meetingId);
+    if (!r) continue;
+    // JSON.parse, not fromJsonText: only the passages' texts are used here, and those are strings
+    // either way (fromJsonText differs only in integers beyond 2^53), without its scan for them.
+    const passages = meetingPassages(
+      JSON.parse(r.json) as Record<string, unknown>,
+      r.transcript === null ? undefined : JSON.parse(r.transcript),
+    );
+    for (const at of ats) texts[at] = passages[hits[at]!.index]?.text ?? '';
+  }
+  let snippets: string[];
   const snippetsOf = snippetMaker(match);
   try {
-    for (const [meetingId, ats] of byMeeting) {
-      const r = source.get(meetingId);
-      if (!r) continue;
-      const passages = meetingPassages(
-        fromJsonText(r.json) as Record<string, unknown>,
-        r.transcript === null ? undefined : fromJsonText(r.transcript),
-      );
-      const made = snippetsOf(ats.map((at) => passages[hits[at]!.index]?.text ?? ''));
-      ats.forEach((at, k) => {
-        snippets[at] = made[k]!;
-      });
+    // One batch for all the hits (one table fill, one query): a text's snippet depends only on the
+    // text. Meeting by meeting only when the texts together hold every separator candidate (hostile
+    // text): a meeting's snippets then still get a separator whenever its own texts leave one free.
+    if (freeSeparator(texts) !== undefined) snippets = snippetsOf(texts);
+    else {
+      snippets = new Array(hits.length).fill('');
+      for (const ats of byMeeting.values()) {
+        const made = snippetsOf(ats.map((at) => texts[at]!));
+        ats.forEach((at, k) => {
+          snippets[at] = made[k]!;
+        });
+      }
     }
   } finally {
     snippetsOf.close();
@@ -231,6 +251,62 @@ export function* findPassages(db: Db, match: string, options: FindOptions = {}):
       rank,
     };
   }
+}
+
+/** How many ranked passages firstOfKinds reads, per hit asked for, before it gives up. */
+const KIND_SCAN_PER_HIT = 100;
+/** Matching passages mostlyOfKinds looks at (the first ones by rowid: one read of each's kind). */
+const KIND_SAMPLE = 256;
+
+/**
+ * Whether at least a quarter of a sample of the passages matching `match` are of `kinds`: then
+ * firstOfKinds soon finds the hits; otherwise the kinds are better filtered while ranking (they
+ * leave few passages to rank). Only a choice of the faster way: both give the same hits.
+ */
+function mostlyOfKinds(db: Db, match: string, kinds: readonly PassageKind[]): boolean {
+  const wanted = new Set<string>(kinds);
+  const sample = db
+    .prepare<{ kind: string }>('SELECT kind FROM passages WHERE passages MATCH ? LIMIT ?')
+    .all(match, KIND_SAMPLE);
+  return sample.filter((r) => wanted.has(String(r.kind))).length * 4 >= sample.length;
+}
+
+/**
+ * The first `limit` passages of `kinds` in the rank order of `sql` (every kind), or undefined when
+ * they are not among its first limit * KIND_SCAN_PER_HIT. The same rows, in the same order, as
+ * `p.kind IN (kinds)` in the ranking query (bm25 is the same whatever the WHERE keeps), but there
+ * SQLite reads each matching passage's kind (a row of the index's content table) before ranking
+ * it, which made `find budget approval --in transcript` twice the cost of the same search without
+ * --in; here only the kinds of the passages read in rank order are read.
+ */
+function firstOfKinds(
+  db: Db,
+  sql: string,
+  params: readonly (string | number)[],
+  kinds: readonly PassageKind[],
+  limit: number,
+): { rowid: number }[] | undefined {
+  const wanted = new Set<string>(kinds);
+  const kindOf = db.prepare<{ rowid: number; kind: string }>(
+    'SELECT rowid, kind FROM passages WHERE rowid IN (SELECT value FROM json_each(?))',
+  );
+  const out: { rowid: number }[] = [];
+  let batch: number[] = [];
+  const check = () => {
+    const kindsOf = new Map(kindOf.all(JSON.stringify(batch)).map((r) => [Number(r.rowid), String(r.kind)]));
+    for (const rowid of batch) if (out.length < limit && wanted.has(kindsOf.get(rowid)!)) out.push({ rowid });
+    batch = [];
+  };
+  let read = 0;
+  for (const { rowid } of db.prepare<{ rowid: number }>(sql).iterate(...params)) {
+    batch.push(rowid);
+    read++;
+    if (batch.length === 64) check();
+    if (out.length >= limit) return out;
+    if (read >= limit * KIND_SCAN_PER_HIT) return undefined;
+  }
+  check();
+  return out;
 }
 
 /**
