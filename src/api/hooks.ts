@@ -71,7 +71,11 @@ export class RequestHooks {
     try {
       call();
     } catch (err) {
-      this.onError(err);
+      try {
+        this.onError(err);
+      } catch {
+        // Reporting is best effort: the attempt must still be settled and answered.
+      }
     }
   }
 }

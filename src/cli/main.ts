@@ -100,7 +100,7 @@ export async function run(argv: string[], io: IOStreams, env: Env, opts: RunOpti
  * The words after `help` when the command line is `help WORDS...` once the program's own options
  * (the global ones and the option sets: --no-color, --profile x, --format=json, -q) are set
  * aside, as commander would read them. Undefined for anything else, `help` alone, an option the
- * program does not know, `--help`, or `--` (commander answers those as before).
+ * program does not know, `--help`, `--version`, or `--` (commander answers those as before).
  */
 function helpCommandWords(
   argv: string[],
@@ -117,7 +117,7 @@ function helpCommandWords(
     const long = arg.startsWith('--');
     const name = long ? arg.split('=')[0] : arg.slice(0, 2);
     const option = program.options.find((o) => (long ? o.long === name : o.short === name));
-    if (!option || name === '--help' || name === '-h') return undefined;
+    if (!option || ['--help', '-h', '--version', '-V'].includes(name ?? '')) return undefined;
     const attached = long ? arg.includes('=') : arg.length > 2;
     if (!option.required && !option.optional && attached) return undefined; // -qv and the like
     const next = argv[i + 1];

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { VERSION } from '../../src/cli/context.js';
 import { HELP_TOPIC_NAMES } from '../../src/cli/help-texts.js';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
 import { runCli } from '../helpers/cli.js';
@@ -81,6 +82,16 @@ describe('mtg help TOPIC', () => {
     const text = HELP_TOPICS.find((t) => t.name === name)?.text;
     const [spawned, inProcess] = await Promise.all([runCli(argv), runInProcess(argv)]);
     for (const r of [spawned, inProcess]) expect(r).toMatchObject({ code: 0, stdout: text, stderr: '' });
+  });
+
+  it('--version and --help beside `help WORDS` keep their meaning', async () => {
+    const [version, help] = await Promise.all([
+      runInProcess(['--version', 'help', 'exit-codes']),
+      runInProcess(['help', 'dates', '--help']),
+    ]);
+    expect(version).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
+    expect(help.code).toBe(0);
+    expect(help.stdout).not.toBe(HELP_TOPICS.find((t) => t.name === 'dates')?.text);
   });
 
   it('an unknown topic after a global option is exit 2 naming the topics', async () => {
