@@ -14,7 +14,7 @@ export interface LimitWindow {
  * parser; undefined when `text` is not of that shape (the caller checks the ranges and says why).
  */
 export function parseCountPerDuration(text: string): { count: number; ms: number } | undefined {
-  const m = /^(\d+)\s*\/\s*([^]*)$/.exec(text);
+  const m = /^(\d+)\s*\/\s*(.*)$/s.exec(text);
   if (!m) return undefined;
   const ms = parseDurationMs(m[2]!, ['ms', 's', 'm', 'h'], { decimals: true, spaced: true });
   return ms === undefined ? undefined : { count: Number(m[1]), ms };
