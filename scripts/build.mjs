@@ -135,24 +135,6 @@ const lazyCrypto = {
   },
 };
 
-// jq-web's module.exports is a promise of the jq module. As an ES module, `import('jq-web')`
-// resolved to a namespace whose default is that promise; the CommonJS pass below turns import()
-// into require(), whose interop object would inherit the promise's then() and break `await`.
-// Import it through a module of ours instead, whose namespace has just the default.
-const jqWebNamespace = {
-  name: 'jq-web-namespace',
-  setup(b) {
-    b.onResolve({ filter: /^jq-web$/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: 'jq-web', namespace: 'mtg-jq-web' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'mtg-jq-web' }, () => ({
-      contents: "import jq from 'jq-web';\nexport default jq;\n",
-      resolveDir: process.cwd(),
-      loader: 'js',
-    }));
-  },
-};
-
 // The start-up path in one chunk. With splitting, esbuild gives each module to a chunk per set of
 // entry points (the entry and every dynamic import() target) that reach it, so main.ts's static
 // imports ended up spread over a dozen small files, each costing a resolve, a read and a compile
@@ -267,7 +249,8 @@ const { outputFiles } = await build({
   // The SQLite drivers stay outside: node:sqlite is Node's own (absent before 22.13), and
   // better-sqlite3, the optional native one (its .node binary cannot be bundled), is required by
   // src/mirror/driver.ts only where node:sqlite falls short.
-  // jq-web finds its jq.wasm beside its own jq.js at run time: load it from node_modules.
+  // jq-web finds its jq.wasm beside its own jq.js at run time: src/cli/jq.ts loads it from
+  // node_modules (by its resolved path, not by an import).
   external: ['node:sqlite', 'better-sqlite3', 'jq-web'],
   // import.meta.url (createRequire in src/mirror/driver.ts): each file's own URL, set below.
   define: { ...define, 'import.meta.url': '__mtgModuleUrl' },
@@ -277,7 +260,6 @@ const { outputFiles } = await build({
     leanUndici,
     lazyUndiciHttp2,
     lazyCrypto,
-    jqWebNamespace,
     startupInOneChunk(await startupClosure()),
   ],
   write: false,

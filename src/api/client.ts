@@ -94,7 +94,11 @@ const MIN_REFUSAL_WAIT_S = 0.05;
 export class ApiClient {
   readonly limiter: RateLimiter;
   /** Subscribe to see, count or refuse each HTTP attempt (hooks.ts); each returns its unsubscribe. */
-  readonly hooks = new RequestHooks();
+  readonly hooks = new RequestHooks((err) =>
+    this.options.warn?.(
+      `warning: a request hook failed: ${sanitizeOneLine(err instanceof Error ? err.message : String(err))}`,
+    ),
+  );
   private dispatcher: Dispatcher | undefined;
   private plainHeaders: Record<string, string> | undefined;
   private jsonHeaders: Record<string, string> | undefined;

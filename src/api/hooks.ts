@@ -23,6 +23,13 @@ export type AttemptOutcome =
 export type Unsubscribe = () => void;
 
 export class RequestHooks {
+  /**
+   * `onError` hears a `sent` or `after` subscriber that threw. Those do not propagate: the attempt
+   * is under way or over, so the client must still settle its limiter ticket and answer the
+   * caller, and the other subscribers must still hear of it (a meter stays reserved otherwise).
+   */
+  constructor(private readonly onError: (err: unknown) => void = () => undefined) {}
+
   private readonly beforeFns = new Set<(attempt: Attempt) => void>();
   private readonly sentFns = new Set<(attempt: Attempt) => void>();
   private readonly afterFns = new Set<(attempt: Attempt, outcome: AttemptOutcome) => void>();
@@ -35,12 +42,12 @@ export class RequestHooks {
     return subscribe(this.beforeFns, fn);
   }
 
-  /** The limiter let the attempt out: it is being sent now. */
+  /** The limiter let the attempt out: it is being sent now. A hook that throws is reported only. */
   sent(fn: (attempt: Attempt) => void): Unsubscribe {
     return subscribe(this.sentFns, fn);
   }
 
-  /** The attempt ended (answered, failed or never sent). */
+  /** The attempt ended (answered, failed or never sent). A hook that throws is reported only. */
   after(fn: (attempt: Attempt, outcome: AttemptOutcome) => void): Unsubscribe {
     return subscribe(this.afterFns, fn);
   }
@@ -52,12 +59,24 @@ export class RequestHooks {
 
   /** @internal */
   runSent(attempt: Attempt): void {
-    for (const fn of [...this.sentFns]) fn(attempt);
+    for (const fn of [...this.sentFns]) this.guarded(() => fn(attempt));
   }
 
   /** @internal */
   runAfter(attempt: Attempt, outcome: AttemptOutcome): void {
-    for (const fn of [...this.afterFns]) fn(attempt, outcome);
+    for (const fn of [...this.afterFns]) this.guarded(() => fn(attempt, outcome));
+  }
+
+  private guarded(call: () => void): void {
+    try {
+      call();
+    } catch (err) {
+      try {
+        this.onError(err);
+      } catch {
+        // Reporting is best effort: the attempt must still be settled and answered.
+      }
+    }
   }
 }
 

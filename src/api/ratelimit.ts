@@ -201,6 +201,11 @@ export class RateLimiter {
     this.notify();
   }
 
+  /** Requests let out and not yet settled (answered, failed or refused). */
+  inFlight(): number {
+    return this.sent.filter((s) => s.doneAt === undefined).length;
+  }
+
   /** A 429: the server did not count the request; nobody sends until Retry-After has passed. */
   refused(ticket: Ticket, retryAfterSeconds: number): void {
     const sent = this.sent.find((s) => s.seq === ticket.seq);

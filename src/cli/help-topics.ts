@@ -140,6 +140,8 @@ Examples:
 
 const MIRROR = `The local mirror
 
+(A help topic. The mtg mirror command's own options: mtg mirror --help.)
+
 mtg sync keeps an exact local copy of what your key can see, in one SQLite
 file per profile (MTG_DATA_DIR, else ~/.local/share/mtg), so that reads,
 search and change feeds cost no requests against the rate limit.
@@ -175,6 +177,7 @@ More: docs/mirror.md in the package's repository.
 const MCP = `mtg mcp: the mirror as an MCP server for AI assistants
 
   mtg mcp [--offline] [--sync-every DURATION] [--allow-writes] [--profile NAME]
+  (a help topic; the command's options and defaults: mtg mcp --help)
 
 A Model Context Protocol server on stdio: Claude Code, Claude Desktop, Cursor,
 VS Code and any other MCP client read your meetings from the local mirror

@@ -16,8 +16,40 @@ const RUN_FLAGS = ['-r', '-c'];
 
 let jqModule: Promise<JqWeb> | undefined;
 function loadJq(): Promise<JqWeb> {
-  jqModule ??= import('jq-web').then((m) => m.default);
+  jqModule ??= instantiateJq();
   return jqModule;
+}
+
+/** What jq wrote to stderr during the current runJq (jq runs synchronously: one run at a time). */
+let jqStderr: string[] | undefined;
+
+/**
+ * jq-web gives what jq wrote to stderr only on failure (error.stderr); on success it calls the
+ * global console.warn('%cstderr%c: %c%s', css, css, css, text). It takes no print/printErr (its
+ * export is the promise of an instance it made itself, its stderr goes to its own buffer), so its
+ * file is run as node runs a CommonJS module, through the same wrapper parameters plus `console`:
+ * jq-web's code sees a console of ours, whose warn records that text, and the global console is
+ * left alone (#21: nothing reassigns a method at run time).
+ */
+async function instantiateJq(): Promise<JqWeb> {
+  const [{ createRequire }, { readFileSync }, { dirname }, { compileFunction }] = await Promise.all([
+    import('node:module'),
+    import('node:fs'),
+    import('node:path'),
+    import('node:vm'),
+  ]);
+  const file = createRequire(import.meta.url).resolve('jq-web');
+  const jqConsole = Object.create(console) as Console;
+  jqConsole.warn = (...args: unknown[]) => {
+    const text = args.length === 5 && args[0] === '%cstderr%c: %c%s' ? args[4] : args.join(' ');
+    if (jqStderr) jqStderr.push(String(text));
+    else console.warn(...args);
+  };
+  const module = { exports: {} as unknown };
+  const params = ['exports', 'require', 'module', '__filename', '__dirname', 'console'];
+  const body = compileFunction(readFileSync(file, 'utf8'), params, { filename: file });
+  body.call(module.exports, module.exports, createRequire(file), module, file, dirname(file), jqConsole);
+  return (await module.exports) as JqWeb;
 }
 
 interface JqFailure {
@@ -94,18 +126,14 @@ export function afterWrites(err: JqRuntimeError, writes: number): MtgError {
 
 /**
  * Runs EXPR over one JSON document: what jq printed on stdout, each result on its own line, and
- * what it printed on stderr (`debug`, `stderr`), which jq-web hands to console.warn with a
- * "stderr: " label when the run succeeds: taken from there, to go to our stderr as jq prints it.
+ * what it printed on stderr (`debug`, `stderr`), which jq-web hands to its console's warn (ours:
+ * instantiateJq) when the run succeeds, to go to our stderr as jq prints it.
  */
 export function runJq(jq: JqWeb, expr: string, document: Uint8Array): { out: string; err: string } {
   let out: string | undefined;
-  let err = '';
-  const warn = console.warn;
-  console.warn = (...args: unknown[]) => {
-    // jq-web: console.warn('%cstderr%c: %c%s', css, css, css, text) (the text trimmed).
-    const text = args.length === 5 && args[0] === '%cstderr%c: %c%s' ? args[4] : args.join(' ');
-    err += `${String(text)}\n`;
-  };
+  const stderr: string[] = [];
+  jqStderr = stderr;
+  const err = () => stderr.map((line) => `${line}\n`).join('');
   try {
     out = jq.raw(document, expr, [...RUN_FLAGS]);
   } catch (failure) {
@@ -114,12 +142,12 @@ export function runJq(jq: JqWeb, expr: string, document: Uint8Array): { out: str
     if (message === 'break' && /\binput\b/.test(expr)) {
       message = 'no more inputs (--jq reads one input: the whole document the command prints)';
     }
-    throw new JqRuntimeError(message, err + stderrBeforeError(failure));
+    throw new JqRuntimeError(message, err() + stderrBeforeError(failure));
   } finally {
-    console.warn = warn;
+    jqStderr = undefined;
   }
   // jq-web drops the last newline of stdout; undefined means jq printed nothing at all.
-  return { out: out === undefined ? '' : `${out}\n`, err };
+  return { out: out === undefined ? '' : `${out}\n`, err: err() };
 }
 
 /**

@@ -75,9 +75,11 @@ export async function run(argv: string[], io: IOStreams, env: Env, opts: RunOpti
       io.out.write(program.helpInformation());
       return ExitCode.ok;
     }
-    // `mtg help TOPIC|COMMAND...`: as the start-up file answers it from dist/help.json (entry.ts).
-    if (argv[0] === 'help' && argv.length > 1) {
-      const answer = (await import('./help-build.js')).answerHelpCommand(argv.slice(1));
+    // `mtg help TOPIC|COMMAND...`: as the start-up file answers it from dist/help.json (entry.ts),
+    // global options before, between or after the words included (they change no help text).
+    const helpWords = helpCommandWords(argv, program);
+    if (helpWords) {
+      const answer = (await import('./help-build.js')).answerHelpCommand(helpWords);
       if (answer) {
         io.out.write(answer.out);
         io.err.write(answer.err);
@@ -92,6 +94,37 @@ export async function run(argv: string[], io: IOStreams, env: Env, opts: RunOpti
     opts.interrupt?.removeEventListener('abort', onInterrupt);
   }
   return exitCode;
+}
+
+/**
+ * The words after `help` when the command line is `help WORDS...` once the program's own options
+ * (the global ones and the option sets: --no-color, --profile x, --format=json, -q) are set
+ * aside, as commander would read them. Undefined for anything else, `help` alone, an option the
+ * program does not know, `--help`, `--version`, or `--` (commander answers those as before).
+ */
+function helpCommandWords(
+  argv: string[],
+  program: { options: readonly { long?: string; short?: string; required: boolean; optional: boolean }[] },
+): string[] | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') return undefined;
+    if (arg.length < 2 || !arg.startsWith('-')) {
+      words.push(arg);
+      continue;
+    }
+    const long = arg.startsWith('--');
+    const name = long ? arg.split('=')[0] : arg.slice(0, 2);
+    const option = program.options.find((o) => (long ? o.long === name : o.short === name));
+    if (!option || ['--help', '-h', '--version', '-V'].includes(name ?? '')) return undefined;
+    const attached = long ? arg.includes('=') : arg.length > 2;
+    if (!option.required && !option.optional && attached) return undefined; // -qv and the like
+    const next = argv[i + 1];
+    if (!attached && (option.required || (option.optional && next !== undefined && !next.startsWith('-'))))
+      i++;
+  }
+  return words[0] === 'help' && words.length > 1 ? words.slice(1) : undefined;
 }
 
 /** "meetings list" from commander's command chain (names, not aliases). */

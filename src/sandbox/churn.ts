@@ -28,6 +28,7 @@ import { listMeetings, transcript } from './handlers/meetings.js';
 import { HOSTILE_ACTION_ITEM_ID, HOSTILE_MEETING_ID, HOSTILE_PERSON_ID, HOSTILE_TAG_ID } from './hostile.js';
 import type { ActionItemRec, AttendeeRec, CompanyRec, MeetingRec, ProfileRec, Store } from './model.js';
 import { mulberry32, type Rng, subSeed } from './prng.js';
+import { parseCountPerDuration } from './ratelimit.js';
 
 /** What one or more rounds changed, by id. Derived changes (a name shown inside another object) are
  * not listed: diff two snapshots for the exact differences. */
@@ -77,16 +78,14 @@ export interface ChurnRate {
   windowMs: number;
 }
 
-const CHURN_RE = /^(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 /** Faster than this would starve the server of time to answer requests. */
 const MIN_INTERVAL_MS = 10;
 
 /** "2/1s" -> 2 rounds per second. Throws a one-line Error on bad input. */
 export function parseChurn(spec: string): ChurnRate {
-  const m = CHURN_RE.exec(spec.trim());
-  const rounds = m ? Number(m[1]) : Number.NaN;
-  const windowMs = m ? Math.round(Number(m[2]) * UNIT_MS[m[3]!]!) : Number.NaN;
+  const m = parseCountPerDuration(spec.trim());
+  const rounds = m ? m.count : Number.NaN;
+  const windowMs = m ? m.ms : Number.NaN;
   if (
     !m ||
     !Number.isSafeInteger(rounds) ||

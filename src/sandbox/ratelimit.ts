@@ -1,13 +1,24 @@
 // Fixed-window rate limiting per account (spec section 8). A window starts at the first request after
 // the previous one ended. A 429 consumes no budget.
 
+import { parseDurationMs } from '../cli/dates.js';
+
 export interface LimitWindow {
   limit: number;
   windowMs: number;
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
-const WINDOW_RE = /^(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)$/;
+/**
+ * "5/1s", "40 / 10 s", "3/0.5s" (COUNT/DURATION, as --limits and --churn take them): the count and
+ * the duration in ms (units ms, s, m, h; decimals rounded to the ms), through mtg's one duration
+ * parser; undefined when `text` is not of that shape (the caller checks the ranges and says why).
+ */
+export function parseCountPerDuration(text: string): { count: number; ms: number } | undefined {
+  const m = /^(\d+)\s*\/\s*(.*)$/s.exec(text);
+  if (!m) return undefined;
+  const ms = parseDurationMs(m[2]!, ['ms', 's', 'm', 'h'], { decimals: true, spaced: true });
+  return ms === undefined ? undefined : { count: Number(m[1]), ms };
+}
 
 /** "5/1s,40/10s" -> windows; "none" -> no limiting. Throws a one-line Error on bad input. */
 export function parseLimits(spec: string): LimitWindow[] {
@@ -15,9 +26,9 @@ export function parseLimits(spec: string): LimitWindow[] {
   if (trimmed.toLowerCase() === 'none') return [];
   if (trimmed === '') throw new Error('invalid limits "": expected e.g. "5/1s,40/10s" or "none"');
   return trimmed.split(',').map((part) => {
-    const m = WINDOW_RE.exec(part.trim());
-    const limit = m ? Number(m[1]) : Number.NaN;
-    const windowMs = m ? Math.round(Number(m[2]) * UNIT_MS[m[3]!]!) : Number.NaN;
+    const m = parseCountPerDuration(part.trim());
+    const limit = m ? m.count : Number.NaN;
+    const windowMs = m ? m.ms : Number.NaN;
     if (!m || !Number.isSafeInteger(limit) || limit < 1 || !(windowMs >= 1) || windowMs > 86_400_000) {
       throw new Error(
         `invalid limits window "${part.trim()}": expected COUNT/DURATION such as 5/1s (units ms, s, m, h; count >= 1, at most 24h)`,

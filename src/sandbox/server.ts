@@ -52,6 +52,11 @@ export interface RecordedRequest {
   /** Status sent; 0 while pending or when the connection was reset on purpose. */
   status: number;
   at: number;
+  /**
+   * How many other requests the sandbox was still answering (received, response not yet over)
+   * when this one arrived: what was in flight together, without reading clocks (tests).
+   */
+  inFlight: number;
 }
 
 export interface Sandbox {
@@ -234,6 +239,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const errorReply = (err: ApiError): Reply => ({ status: err.status, body: envelope(err) });
 
+  /** Requests received whose response is not over yet (RecordedRequest.inFlight). */
+  let open = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const method = req.method ?? 'GET';
@@ -245,7 +252,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       body: undefined,
       status: 0,
       at: Date.now(),
+      inFlight: open,
     };
+    open++;
+    res.once('close', () => open--);
     const log = sandbox.requests;
     log.push(rec);
     if (log.length > MAX_RECORDED) log.splice(0, log.length - MAX_RECORDED + MAX_RECORDED / 10);

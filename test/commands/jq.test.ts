@@ -159,6 +159,34 @@ describe('--jq', () => {
     expect(all.stdout).toBe('');
   });
 
+  // jq's stderr is taken from jq-web itself, not by swapping console.warn for the run (#21: nothing
+  // reassigns a method at run time): another part of a long-running process that warns meanwhile is
+  // not swallowed into jq's stderr.
+  it('a run with jq debug output leaves console.warn in place', async () => {
+    const original = Object.getOwnPropertyDescriptor(console, 'warn');
+    const assigned: unknown[] = [];
+    Object.defineProperty(console, 'warn', {
+      configurable: true,
+      get: () => original?.value,
+      set: (fn: unknown) => assigned.push(fn),
+    });
+    try {
+      const r = await runRecordedInProcess(sandbox, [
+        'action-items',
+        'list',
+        '--limit',
+        '1',
+        '--jq',
+        '.[0].id | debug',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^\["DEBUG:",\d+\]\n/);
+    } finally {
+      if (original) Object.defineProperty(console, 'warn', original);
+    }
+    expect(assigned).toEqual([]);
+  });
+
   it('debug output goes to stderr as jq prints it; `input` past the document says so', async () => {
     const r = await runRecordedInProcess(sandbox, [
       'action-items',

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { VERSION } from '../../src/cli/context.js';
 import { HELP_TOPIC_NAMES } from '../../src/cli/help-texts.js';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
 import { runCli } from '../helpers/cli.js';
@@ -67,6 +68,56 @@ describe('mtg help TOPIC', () => {
     const unknown = await runInProcess(['help', 'no-such-topic']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('exit-codes, environment, formats, dates, mirror, mcp');
+  });
+
+  // Global options before or after the words change nothing: the same topic lookup answers
+  // (the start-up file leaves these to the CLI; both must agree with `mtg help WORDS`).
+  it.each([
+    [['--no-color', 'help', 'exit-codes'], 'exit-codes'],
+    [['-q', 'help', 'mcp'], 'mcp'],
+    [['help', 'exit-codes', '--no-color'], 'exit-codes'],
+    [['--profile', 'x', 'help', 'dates'], 'dates'],
+    [['--format=json', 'help', 'formats', '-q'], 'formats'],
+  ])('%j prints the topic %s, exit 0', async (argv, name) => {
+    const text = HELP_TOPICS.find((t) => t.name === name)?.text;
+    const [spawned, inProcess] = await Promise.all([runCli(argv), runInProcess(argv)]);
+    for (const r of [spawned, inProcess]) expect(r).toMatchObject({ code: 0, stdout: text, stderr: '' });
+  });
+
+  it('--version and --help beside `help WORDS` keep their meaning', async () => {
+    const [version, help] = await Promise.all([
+      runInProcess(['--version', 'help', 'exit-codes']),
+      runInProcess(['help', 'dates', '--help']),
+    ]);
+    expect(version).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
+    expect(help.code).toBe(0);
+    expect(help.stdout).not.toBe(HELP_TOPICS.find((t) => t.name === 'dates')?.text);
+  });
+
+  it('an unknown topic after a global option is exit 2 naming the topics', async () => {
+    const argv = ['--profile', 'x', 'help', 'nosuch'];
+    const [spawned, inProcess] = await Promise.all([runCli(argv), runInProcess(argv)]);
+    for (const r of [spawned, inProcess]) {
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('no help topic or command "nosuch"');
+    }
+  });
+
+  it("a command path after a global option is that command's --help", async () => {
+    const [viaHelp, viaFlag] = await Promise.all([
+      runInProcess(['--no-color', 'help', 'meetings', 'list']),
+      runCli(['meetings', 'list', '--help']),
+    ]);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toBe(viaFlag.stdout);
+  });
+
+  // `mirror` and `mcp` are topics and commands: `mtg help NAME` is the topic, which says at once
+  // where the command's own options are.
+  it.each(['mirror', 'mcp'])("the %s topic points to the command's --help in its first lines", (name) => {
+    const text = HELP_TOPICS.find((t) => t.name === name)?.text ?? '';
+    expect(text.split('\n').slice(0, 4).join('\n')).toContain(`mtg ${name} --help`);
   });
 
   it('does not echo control characters of an unknown word', async () => {

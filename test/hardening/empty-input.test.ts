@@ -5,8 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/inprocess.js';
+import { runRecordedInProcess } from '../helpers/recorded.js';
 import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
@@ -23,11 +22,8 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function mtg(argv: string[], stdin?: string) {
-  const before = sandbox.requests.length;
-  const r = await runInProcess(argv, { env: sandboxEnv(sandbox), stdin });
-  return { ...r, requests: sandbox.requests.slice(before) };
-}
+/** mtg in this process against the sandbox, and the requests that reached it meanwhile. */
+const mtg = (argv: string[], stdin?: string) => runRecordedInProcess(sandbox, argv, { input: stdin });
 
 const SET_NOTES = ['calendar', 'set-notes', 'ev1'];
 

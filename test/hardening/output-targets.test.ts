@@ -17,9 +17,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordedRequest, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv } from '../helpers/cli.js';
-import { type InProcessResult, runInProcess } from '../helpers/inprocess.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { runRecordedInProcess } from '../helpers/recorded.js';
 import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
@@ -74,27 +73,17 @@ afterAll(async () => {
   }
 });
 
-/** mtg in this process against the sandbox, and the requests that reached it meanwhile. */
-async function recordedRun(
-  sb: Sandbox,
-  args: string[],
-): Promise<InProcessResult & { requests: RecordedRequest[] }> {
-  const before = sb.requests.length;
-  const result = await runInProcess(args, { env: sandboxEnv(sb) });
-  return { ...result, requests: sb.requests.slice(before) };
-}
-
 const LIST = ['action-items', 'list', '--assignee', 'anyone', '--status', 'all'];
 
 async function meetingId(): Promise<string> {
-  const r = await recordedRun(sandbox, ['meetings', 'list', '--limit', '1', '--format', 'ndjson']);
+  const r = await runRecordedInProcess(sandbox, ['meetings', 'list', '--limit', '1', '--format', 'ndjson']);
   expect(r.code).toBe(0);
   return String((JSON.parse(r.stdout) as { id: string | number }).id);
 }
 
 describe('-o onto what is not a regular file (9.1)', () => {
   it('/dev/full stays a device and the write error is exit 1 in plain words', async () => {
-    const r = await recordedRun(sandbox, [...LIST, '--format', 'csv', '-o', '/dev/full']);
+    const r = await runRecordedInProcess(sandbox, [...LIST, '--format', 'csv', '-o', '/dev/full']);
     expect(lstatSync('/dev/full').isCharacterDevice()).toBe(true);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Could not write \/dev\/full: no space left on the device/);
@@ -102,7 +91,7 @@ describe('-o onto what is not a regular file (9.1)', () => {
   });
 
   it('/dev/null stays a device, exit 0', async () => {
-    const r = await recordedRun(sandbox, [...LIST, '--format', 'csv', '-o', '/dev/null']);
+    const r = await runRecordedInProcess(sandbox, [...LIST, '--format', 'csv', '-o', '/dev/null']);
     expect(r.code).toBe(0);
     expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
   });
@@ -119,7 +108,7 @@ describe('-o onto what is not a regular file (9.1)', () => {
         .on('end', () => resolve(text))
         .on('error', reject);
     });
-    const r = await recordedRun(sandbox, [...LIST, '--format', 'ndjson', '-o', fifo]);
+    const r = await runRecordedInProcess(sandbox, [...LIST, '--format', 'ndjson', '-o', fifo]);
     expect(r.code).toBe(0);
     expect((await received).trim().split('\n')).toHaveLength(120);
     expect(lstatSync(fifo).isFIFO()).toBe(true);
@@ -130,7 +119,7 @@ describe('-o onto what is not a regular file (9.1)', () => {
     const link = join(dir, 'link.csv');
     writeFileSync(real, 'old\n');
     symlinkSync(real, link);
-    const r = await recordedRun(sandbox, [...LIST, '--format', 'csv', '-o', link]);
+    const r = await runRecordedInProcess(sandbox, [...LIST, '--format', 'csv', '-o', link]);
     expect(r.code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readlinkSync(link)).toBe(real);
@@ -159,7 +148,7 @@ describe('every destination is checked before the first request (16.1, 16.2)', (
       ['action-items list', [...LIST, '--format', 'csv']],
       ['tags create', ['tags', 'create', 'never-made', '--json']],
     ])('%s: exit 2, one plain line, nothing sent', async (_cmd, args) => {
-      const r = await recordedRun(sandbox, [...args, '-o', target()]);
+      const r = await runRecordedInProcess(sandbox, [...args, '-o', target()]);
       expect(r.code).toBe(2);
       expect(r.requests).toHaveLength(0);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -173,7 +162,15 @@ describe('every destination is checked before the first request (16.1, 16.2)', (
     const link = join(dir, 'done-link.csv');
     symlinkSync(out, link);
     for (const ck of [out, link]) {
-      const r = await recordedRun(sandbox, [...LIST, '--format', 'csv', '-o', out, '--checkpoint', ck]);
+      const r = await runRecordedInProcess(sandbox, [
+        ...LIST,
+        '--format',
+        'csv',
+        '-o',
+        out,
+        '--checkpoint',
+        ck,
+      ]);
       expect(r.code).toBe(2);
       expect(r.requests).toHaveLength(0);
       expect(r.stderr).toMatch(/same file/);
@@ -182,7 +179,7 @@ describe('every destination is checked before the first request (16.1, 16.2)', (
   });
 
   it('a checkpoint in a folder that does not exist: exit 2 before any request', async () => {
-    const r = await recordedRun(sandbox, [
+    const r = await runRecordedInProcess(sandbox, [
       ...LIST,
       '--format',
       'csv',
@@ -199,7 +196,7 @@ describe('every destination is checked before the first request (16.1, 16.2)', (
 
   it('--checkpoint on a command that is not a list export is a usage error', async () => {
     const ck = join(dir, 'ck-create.json');
-    const r = await recordedRun(sandbox, [
+    const r = await runRecordedInProcess(sandbox, [
       'action-items',
       'create',
       'with a checkpoint',
@@ -238,7 +235,7 @@ describe('a full disk keeps the old -o file and leaves no temp file (16.8)', () 
     ],
   ])('%s: exit 1 in plain words, the old file untouched', async (_cmd, args, name) => {
     const before = readdirSync(full).sort();
-    const r = await recordedRun(sandbox, args());
+    const r = await runRecordedInProcess(sandbox, args());
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no space left on the device/);
     expect(r.stderr).not.toMatch(/unexpected error|\.tmp/);
@@ -249,7 +246,7 @@ describe('a full disk keeps the old -o file and leaves no temp file (16.8)', () 
   it('a list export whose checkpoint cannot be written leaves no checkpoint temp file', async () => {
     const before = readdirSync(full).sort();
     const out = join(dir, 'export.ndjson');
-    const r = await recordedRun(sandbox, [
+    const r = await runRecordedInProcess(sandbox, [
       ...LIST,
       '--format',
       'ndjson',

@@ -2,8 +2,7 @@
 // batch command, updates exactly the listed items (in-process, against the sandbox).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/inprocess.js';
+import { runRecordedInProcess } from '../helpers/recorded.js';
 
 let sandbox: Sandbox;
 
@@ -14,11 +13,8 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function mtg(argv: string[], stdin?: string) {
-  const before = sandbox.requests.length;
-  const r = await runInProcess(argv, { env: sandboxEnv(sandbox), stdin });
-  return { ...r, requests: sandbox.requests.slice(before) };
-}
+/** mtg in this process against the sandbox, and the requests that reached it meanwhile. */
+const mtg = (argv: string[], stdin?: string) => runRecordedInProcess(sandbox, argv, { input: stdin });
 
 const LIST = ['action-items', 'list', '--assignee', 'anyone', '--status', 'all', '--limit', '12'];
 const UPDATE = ['action-items', 'update', '--stdin', '--status', 'done'];

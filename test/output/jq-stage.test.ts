@@ -1,16 +1,11 @@
 // --jq belongs to the run that was given it (the output plan carries it): two runs in one process
 // at once (an in-process caller, a long-running server) never filter each other's output.
-import { createRequire } from 'node:module';
 import type { PassThrough } from 'node:stream';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
-
-// jq-web's module.exports is a promise: through vitest's module interop its namespace is itself a
-// thenable, which import() then fails to resolve. Node (and the built CLI) import it as it is.
-vi.mock('jq-web', () => ({ default: createRequire(import.meta.url)('jq-web') }));
 
 // Nothing is sent: a dry run, and a body that never comes. The port is one nothing listens on.
 const env = () => ({ MTG_CONFIG_DIR: tempConfigDir(), MTG_API_KEY: 'k', MTG_BASE_URL: 'http://127.0.0.1:9' });

@@ -315,20 +315,21 @@ describe('sandbox faults, latency, base path', () => {
     });
     expect(res.status).toBe(200);
     const body = res.text();
-    const t0 = Date.now();
+    // A stalled body never ends by itself: close() must cut it (the test's own time limit is the
+    // guard against a close() that waits for it).
     await stall.close();
     await expect(body).rejects.toThrow();
-    expect(Date.now() - t0).toBeLessThan(1000);
   });
 
   it('adds latency without serializing requests, and serves under a base path', async () => {
     const sb = await startSandbox({ latencyMs: 200, basePath: '/v1' });
     try {
       expect(sb.baseUrl.endsWith('/v1')).toBe(true);
-      const t0 = Date.now();
       const rs = await Promise.all([call(sb, '/meetings'), call(sb, '/companies'), call(sb, '/people')]);
       expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
-      expect(Date.now() - t0).toBeLessThan(550);
+      // Not one after another: the last of the three arrived while the sandbox was still answering
+      // (holding for its latency) the other two.
+      expect(sb.requests.map((q) => q.inFlight).sort()).toEqual([0, 1, 2]);
       expect(nextPath(rs[0]!.headers)?.startsWith('/v1/meetings?')).toBe(true);
       const outside = await fetch(`${new URL(sb.baseUrl).origin}/meetings`, {
         headers: { Authorization: `Bearer ${sb.apiKey}` },
@@ -360,11 +361,10 @@ describe('sandbox determinism and size', () => {
     expect(c.out[0]).not.toEqual(a.out[0]);
   });
 
-  it('starts with 100k action items quickly and pages through them', async () => {
-    const t0 = Date.now();
+  // (How fast it starts is a speed target: bench/, not here.)
+  it('starts with 100k action items and pages through them', async () => {
     const sb = await startSandbox({ sizes: { actionItems: 100_000 }, pageSize: 1000, limits: 'none' });
     try {
-      expect(Date.now() - t0).toBeLessThan(2000);
       const all = (await collect(sb, '/action-items?assigneeType=Anyone&status=ALL')) as { id: number }[];
       expect(all).toHaveLength(100_000);
       expect(new Set(all.map((x) => x.id)).size).toBe(100_000);

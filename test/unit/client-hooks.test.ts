@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 /** A server whose n-th request (1-based) answers `statuses[n - 1]` (then 200), with a rate-limit report of `left = 100 - n`. */
-async function client(statuses: number[] = []): Promise<ApiClient> {
+async function client(statuses: number[] = [], warn?: (line: string) => void): Promise<ApiClient> {
   let n = 0;
   const server = createServer((_req, res) => {
     n++;
@@ -56,6 +56,7 @@ async function client(statuses: number[] = []): Promise<ApiClient> {
     maxRetries: 3,
     maxWaitMs: 10_000,
     random: () => 0,
+    warn,
   });
   clients.push(c);
   return c;
@@ -126,6 +127,43 @@ describe('client hooks', () => {
     two.stop();
     offAfter();
   });
+
+  // A subscriber's bug must not cost the client its pacing: the attempt's ticket is settled and the
+  // other subscribers hear of it. (Before: the first request's ticket stayed in flight, and with no
+  // report heard yet the limiter held every later request for good.)
+  it('a sent or after hook that throws is reported, and the limiter and the other hooks go on', async () => {
+    const warnings: string[] = [];
+    const c = await client([], (line) => warnings.push(line));
+    const seen: string[] = [];
+    let throwSent = true;
+    let throwAfter = false;
+    c.hooks.sent(() => {
+      if (throwSent) {
+        throwSent = false;
+        throw new Error('sent hook bug');
+      }
+    });
+    c.hooks.sent(() => seen.push('sent'));
+    c.hooks.after(() => {
+      if (throwAfter) {
+        throwAfter = false;
+        throw new Error('after hook bug');
+      }
+    });
+    c.hooks.after((_a, o) => seen.push(o.kind));
+    await expect(get(c)).resolves.toMatchObject({ status: 200, data: { n: 1 } });
+    expect(c.limiter.inFlight()).toBe(0);
+    throwAfter = true;
+    const pages = await Promise.all([get(c), get(c), get(c)]);
+    expect(pages.map((p) => p.status)).toEqual([200, 200, 200]);
+    expect(c.limiter.inFlight()).toBe(0);
+    expect(seen.filter((s) => s === 'sent')).toHaveLength(4);
+    expect(seen.filter((s) => s === 'answered')).toHaveLength(4);
+    expect(warnings).toEqual([
+      expect.stringContaining('sent hook bug'),
+      expect.stringContaining('after hook bug'),
+    ]);
+  }, 10_000);
 
   it('a budget refuses the attempt past it before it waits, and counts retries', async () => {
     const c = await client([503]);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError, NetworkError, RateLimitExhaustedError, ResponseShapeError } from '../../src/api/errors.js';
 import { paginate } from '../../src/api/paginate.js';
+import type { WaitInfo } from '../../src/api/ratelimit.js';
 import { ActionItem } from '../../src/api/schemas.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
@@ -129,8 +130,9 @@ describe('ApiClient', () => {
 
   it('waits Retry-After on 429, then succeeds', async () => {
     const waits: number[] = [];
+    const events: string[] = [];
     const { url, hits } = await serve((_req, res, n) =>
-      n === 1
+      events.push(`request ${n}`) && n === 1
         ? json(
             res,
             429,
@@ -139,11 +141,16 @@ describe('ApiClient', () => {
           )
         : json(res, 200, []),
     );
-    const started = Date.now();
-    await client(url, { onWait: (w) => waits.push(w.ms) }).request({ method: 'GET', path: '/people' });
+    const onWait = (w: WaitInfo) => {
+      waits.push(w.ms);
+      events.push(`wait ${w.reason}`);
+    };
+    await client(url, { onWait }).request({ method: 'GET', path: '/people' });
     expect(hits.length).toBe(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(waits.length).toBe(1);
+    // The resend came only after the announced wait of the whole Retry-After (1 s).
+    expect(events).toEqual(['request 1', 'wait retry-after', 'request 2']);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThanOrEqual(950);
   });
 
   it('ends with a rate-limit error (exit 5) when 429 persists past the retries', async () => {

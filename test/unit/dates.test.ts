@@ -3,6 +3,7 @@ import { ExitCode, UsageError } from '../../src/api/errors.js';
 import {
   beforeSince,
   inWindow,
+  parseDurationMs,
   parseInterval,
   parseTimeBound,
   parseTimeWindow,
@@ -101,5 +102,20 @@ describe('parseInterval', () => {
         `--since "${value}" is not a date, date-time or duration; e.g. 2026-01-05`,
       );
     }
+  });
+});
+
+// The one duration parser: the sandbox's --limits/--churn widen it (ms, decimals, blanks) through
+// options; without them it reads exactly what the CLI's options take.
+describe('parseDurationMs', () => {
+  it('reads milliseconds, decimals and blanks only when asked', () => {
+    const wide = { decimals: true, spaced: true } as const;
+    expect(parseDurationMs('250ms', ['ms', 's', 'm', 'h'], wide)).toBe(250);
+    expect(parseDurationMs('0.5 s', ['ms', 's', 'm', 'h'], wide)).toBe(500);
+    expect(parseDurationMs('1.0005s', ['ms', 's'], wide)).toBe(1001);
+    expect(parseDurationMs('1.5m', ['s', 'm', 'h'], { compound: true })).toBeUndefined();
+    expect(parseDurationMs('1 m', ['s', 'm', 'h'], { compound: true })).toBeUndefined();
+    expect(parseDurationMs('250ms', ['s', 'm', 'h'], { compound: true })).toBeUndefined();
+    expect(parseDurationMs('1h30m', ['s', 'm', 'h'], { compound: true })).toBe(5_400_000);
   });
 });

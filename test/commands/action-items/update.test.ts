@@ -92,11 +92,9 @@ describe('action-items update', () => {
   it('updates many IDs concurrently; unknown ones fail one by one and the exit code is 6', async () => {
     const known = Array.from({ length: 27 }, (_, i) => i + 1);
     const ids = [...known.slice(0, 10), 9001, ...known.slice(10, 20), 9002, ...known.slice(20), 9003];
-    const started = Date.now();
     const r = await run(['action-items', 'update', ...ids.map(String), '--status', 'done', '--json'], {
       sb: slow,
     });
-    const elapsed = Date.now() - started;
     expect(r.code).toBe(6);
     // stdout: the applied items, in input order.
     expect(JSON.parse(r.stdout).map((i: { id: number }) => i.id)).toEqual(known);
@@ -111,13 +109,11 @@ describe('action-items update', () => {
     const puts = r.requests.filter((q) => q.method === 'PUT');
     expect(puts.map((q) => q.path).sort()).toEqual(ids.map((id) => `/action-item/${id}`).sort());
     expect(puts.every((q) => JSON.stringify(q.body) === '{"status":"DONE"}')).toBe(true);
-    // Overlap: with 150 ms latency per response, requests that arrive within 150 ms of each other
-    // were in flight together. Sequential would take 30 x 150 ms.
-    const arrivals = puts.map((q) => q.at).sort((a, b) => a - b);
-    const inFlight = Math.max(...arrivals.map((t) => arrivals.filter((u) => u >= t && u < t + 150).length));
-    expect(inFlight).toBeGreaterThan(1);
-    expect(inFlight).toBeLessThanOrEqual(8);
-    expect(elapsed).toBeLessThan(30 * 150);
+    // Concurrent, and at most 8 at once: as each PUT arrived, the sandbox counted the others it
+    // was still answering (each answer takes 150 ms there, so a batch sent one by one finds none).
+    const together = Math.max(...puts.map((q) => q.inFlight + 1));
+    expect(together).toBeGreaterThan(1);
+    expect(together).toBeLessThanOrEqual(8);
   });
 
   it('exits with the failure code itself when every update failed', async () => {
