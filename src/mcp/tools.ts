@@ -14,14 +14,26 @@ import {
   type Hit,
   type MirrorAccess,
   PASSAGE_KINDS,
+  type Reader,
   timeWindow,
 } from './mirror-access.js';
 import {
+  afterMeetingKey,
+  compareIds,
   decodeCursor,
+  type EntryPosition,
   encodeCursor,
   fingerprint,
+  type HitsPosition,
   ITEMS_BOUND,
+  type ItemKey,
+  isEntryPosition,
+  isHitsPosition,
+  isItemKey,
+  isMeetingKey,
   jsonLength,
+  type MeetingKey,
+  meetingKeyOf,
   RESULT_BOUND,
   safePrefix,
   shortenStrings,
@@ -223,14 +235,19 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     run: async (a) => {
       const window = timeWindow(a.since, a.until);
       const f = fingerprint(['search', a.query, a.in ?? [], a.since ?? null, a.until ?? null]);
-      const offset = decodeCursor(a.cursor, f)?.o ?? 0;
+      const position = decodeCursor<HitsPosition>(a.cursor, f, isHitsPosition);
+      const offset = position?.o ?? 0;
       return access.read((r) => {
         const limit = a.limit ?? 20;
+        // The ranking holds while the mirror does: read its state before and after ranking.
+        const state = mirrorState(r);
+        if (position && position.v !== state) throw new StaleSearchCursor();
         // Ranked up to one past the page (whether a next one exists), as `mtg find --limit` ranks.
         const hits = r.hits(a.query, { in: a.in, ...window, limit: offset + limit + 1 });
         const { page, more, next } = takePage<Hit, Hit>(hits, offset, limit, (h) => h, shortenStrings);
+        if (position && mirrorState(r) !== state) throw new StaleSearchCursor();
         const result: Obj = { results: page };
-        if (more) result.nextCursor = encodeCursor({ f, o: next });
+        if (more) result.nextCursor = encodeCursor(f, { o: next, v: state });
         return ok(result, meetingLinks(page.map((h) => ({ id: h.meetingId, name: h.meetingName }))));
       });
     },
@@ -261,7 +278,8 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         a.attendee ?? null,
         a.tag ?? null,
       ]);
-      const offset = decodeCursor(a.cursor, f)?.o ?? 0;
+      const key = decodeCursor<MeetingKey>(a.cursor, f, isMeetingKey);
+      const after = afterMeetingKey(key);
       const who = a.attendee?.trim().toLowerCase();
       const tag = a.tag?.trim().toLowerCase();
       return access.read(async (r) => {
@@ -279,6 +297,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
               continue;
             const tags = ((Array.isArray(m.tags) ? m.tags : []) as Obj[]).map((t) => String(t.name ?? ''));
             if (tag && !tags.some((t) => t.toLowerCase() === tag)) continue;
+            if (!after({ id: String(m.id), createdAt: at ?? null })) continue;
             yield {
               id: String(m.id),
               name: (m.name as string | undefined) ?? null,
@@ -291,9 +310,10 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
             };
           }
         })((await r.meetings()) as Iterable<Obj>);
-        const { page, more, next } = takePage(meetings, offset, a.limit ?? 20, (m) => m, shortenStrings);
+        // Keyset: the next page starts after the last meeting of this one, wherever the sync moved it.
+        const { page, more } = takePage(meetings, 0, a.limit ?? 20, (m) => m, shortenStrings);
         const result: Obj = { meetings: page };
-        if (more) result.nextCursor = encodeCursor({ f, o: next });
+        if (more) result.nextCursor = encodeCursor(f, meetingKeyOf(key, page));
         return ok(result, meetingLinks(page));
       });
     },
@@ -347,7 +367,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     annotations: READ,
     run: async (a) => {
       const f = fingerprint(['get_transcript', a.id]);
-      const state = decodeCursor(a.cursor, f);
+      const state = decodeCursor<EntryPosition>(a.cursor, f, isEntryPosition);
       const maxChars = a.maxChars ?? 40_000;
       return access.read(async (r) => {
         const entries = await r.transcript(a.id);
@@ -395,7 +415,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
           c = 0;
         }
         const result: Obj = { meetingId: a.id, total: entries.length, entries: page };
-        if (i < entries.length) result.nextCursor = encodeCursor(c > 0 ? { f, o: i, c } : { f, o: i });
+        if (i < entries.length) result.nextCursor = encodeCursor(f, c > 0 ? { o: i, c } : { o: i });
         return ok(result);
       });
     },
@@ -420,23 +440,28 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     run: async (a) => {
       const status = (a.status ?? 'pending').toUpperCase() as 'PENDING' | 'DONE' | 'ALL';
       const f = fingerprint(['list_action_items', status, a.mine ?? null, a.meetingId ?? null]);
-      const offset = decodeCursor(a.cursor, f)?.o ?? 0;
+      const key = decodeCursor<ItemKey>(a.cursor, f, isItemKey);
       return access.read(async (r) => {
         const mine = r.mineIds();
         const items = (function* (all: Iterable<Obj>) {
           for (const item of all) {
+            // Keyset: only the items after the last one of the previous page.
+            if (key && compareIds(String(item.id), key.id) <= 0) continue;
             const isMine = mine.has(String(item.id));
             if (a.mine === false && isMine) continue;
             if (a.meetingId !== undefined) {
               const ids = (Array.isArray(item.meetingIds) ? item.meetingIds : []).map(String);
               if (!ids.includes(a.meetingId)) continue;
             }
-            yield { ...item, mine: isMine };
+            yield { ...item, mine: isMine } as Obj;
           }
         })((await r.actionItems(status, a.mine === true)) as Iterable<Obj>);
-        const { page, more, next } = takePage(
-          items,
-          offset,
+        // By ID, the order the service made them in, which no sync or write reorders: the position
+        // in the service's listing moves with every item created or deleted before it.
+        const sorted = [...items].sort((x, y) => compareIds(String(x.id), String(y.id)));
+        const { page, more, last } = takePage(
+          sorted,
+          0,
           a.limit ?? 50,
           (i) => i,
           (i, room) => ({
@@ -445,7 +470,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
           }),
         );
         const result: Obj = { actionItems: page };
-        if (more) result.nextCursor = encodeCursor({ f, o: next });
+        if (more && last) result.nextCursor = encodeCursor(f, { id: String(last.id) });
         return ok(result);
       });
     },
@@ -650,6 +675,22 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       };
     },
   );
+}
+
+/** A search cursor from before the mirror changed: its ranking is gone. */
+class StaleSearchCursor extends UsageError {
+  constructor() {
+    super(
+      'the mirror changed since this cursor was given (a sync), so its ranking no longer holds: repeat the search without a cursor',
+    );
+  }
+}
+
+/** What identifies the mirror's content a search ranks: its last change seq (every sync write logs one). */
+function mirrorState(r: Reader): number {
+  const { rows } = r.sql('SELECT coalesce(max(seq), 0) AS v FROM changes');
+  for (const row of rows) return Number(String(row.v));
+  return 0;
 }
 
 /** A change event too large to send: its item shortened, or left out, and marked with where to read it. */

@@ -341,7 +341,7 @@ describe('bad arguments are one-sentence errors and the server goes on', () => {
     ],
     ['search', { query: '"unbalanced' }, /./],
     ['search', { query: 'a', colour: 'red' }, /^unknown argument "colour"$/],
-    ['search', { query: 'a', cursor: 'garbage' }, /cursor is not one this server gave/],
+    ['search', { query: 'a', cursor: 'garbage' }, /^malformed cursor: it is not one this server gave/],
     ['list_meetings', { limit: 101 }, /^limit must be a whole number from 1 to 100$/],
     ['get_meeting', { id: 'mtg_nope' }, /^no meeting mtg_nope in the mirror/],
     ['get_meeting', { id: 42 }, /^id must be a non-empty string$/],
