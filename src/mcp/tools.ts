@@ -459,16 +459,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         // By ID, the order the service made them in, which no sync or write reorders: the position
         // in the service's listing moves with every item created or deleted before it.
         const sorted = [...items].sort((x, y) => compareIds(String(x.id), String(y.id)));
-        const { page, more, last } = takePage(
-          sorted,
-          0,
-          a.limit ?? 50,
-          (i) => i,
-          (i, room) => ({
-            ...shortenStrings(i, room - 200),
-            truncated: true,
-          }),
-        );
+        const { page, more, last } = takePage(sorted, 0, a.limit ?? 50, (i) => i, shortenItem);
         const result: Obj = { actionItems: page };
         if (more && last) result.nextCursor = encodeCursor(f, { id: String(last.id) });
         return ok(result);
@@ -691,6 +682,16 @@ function mirrorState(r: Reader): number {
   const { rows } = r.sql('SELECT coalesce(max(seq), 0) AS v FROM changes');
   for (const row of rows) return Number(String(row.v));
   return 0;
+}
+
+/** An action item too large to send whole: its longest texts cut, marked with where to read it. */
+function shortenItem(item: Obj, room: number): Obj {
+  const id = String(item.id);
+  return {
+    ...shortenStrings(item, room - 300),
+    truncated: true,
+    readWhole: `long texts were cut; read the item whole with sql: SELECT json FROM action_items WHERE id = '${id.replaceAll("'", "''")}' (in pieces with substr())`,
+  };
 }
 
 /** A change event too large to send: its item shortened, or left out, and marked with where to read it. */

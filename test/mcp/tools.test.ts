@@ -312,6 +312,28 @@ describe('get_transcript pages by characters', () => {
     expect(q.data.rows[0].json).toMatch(/…\[cut\]$/);
   });
 
+  it('list_action_items: an item alone past the bound is cut and says how to read it whole', async () => {
+    const item = m.sandbox.snapshot().actionItems[2] as Obj;
+    const db = openDb(`${m.dataDir}/default.db`);
+    try {
+      db.prepare('UPDATE action_items SET json = ? WHERE id = ?').run(
+        JSON.stringify({ ...item, description: 'z'.repeat(120_000) }),
+        String(item.id),
+      );
+    } finally {
+      db.close();
+    }
+    const { items } = await allPages('list_action_items', { status: 'all', limit: 200 }, 'actionItems');
+    const cut = items.find((i) => String(i.id) === String(item.id)) as Obj;
+    expect(cut.truncated).toBe(true);
+    expect(cut.description).toMatch(/…\[cut\]$/);
+    expect(cut.readWhole).toContain(`sql: SELECT json FROM action_items WHERE id = '${item.id}'`);
+    const whole = await c.call('sql', {
+      query: `SELECT length(json ->> '$.description') AS n FROM action_items WHERE id = '${item.id}'`,
+    });
+    expect(whole.data.rows).toEqual([{ n: 120_000 }]);
+  });
+
   it('a cursor of another meeting, or a made-up one, is an error that names the fix', async () => {
     const snap = m.sandbox.snapshot();
     const first = await c.call('get_transcript', { id: snap.meetings[3]!.id, maxChars: 1000 });
