@@ -74,8 +74,9 @@ const optionalText = (name: string) => z.string({ error: `${name} must be a stri
 const cursor = optionalText('cursor').describe('nextCursor of the previous page, passed back exactly');
 const since = optionalText('since').describe(`meetings created at or after: ${DATES}`);
 const until = optionalText('until').describe(`meetings created before: ${DATES}`);
-const profileId = (name: string) =>
-  z.union([z.number(), z.string()], { error: `${name} must be a profile ID (a number)` });
+const numericId = (name: string, what: string) =>
+  z.union([z.number(), z.string()], { error: `${name} must be ${what} (a number)` });
+const profileId = (name: string) => numericId(name, 'a profile ID');
 
 function sentence(error: z.ZodError, raw: unknown): string {
   const issue = error.issues[0]!;
@@ -494,7 +495,14 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       const after = a.after ?? 0;
       const limit = a.limit ?? 100;
       return access.read((r) => {
-        const events = r.changes(after, (a.resource ?? []) as ChangeResource[], limit + 1);
+        let events: Iterable<ChangeEvent>;
+        try {
+          events = r.changes(after, (a.resource ?? []) as ChangeResource[], limit + 1);
+        } catch (err) {
+          // The CLI's sentence names its flag; this tool's argument is `after`.
+          if (err instanceof UsageError) throw new UsageError(err.message.replace(/--after\b/g, 'after'));
+          throw err;
+        }
         const { page, more } = takePage<ChangeEvent, Obj>(
           events,
           0,
@@ -620,7 +628,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         'assignee (a profile ID, or null to unassign). Returns the item as the service returned it; reads ' +
         'that follow show the change at once.',
       input: z.strictObject({
-        id: profileId('id').describe('the action item ID'),
+        id: numericId('id', 'an action item ID').describe('the action item ID'),
         status: z.enum(['PENDING', 'DONE'], { error: 'status must be PENDING or DONE' }).optional(),
         title: text('title').optional(),
         description: optionalText('description').optional(),

@@ -372,7 +372,8 @@ describe('bad arguments are one-sentence errors and the server goes on', () => {
     ['list_action_items', { status: 'open' }, /^status must be one of pending, done, all$/],
     ['list_action_items', { limit: 201 }, /^limit must be a whole number from 1 to 200$/],
     ['changes', { after: -1 }, /^after must be a whole number/],
-    ['changes', { after: 10_000_000 }, /past the last change/],
+    // The tool's argument, not the CLI's --after.
+    ['changes', { after: 10_000_000 }, /^after 10000000 is past the last change .*start again with after 0$/],
     ['changes', { resource: ['tags'] }, /^resource must list only/],
     ['sql', { query: 'DELETE FROM meetings' }, /only reads/],
     ['sql', { query: 'SELEKT 1' }, /^SQL error: /],
@@ -421,6 +422,10 @@ describe('fresh reads, writes, and no mirror', () => {
         title: 'Send the MCP notes',
         status: 'DONE',
       });
+      // An action item ID, not a profile ID.
+      const notAnId = await w.call('update_action_item', { id: true, status: 'DONE' });
+      expect(notAnId.isError).toBe(true);
+      expect(notAnId.text).toBe('id must be an action item ID (a number)');
       const none = await w.call('update_action_item', { id });
       expect(none.isError).toBe(true);
       expect(none.text).toMatch(/^nothing to change/);
