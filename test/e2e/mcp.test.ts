@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { type McpEnv, mcpEnv } from '../mcp/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
@@ -253,6 +254,17 @@ describe('the process', () => {
     },
     { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'the' } } },
   ];
+
+  it('an invalid MTG_APP_URL: exit 2 with the line `mtg export markdown` gives, before serving anything', async () => {
+    const env = { ...m.env, MTG_APP_URL: 'app.example.com' };
+    const exported = await runCli(['export', 'markdown', `${tempDir('mtg-mcp-export-')}/out`], { env });
+    expect(exported.code).toBe(2);
+    expect(exported.stderr).toMatch(/^mtg: MTG_APP_URL is not a valid app URL \("app\.example\.com"\)/);
+    const r = await raw(env, session, 'stdin');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(exported.stderr);
+    expect(r.stdout).toBe('');
+  });
 
   it.each(['stdin', 'SIGTERM', 'SIGINT'] as const)(
     'stdout holds only protocol messages; ends with exit 0 when %s ends it',
