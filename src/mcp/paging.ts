@@ -249,13 +249,18 @@ export interface HitsPosition extends CursorPosition {
 export const isHitsPosition = (p: CursorPosition): boolean =>
   Object.keys(p).length === 2 && isIndex(p.o) && isIndex(p.v);
 
-/** A place in a transcript: entry `o`, of which `c` characters were already sent. */
+/**
+ * A place in a transcript: entry `o`, of which `c` characters were already sent, in the transcript
+ * whose digest is `h` (a sync may fetch it again, changed: its entries would move under the index).
+ */
 export interface EntryPosition extends CursorPosition {
   o: number;
   c?: number;
+  h: string;
 }
 
 export const isEntryPosition = (p: CursorPosition): boolean =>
   isIndex(p.o) &&
   (p.c === undefined || isIndex(p.c)) &&
-  Object.keys(p).length === (p.c === undefined ? 1 : 2);
+  typeof p.h === 'string' &&
+  Object.keys(p).length === (p.c === undefined ? 2 : 3);

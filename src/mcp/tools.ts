@@ -372,6 +372,11 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       const maxChars = a.maxChars ?? 40_000;
       return access.read(async (r) => {
         const entries = await r.transcript(a.id);
+        const h = fingerprint(entries);
+        if (state && state.h !== h)
+          throw new UsageError(
+            `the transcript of meeting ${a.id} changed since this cursor was given (a sync fetched it again): read it again without a cursor`,
+          );
         let i = state?.o ?? 0;
         let c = state?.c ?? 0;
         const entryText = (e: unknown) => String((e as Obj).text ?? '');
@@ -416,7 +421,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
           c = 0;
         }
         const result: Obj = { meetingId: a.id, total: entries.length, entries: page };
-        if (i < entries.length) result.nextCursor = encodeCursor(f, c > 0 ? { o: i, c } : { o: i });
+        if (i < entries.length) result.nextCursor = encodeCursor(f, c > 0 ? { o: i, c, h } : { o: i, h });
         return ok(result);
       });
     },

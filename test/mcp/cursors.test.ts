@@ -107,6 +107,28 @@ describe('search: a cursor from before a change', () => {
   });
 });
 
+describe('get_transcript: a cursor from before the transcript changed', () => {
+  it('the same cursor gives the same page; once a sync replaced the transcript, one sentence saying to read it again', async () => {
+    const id = m.sandbox.snapshot().meetings[3]!.id;
+    const entries = Array.from({ length: 6 }, (_, i) => ({
+      speaker: 'B',
+      text: `${i} `.repeat(400),
+      timestamp: i,
+    }));
+    storeTranscript(m.dataDir, id, entries);
+    const args = { id, maxChars: 1_000 };
+    const first = await page('get_transcript', args);
+    const second = await page('get_transcript', { ...args, cursor: first.nextCursor });
+    expect(await page('get_transcript', { ...args, cursor: first.nextCursor })).toEqual(second);
+    // As a sync that fetched it again stores it: one entry more at the start.
+    storeTranscript(m.dataDir, id, [{ speaker: 'C', text: 'earlier', timestamp: 0 }, ...entries]);
+    const stale = await c.call('get_transcript', { ...args, cursor: first.nextCursor });
+    expect(stale.isError).toBe(true);
+    expect(stale.text).toMatch(/transcript .*changed.*without a cursor/);
+    expect(stale.text).not.toMatch(/\n/);
+  });
+});
+
 describe('a made-up, edited or borrowed cursor is refused', () => {
   it.each([
     ['search', { query: 'the', limit: 2 }, { query: 'a*', limit: 2 }],
