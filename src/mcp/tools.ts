@@ -218,7 +218,8 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       'best first: {meetingId, meetingName, createdAt, in, speaker, timestamp (seconds into the meeting), ' +
       'snippet (matches between **), rank}. Every word must match; "quoted phrases", prefix*, a OR b and ' +
       '-word work. Then call get_meeting with a meetingId for the meeting, and get_transcript to read what ' +
-      'was said around a hit. More results: pass nextCursor back as cursor.',
+      'was said around a hit. More results: pass nextCursor back as cursor (good until the mirror next ' +
+      'changes; after a sync, search again without it).',
     input: z.strictObject({
       query: text('query').describe('words, "phrases", prefix*, a OR b, -excluded'),
       in: z
@@ -430,9 +431,10 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
   reg('list_action_items', {
     title: 'List action items',
     description:
-      'Action items stored in the mirror, each exactly as the service sent it plus mine (true when it is ' +
-      "the user's own): {actionItems: [...]}. status pending (default), done or all; mine true for only the " +
-      "user's own, false for everyone else's; meetingId for one meeting's. More: pass nextCursor back.",
+      'Action items stored in the mirror, by ID (the order they were made), each exactly as the service ' +
+      "sent it plus mine (true when it is the user's own): {actionItems: [...]}. status pending (default), " +
+      "done or all; mine true for only the user's own, false for everyone else's; meetingId for one " +
+      "meeting's. More: pass nextCursor back.",
     input: z.strictObject({
       status: z
         .enum(['pending', 'done', 'all'], { error: 'status must be one of pending, done, all' })
