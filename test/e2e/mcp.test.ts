@@ -122,6 +122,25 @@ describe('mtg mcp over stdio', () => {
     expect(list.data.meetings.map((x: Obj) => x.id)).toEqual(m.sandbox.snapshot().meetings.map((x) => x.id));
   });
 
+  it('cursors across a sync by another process: list_meetings goes on without repeat or gap, search asks to start again', async () => {
+    const { call } = await start(m.env);
+    const first = (await call('list_meetings', { limit: 3 })).data;
+    const last = first.meetings.at(-1);
+    const found = (await call('search', { query: 'the', limit: 2 })).data;
+    for (let i = 0; i < 50; i++) if (m.sandbox.churn(1).meetings.created.length > 0) break;
+    const synced = await runCli(['sync', '--json'], { env: m.env, timeoutMs: 60_000 });
+    expect(synced.code).toBe(0);
+    const second = await call('list_meetings', { limit: 3, cursor: first.nextCursor });
+    expect(second.isError, second.text).toBe(false);
+    const older = m.sandbox
+      .snapshot()
+      .meetings.filter((x) => Date.parse(x.createdAt as string) < Date.parse(last.createdAt));
+    expect(second.data.meetings.map((x: Obj) => x.id)).toEqual(older.slice(0, 3).map((x) => x.id));
+    const stale = await call('search', { query: 'the', limit: 2, cursor: found.nextCursor });
+    expect(stale.isError).toBe(true);
+    expect(stale.text).toMatch(/repeat the search without a cursor/);
+  });
+
   it('the sync tool returns the summary of `mtg sync --json`; --offline offers no sync and sends nothing', async () => {
     const { call } = await start(m.env);
     const r = await call('sync', { budget: 1000 });
