@@ -224,16 +224,11 @@ export interface ItemKey extends CursorPosition {
 export const isItemKey = (p: CursorPosition): boolean =>
   Object.keys(p).length === 1 && typeof p.id === 'string';
 
-/** IDs in order: integers (of any length) by value, before any other text, which sorts as text. */
-export function compareIds(a: string, b: string): number {
-  const na = /^\d+$/.test(a);
-  const nb = /^\d+$/.test(b);
-  if (na && nb) {
-    const x = a.replace(/^0+(?=\d)/, '');
-    const y = b.replace(/^0+(?=\d)/, '');
-    if (x.length !== y.length) return x.length - y.length;
-  } else if (na !== nb) return na ? -1 : 1;
-  return a < b ? -1 : a > b ? 1 : 0;
+/** A text that sorts as IDs do: integers (of any length) by value, before any other text. */
+export function idSortKey(id: string): string {
+  if (!/^\d+$/.test(id)) return `~${id}`;
+  const digits = id.replace(/^0+(?=\d)/, '');
+  return `${String(digits.length).padStart(6, '0')}:${digits}`;
 }
 
 /**

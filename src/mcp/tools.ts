@@ -19,7 +19,6 @@ import {
 } from './mirror-access.js';
 import {
   afterMeetingKey,
-  compareIds,
   decodeCursor,
   type EntryPosition,
   encodeCursor,
@@ -27,6 +26,7 @@ import {
   type HitsPosition,
   ITEMS_BOUND,
   type ItemKey,
+  idSortKey,
   isEntryPosition,
   isHitsPosition,
   isItemKey,
@@ -451,25 +451,33 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       const key = decodeCursor<ItemKey>(a.cursor, f, isItemKey);
       return access.read(async (r) => {
         const mine = r.mineIds();
-        const items = (function* (all: Iterable<Obj>) {
-          for (const item of all) {
-            // Keyset: only the items after the last one of the previous page.
-            if (key && compareIds(String(item.id), key.id) <= 0) continue;
-            const isMine = mine.has(String(item.id));
-            if (a.mine === false && isMine) continue;
-            if (a.meetingId !== undefined) {
-              const ids = (Array.isArray(item.meetingIds) ? item.meetingIds : []).map(String);
-              if (!ids.includes(a.meetingId)) continue;
-            }
-            yield { ...item, mine: isMine } as Obj;
+        // Keyset: only the items after the last one of the previous page.
+        const after = key && idSortKey(key.id);
+        const chosen: { order: string; item: Obj; mine: boolean }[] = [];
+        for (const item of (await r.actionItems(status, a.mine === true)) as Iterable<Obj>) {
+          const id = String(item.id);
+          const order = idSortKey(id);
+          if (after !== undefined && order <= after) continue;
+          const isMine = mine.has(id);
+          if (a.mine === false && isMine) continue;
+          if (a.meetingId !== undefined) {
+            const ids = (Array.isArray(item.meetingIds) ? item.meetingIds : []).map(String);
+            if (!ids.includes(a.meetingId)) continue;
           }
-        })((await r.actionItems(status, a.mine === true)) as Iterable<Obj>);
+          chosen.push({ order, item, mine: isMine });
+        }
         // By ID, the order the service made them in, which no sync or write reorders: the position
         // in the service's listing moves with every item created or deleted before it.
-        const sorted = [...items].sort((x, y) => compareIds(String(x.id), String(y.id)));
-        const { page, more, last } = takePage(sorted, 0, a.limit ?? 50, (i) => i, shortenItem);
+        chosen.sort((x, y) => (x.order < y.order ? -1 : x.order > y.order ? 1 : 0));
+        const { page, more, last } = takePage(
+          chosen,
+          0,
+          a.limit ?? 50,
+          (c) => ({ ...c.item, mine: c.mine }) as Obj,
+          shortenItem,
+        );
         const result: Obj = { actionItems: page };
-        if (more && last) result.nextCursor = encodeCursor(f, { id: String(last.id) });
+        if (more && last) result.nextCursor = encodeCursor(f, { id: String(last.item.id) });
         return ok(result);
       });
     },
