@@ -387,7 +387,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
           (i === entries.length && c > 0)
         )
           throw new UsageError(
-            'the cursor is not one this server gave for this transcript: start again without a cursor',
+            'malformed cursor: it is not one this server gave for this transcript; start again without a cursor',
           );
         const page: Obj[] = [];
         let chars = 0;
