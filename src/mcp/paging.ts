@@ -18,24 +18,36 @@ export function fingerprint(args: unknown): string {
   return createHash('sha256').update(JSON.stringify(args)).digest('base64url').slice(0, 12);
 }
 
-export interface CursorState {
-  /** The tool and its arguments (fingerprint). */
-  f: string;
-  /** Position: an offset in the result list, or an entry index. */
-  o: number;
-  /** Characters of entry `o` already sent (a transcript entry sent in pieces). */
-  c?: number;
+/**
+ * Where a page ends, as each tool keeps it: an index (transcript entries, ranked search hits,
+ * together with the mirror's state they were ranked in) or the sort key of the last item returned
+ * (the listings, so that items added or removed before it move nothing).
+ */
+export type CursorPosition = Record<string, unknown>;
+
+/** A short check over a cursor's payload: a cursor made up or edited fails it. */
+function checksum(payload: string): string {
+  return createHash('sha256').update(`mtg mcp cursor\0${payload}`).digest('base64url').slice(0, 10);
 }
 
-export function encodeCursor(state: CursorState): string {
-  return Buffer.from(JSON.stringify(state)).toString('base64url');
+/** An opaque cursor (base64url JSON) holding the arguments' fingerprint `f`, the position and a check. */
+export function encodeCursor(f: string, position: CursorPosition): string {
+  const payload = JSON.stringify({ f, ...position });
+  return Buffer.from(`${payload.slice(0, -1)},"k":"${checksum(payload)}"}`).toString('base64url');
 }
 
-/** The state of a cursor this server gave for these arguments; anything else is a UsageError. */
-export function decodeCursor(cursor: string | undefined, f: string): CursorState | undefined {
+/**
+ * The position of a cursor this server gave for these arguments (`f`), checked by `valid`; a cursor
+ * made up, edited or cut is "malformed", one of other arguments says so: both UsageErrors.
+ */
+export function decodeCursor<P extends CursorPosition>(
+  cursor: string | undefined,
+  f: string,
+  valid: (position: CursorPosition) => boolean,
+): P | undefined {
   if (cursor === undefined) return undefined;
   const bad = new UsageError(
-    'the cursor is not one this server gave: pass back nextCursor exactly as received, with the same other arguments',
+    'malformed cursor: it is not one this server gave; pass back nextCursor exactly as received, with the same other arguments',
   );
   let state: unknown;
   try {
@@ -44,27 +56,27 @@ export function decodeCursor(cursor: string | undefined, f: string): CursorState
   } catch {
     throw bad;
   }
-  const s = state as Partial<CursorState>;
-  if (
-    typeof s !== 'object' ||
-    s === null ||
-    typeof s.f !== 'string' ||
-    !Number.isSafeInteger(s.o) ||
-    (s.o as number) < 0 ||
-    (s.c !== undefined && (!Number.isSafeInteger(s.c) || s.c < 0))
-  )
+  if (typeof state !== 'object' || state === null || Array.isArray(state)) throw bad;
+  const { k, ...payload } = state as { k?: unknown; f?: unknown };
+  if (typeof k !== 'string' || typeof payload.f !== 'string' || k !== checksum(JSON.stringify(payload)))
     throw bad;
-  if (s.f !== f) {
+  const { f: given, ...position } = payload;
+  if (given !== f) {
     throw new UsageError(
       'this cursor belongs to other arguments: repeat the call with the arguments that gave it, or start without a cursor',
     );
   }
-  return s as CursorState;
+  if (!valid(position)) throw bad;
+  return position as P;
 }
+
+/** A whole number, 0 or more (a position's index). */
+export const isIndex = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
 /**
  * Up to `limit` items after skipping `offset`, as many as fit in ITEMS_BOUND characters of JSON
- * (at least one, shortened by `shorten` when it alone would not fit); `more` when items are left.
+ * (at least one, shortened by `shorten` when it alone would not fit); `more` when items are left;
+ * `last` the item the page ends with, as given (a keyset cursor's key).
  */
 export function takePage<T, U>(
   items: Iterable<T>,
@@ -72,29 +84,31 @@ export function takePage<T, U>(
   limit: number,
   map: (item: T) => U,
   shorten: (item: U, room: number) => U,
-): { page: U[]; more: boolean; next: number } {
+): { page: U[]; more: boolean; next: number; last?: T } {
   const page: U[] = [];
+  let last: T | undefined;
   let used = 0;
   let index = 0;
   const it = items[Symbol.iterator]();
   try {
     for (let r = it.next(); !r.done; r = it.next(), index++) {
       if (index < offset) continue;
-      if (page.length >= limit) return { page, more: true, next: offset + page.length };
+      if (page.length >= limit) return { page, more: true, next: offset + page.length, last };
       let item = map(r.value);
       let size = jsonLength(item) + 1;
       if (size > ITEMS_BOUND - used) {
-        if (page.length > 0) return { page, more: true, next: offset + page.length };
+        if (page.length > 0) return { page, more: true, next: offset + page.length, last };
         item = shorten(item, ITEMS_BOUND);
         size = jsonLength(item) + 1;
       }
       page.push(item);
+      last = r.value;
       used += size;
     }
   } finally {
     it.return?.();
   }
-  return { page, more: false, next: offset + page.length };
+  return { page, more: false, next: offset + page.length, last };
 }
 
 /**
@@ -149,3 +163,99 @@ export function safePrefix(s: string, n: number): string {
   const code = s.charCodeAt(n - 1);
   return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }
+
+// ---- keyset positions of the listings -----------------------------------------------------------
+
+/**
+ * Where a newest-first page of meetings ends: the last meeting's createdAt and the IDs returned with
+ * that same instant (so ties, in whatever order the service lists them, are neither repeated nor
+ * skipped). The next page is the meetings strictly older, or of that instant and not yet returned.
+ */
+export interface MeetingKey extends CursorPosition {
+  at: string | null;
+  ids: string[];
+}
+
+/** A meeting's instant for ordering (none, or not a date: older than any). */
+const instant = (at: string | null | undefined): number => {
+  const t = at ? Date.parse(at) : Number.NaN;
+  return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
+};
+
+export const isMeetingKey = (p: CursorPosition): boolean =>
+  Object.keys(p).length === 2 &&
+  (p.at === null || typeof p.at === 'string') &&
+  Array.isArray(p.ids) &&
+  p.ids.length > 0 &&
+  p.ids.every((id) => typeof id === 'string');
+
+/** Whether a meeting comes after the page that ended at `key` (every meeting when there is none). */
+export function afterMeetingKey(
+  key: MeetingKey | undefined,
+): (m: { id: string; createdAt: string | null }) => boolean {
+  if (!key) return () => true;
+  const t = instant(key.at);
+  const returned = new Set(key.ids);
+  return (m) => {
+    const mt = instant(m.createdAt);
+    return mt < t || (mt === t && !returned.has(m.id));
+  };
+}
+
+/** The key of a page of meetings that follows the page that ended at `previous`. */
+export function meetingKeyOf(
+  previous: MeetingKey | undefined,
+  page: readonly { id: string; createdAt: string | null }[],
+): MeetingKey {
+  const last = page[page.length - 1]!;
+  const t = instant(last.createdAt);
+  const ids = page.filter((m) => instant(m.createdAt) === t).map((m) => m.id);
+  return {
+    at: last.createdAt,
+    ids: previous && instant(previous.at) === t ? [...previous.ids, ...ids] : ids,
+  };
+}
+
+/** Where a page of action items (listed by ID, in the order the service made them) ends. */
+export interface ItemKey extends CursorPosition {
+  id: string;
+}
+
+export const isItemKey = (p: CursorPosition): boolean =>
+  Object.keys(p).length === 1 && typeof p.id === 'string';
+
+/** A text that sorts as IDs do: integers (of any length) by value, before any other text. */
+export function idSortKey(id: string): string {
+  if (!/^\d+$/.test(id)) return `~${id}`;
+  const digits = id.replace(/^0+(?=\d)/, '');
+  return `${String(digits.length).padStart(6, '0')}:${digits}`;
+}
+
+/**
+ * Where a page of ranked search hits ends: the index of the next hit, and the state of the mirror
+ * they were ranked in (its last change seq): bm25 ranks move when the corpus changes, so a cursor
+ * is only good while that state holds.
+ */
+export interface HitsPosition extends CursorPosition {
+  o: number;
+  v: number;
+}
+
+export const isHitsPosition = (p: CursorPosition): boolean =>
+  Object.keys(p).length === 2 && isIndex(p.o) && isIndex(p.v);
+
+/**
+ * A place in a transcript: entry `o`, of which `c` characters were already sent, in the transcript
+ * whose digest is `h` (a sync may fetch it again, changed: its entries would move under the index).
+ */
+export interface EntryPosition extends CursorPosition {
+  o: number;
+  c?: number;
+  h: string;
+}
+
+export const isEntryPosition = (p: CursorPosition): boolean =>
+  isIndex(p.o) &&
+  (p.c === undefined || isIndex(p.c)) &&
+  typeof p.h === 'string' &&
+  Object.keys(p).length === (p.c === undefined ? 2 : 3);

@@ -14,14 +14,26 @@ import {
   type Hit,
   type MirrorAccess,
   PASSAGE_KINDS,
+  type Reader,
   timeWindow,
 } from './mirror-access.js';
 import {
+  afterMeetingKey,
   decodeCursor,
+  type EntryPosition,
   encodeCursor,
   fingerprint,
+  type HitsPosition,
   ITEMS_BOUND,
+  type ItemKey,
+  idSortKey,
+  isEntryPosition,
+  isHitsPosition,
+  isItemKey,
+  isMeetingKey,
   jsonLength,
+  type MeetingKey,
+  meetingKeyOf,
   RESULT_BOUND,
   safePrefix,
   shortenStrings,
@@ -62,8 +74,9 @@ const optionalText = (name: string) => z.string({ error: `${name} must be a stri
 const cursor = optionalText('cursor').describe('nextCursor of the previous page, passed back exactly');
 const since = optionalText('since').describe(`meetings created at or after: ${DATES}`);
 const until = optionalText('until').describe(`meetings created before: ${DATES}`);
-const profileId = (name: string) =>
-  z.union([z.number(), z.string()], { error: `${name} must be a profile ID (a number)` });
+const numericId = (name: string, what: string) =>
+  z.union([z.number(), z.string()], { error: `${name} must be ${what} (a number)` });
+const profileId = (name: string) => numericId(name, 'a profile ID');
 
 function sentence(error: z.ZodError, raw: unknown): string {
   const issue = error.issues[0]!;
@@ -205,7 +218,8 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       'best first: {meetingId, meetingName, createdAt, in, speaker, timestamp (seconds into the meeting), ' +
       'snippet (matches between **), rank}. Every word must match; "quoted phrases", prefix*, a OR b and ' +
       '-word work. Then call get_meeting with a meetingId for the meeting, and get_transcript to read what ' +
-      'was said around a hit. More results: pass nextCursor back as cursor.',
+      'was said around a hit. More results: pass nextCursor back as cursor (good until the mirror next ' +
+      'changes; after a sync, search again without it).',
     input: z.strictObject({
       query: text('query').describe('words, "phrases", prefix*, a OR b, -excluded'),
       in: z
@@ -223,14 +237,19 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     run: async (a) => {
       const window = timeWindow(a.since, a.until);
       const f = fingerprint(['search', a.query, a.in ?? [], a.since ?? null, a.until ?? null]);
-      const offset = decodeCursor(a.cursor, f)?.o ?? 0;
+      const position = decodeCursor<HitsPosition>(a.cursor, f, isHitsPosition);
+      const offset = position?.o ?? 0;
       return access.read((r) => {
         const limit = a.limit ?? 20;
+        // The ranking holds while the mirror does: read its state before and after ranking.
+        const state = mirrorState(r);
+        if (position && position.v !== state) throw new StaleSearchCursor();
         // Ranked up to one past the page (whether a next one exists), as `mtg find --limit` ranks.
         const hits = r.hits(a.query, { in: a.in, ...window, limit: offset + limit + 1 });
         const { page, more, next } = takePage<Hit, Hit>(hits, offset, limit, (h) => h, shortenStrings);
+        if (position && mirrorState(r) !== state) throw new StaleSearchCursor();
         const result: Obj = { results: page };
-        if (more) result.nextCursor = encodeCursor({ f, o: next });
+        if (more) result.nextCursor = encodeCursor(f, { o: next, v: state });
         return ok(result, meetingLinks(page.map((h) => ({ id: h.meetingId, name: h.meetingName }))));
       });
     },
@@ -261,7 +280,8 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         a.attendee ?? null,
         a.tag ?? null,
       ]);
-      const offset = decodeCursor(a.cursor, f)?.o ?? 0;
+      const key = decodeCursor<MeetingKey>(a.cursor, f, isMeetingKey);
+      const after = afterMeetingKey(key);
       const who = a.attendee?.trim().toLowerCase();
       const tag = a.tag?.trim().toLowerCase();
       return access.read(async (r) => {
@@ -279,6 +299,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
               continue;
             const tags = ((Array.isArray(m.tags) ? m.tags : []) as Obj[]).map((t) => String(t.name ?? ''));
             if (tag && !tags.some((t) => t.toLowerCase() === tag)) continue;
+            if (!after({ id: String(m.id), createdAt: at ?? null })) continue;
             yield {
               id: String(m.id),
               name: (m.name as string | undefined) ?? null,
@@ -291,9 +312,10 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
             };
           }
         })((await r.meetings()) as Iterable<Obj>);
-        const { page, more, next } = takePage(meetings, offset, a.limit ?? 20, (m) => m, shortenStrings);
+        // Keyset: the next page starts after the last meeting of this one, wherever the sync moved it.
+        const { page, more } = takePage(meetings, 0, a.limit ?? 20, (m) => m, shortenStrings);
         const result: Obj = { meetings: page };
-        if (more) result.nextCursor = encodeCursor({ f, o: next });
+        if (more) result.nextCursor = encodeCursor(f, meetingKeyOf(key, page));
         return ok(result, meetingLinks(page));
       });
     },
@@ -347,10 +369,15 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     annotations: READ,
     run: async (a) => {
       const f = fingerprint(['get_transcript', a.id]);
-      const state = decodeCursor(a.cursor, f);
+      const state = decodeCursor<EntryPosition>(a.cursor, f, isEntryPosition);
       const maxChars = a.maxChars ?? 40_000;
       return access.read(async (r) => {
         const entries = await r.transcript(a.id);
+        const h = fingerprint(entries);
+        if (state && state.h !== h)
+          throw new UsageError(
+            `the transcript of meeting ${a.id} changed since this cursor was given (a sync fetched it again): read it again without a cursor`,
+          );
         let i = state?.o ?? 0;
         let c = state?.c ?? 0;
         const entryText = (e: unknown) => String((e as Obj).text ?? '');
@@ -360,7 +387,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
           (i === entries.length && c > 0)
         )
           throw new UsageError(
-            'the cursor is not one this server gave for this transcript: start again without a cursor',
+            'malformed cursor: it is not one this server gave for this transcript; start again without a cursor',
           );
         const page: Obj[] = [];
         let chars = 0;
@@ -395,7 +422,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
           c = 0;
         }
         const result: Obj = { meetingId: a.id, total: entries.length, entries: page };
-        if (i < entries.length) result.nextCursor = encodeCursor(c > 0 ? { f, o: i, c } : { f, o: i });
+        if (i < entries.length) result.nextCursor = encodeCursor(f, c > 0 ? { o: i, c, h } : { o: i, h });
         return ok(result);
       });
     },
@@ -404,9 +431,10 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
   reg('list_action_items', {
     title: 'List action items',
     description:
-      'Action items stored in the mirror, each exactly as the service sent it plus mine (true when it is ' +
-      "the user's own): {actionItems: [...]}. status pending (default), done or all; mine true for only the " +
-      "user's own, false for everyone else's; meetingId for one meeting's. More: pass nextCursor back.",
+      'Action items stored in the mirror, by ID (the order they were made), each exactly as the service ' +
+      "sent it plus mine (true when it is the user's own): {actionItems: [...]}. status pending (default), " +
+      "done or all; mine true for only the user's own, false for everyone else's; meetingId for one " +
+      "meeting's. More: pass nextCursor back.",
     input: z.strictObject({
       status: z
         .enum(['pending', 'done', 'all'], { error: 'status must be one of pending, done, all' })
@@ -420,32 +448,36 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     run: async (a) => {
       const status = (a.status ?? 'pending').toUpperCase() as 'PENDING' | 'DONE' | 'ALL';
       const f = fingerprint(['list_action_items', status, a.mine ?? null, a.meetingId ?? null]);
-      const offset = decodeCursor(a.cursor, f)?.o ?? 0;
+      const key = decodeCursor<ItemKey>(a.cursor, f, isItemKey);
       return access.read(async (r) => {
         const mine = r.mineIds();
-        const items = (function* (all: Iterable<Obj>) {
-          for (const item of all) {
-            const isMine = mine.has(String(item.id));
-            if (a.mine === false && isMine) continue;
-            if (a.meetingId !== undefined) {
-              const ids = (Array.isArray(item.meetingIds) ? item.meetingIds : []).map(String);
-              if (!ids.includes(a.meetingId)) continue;
-            }
-            yield { ...item, mine: isMine };
+        // Keyset: only the items after the last one of the previous page.
+        const after = key && idSortKey(key.id);
+        const chosen: { order: string; item: Obj; mine: boolean }[] = [];
+        for (const item of (await r.actionItems(status, a.mine === true)) as Iterable<Obj>) {
+          const id = String(item.id);
+          const order = idSortKey(id);
+          if (after !== undefined && order <= after) continue;
+          const isMine = mine.has(id);
+          if (a.mine === false && isMine) continue;
+          if (a.meetingId !== undefined) {
+            const ids = (Array.isArray(item.meetingIds) ? item.meetingIds : []).map(String);
+            if (!ids.includes(a.meetingId)) continue;
           }
-        })((await r.actionItems(status, a.mine === true)) as Iterable<Obj>);
-        const { page, more, next } = takePage(
-          items,
-          offset,
+          chosen.push({ order, item, mine: isMine });
+        }
+        // By ID, the order the service made them in, which no sync or write reorders: the position
+        // in the service's listing moves with every item created or deleted before it.
+        chosen.sort((x, y) => (x.order < y.order ? -1 : x.order > y.order ? 1 : 0));
+        const { page, more, last } = takePage(
+          chosen,
+          0,
           a.limit ?? 50,
-          (i) => i,
-          (i, room) => ({
-            ...shortenStrings(i, room - 200),
-            truncated: true,
-          }),
+          (c) => ({ ...c.item, mine: c.mine }) as Obj,
+          shortenItem,
         );
         const result: Obj = { actionItems: page };
-        if (more) result.nextCursor = encodeCursor({ f, o: next });
+        if (more && last) result.nextCursor = encodeCursor(f, { id: String(last.item.id) });
         return ok(result);
       });
     },
@@ -478,6 +510,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       const after = a.after ?? 0;
       const limit = a.limit ?? 100;
       return access.read((r) => {
+        // The library's refusals name this tool's argument (`after`), not the CLI's flag.
         const events = r.changes(after, (a.resource ?? []) as ChangeResource[], limit + 1);
         const { page, more } = takePage<ChangeEvent, Obj>(
           events,
@@ -604,7 +637,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         'assignee (a profile ID, or null to unassign). Returns the item as the service returned it; reads ' +
         'that follow show the change at once.',
       input: z.strictObject({
-        id: profileId('id').describe('the action item ID'),
+        id: numericId('id', 'an action item ID').describe('the action item ID'),
         status: z.enum(['PENDING', 'DONE'], { error: 'status must be PENDING or DONE' }).optional(),
         title: text('title').optional(),
         description: optionalText('description').optional(),
@@ -650,6 +683,32 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       };
     },
   );
+}
+
+/** A search cursor from before the mirror changed: its ranking is gone. */
+class StaleSearchCursor extends UsageError {
+  constructor() {
+    super(
+      'the mirror changed since this cursor was given (a sync), so its ranking no longer holds: repeat the search without a cursor',
+    );
+  }
+}
+
+/** What identifies the mirror's content a search ranks: its last change seq (every sync write logs one). */
+function mirrorState(r: Reader): number {
+  const { rows } = r.sql('SELECT coalesce(max(seq), 0) AS v FROM changes');
+  for (const row of rows) return Number(String(row.v));
+  return 0;
+}
+
+/** An action item too large to send whole: its longest texts cut, marked with where to read it. */
+function shortenItem(item: Obj, room: number): Obj {
+  const id = String(item.id);
+  return {
+    ...shortenStrings(item, room - 300),
+    truncated: true,
+    readWhole: `long texts were cut; read the item whole with sql: SELECT json FROM action_items WHERE id = '${id.replaceAll("'", "''")}' (in pieces with substr())`,
+  };
 }
 
 /** A change event too large to send: its item shortened, or left out, and marked with where to read it. */

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { type McpEnv, mcpEnv } from '../mcp/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
@@ -119,6 +120,25 @@ describe('mtg mcp over stdio', () => {
     expect(after.data.lastSeq).toBeGreaterThan(before);
     const list = await call('list_meetings', { limit: 100 });
     expect(list.data.meetings.map((x: Obj) => x.id)).toEqual(m.sandbox.snapshot().meetings.map((x) => x.id));
+  });
+
+  it('cursors across a sync by another process: list_meetings goes on without repeat or gap, search asks to start again', async () => {
+    const { call } = await start(m.env);
+    const first = (await call('list_meetings', { limit: 3 })).data;
+    const last = first.meetings.at(-1);
+    const found = (await call('search', { query: 'the', limit: 2 })).data;
+    for (let i = 0; i < 50; i++) if (m.sandbox.churn(1).meetings.created.length > 0) break;
+    const synced = await runCli(['sync', '--json'], { env: m.env, timeoutMs: 60_000 });
+    expect(synced.code).toBe(0);
+    const second = await call('list_meetings', { limit: 3, cursor: first.nextCursor });
+    expect(second.isError, second.text).toBe(false);
+    const older = m.sandbox
+      .snapshot()
+      .meetings.filter((x) => Date.parse(x.createdAt as string) < Date.parse(last.createdAt));
+    expect(second.data.meetings.map((x: Obj) => x.id)).toEqual(older.slice(0, 3).map((x) => x.id));
+    const stale = await call('search', { query: 'the', limit: 2, cursor: found.nextCursor });
+    expect(stale.isError).toBe(true);
+    expect(stale.text).toMatch(/repeat the search without a cursor/);
   });
 
   it('the sync tool returns the summary of `mtg sync --json`; --offline offers no sync and sends nothing', async () => {
@@ -253,6 +273,17 @@ describe('the process', () => {
     },
     { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'the' } } },
   ];
+
+  it('an invalid MTG_APP_URL: exit 2 with the line `mtg export markdown` gives, before serving anything', async () => {
+    const env = { ...m.env, MTG_APP_URL: 'app.example.com' };
+    const exported = await runCli(['export', 'markdown', `${tempDir('mtg-mcp-export-')}/out`], { env });
+    expect(exported.code).toBe(2);
+    expect(exported.stderr).toMatch(/^mtg: MTG_APP_URL is not a valid app URL \("app\.example\.com"\)/);
+    const r = await raw(env, session, 'stdin');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(exported.stderr);
+    expect(r.stdout).toBe('');
+  });
 
   it.each(['stdin', 'SIGTERM', 'SIGINT'] as const)(
     'stdout holds only protocol messages; ends with exit 0 when %s ends it',

@@ -312,6 +312,28 @@ describe('get_transcript pages by characters', () => {
     expect(q.data.rows[0].json).toMatch(/…\[cut\]$/);
   });
 
+  it('list_action_items: an item alone past the bound is cut and says how to read it whole', async () => {
+    const item = m.sandbox.snapshot().actionItems[2] as Obj;
+    const db = openDb(`${m.dataDir}/default.db`);
+    try {
+      db.prepare('UPDATE action_items SET json = ? WHERE id = ?').run(
+        JSON.stringify({ ...item, description: 'z'.repeat(120_000) }),
+        String(item.id),
+      );
+    } finally {
+      db.close();
+    }
+    const { items } = await allPages('list_action_items', { status: 'all', limit: 200 }, 'actionItems');
+    const cut = items.find((i) => String(i.id) === String(item.id)) as Obj;
+    expect(cut.truncated).toBe(true);
+    expect(cut.description).toMatch(/…\[cut\]$/);
+    expect(cut.readWhole).toContain(`sql: SELECT json FROM action_items WHERE id = '${item.id}'`);
+    const whole = await c.call('sql', {
+      query: `SELECT length(json ->> '$.description') AS n FROM action_items WHERE id = '${item.id}'`,
+    });
+    expect(whole.data.rows).toEqual([{ n: 120_000 }]);
+  });
+
   it('a cursor of another meeting, or a made-up one, is an error that names the fix', async () => {
     const snap = m.sandbox.snapshot();
     const first = await c.call('get_transcript', { id: snap.meetings[3]!.id, maxChars: 1000 });
@@ -341,7 +363,7 @@ describe('bad arguments are one-sentence errors and the server goes on', () => {
     ],
     ['search', { query: '"unbalanced' }, /./],
     ['search', { query: 'a', colour: 'red' }, /^unknown argument "colour"$/],
-    ['search', { query: 'a', cursor: 'garbage' }, /cursor is not one this server gave/],
+    ['search', { query: 'a', cursor: 'garbage' }, /^malformed cursor: it is not one this server gave/],
     ['list_meetings', { limit: 101 }, /^limit must be a whole number from 1 to 100$/],
     ['get_meeting', { id: 'mtg_nope' }, /^no meeting mtg_nope in the mirror/],
     ['get_meeting', { id: 42 }, /^id must be a non-empty string$/],
@@ -408,6 +430,10 @@ describe('fresh reads, writes, and no mirror', () => {
         title: 'Send the MCP notes',
         status: 'DONE',
       });
+      // An action item ID, not a profile ID.
+      const notAnId = await w.call('update_action_item', { id: true, status: 'DONE' });
+      expect(notAnId.isError).toBe(true);
+      expect(notAnId.text).toBe('id must be an action item ID (a number)');
       const none = await w.call('update_action_item', { id });
       expect(none.isError).toBe(true);
       expect(none.text).toMatch(/^nothing to change/);

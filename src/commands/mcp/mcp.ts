@@ -6,6 +6,7 @@ import { ExitCode, UsageError } from '../../api/errors.js';
 import { VERSION } from '../../cli/context.js';
 import { parseInterval } from '../../cli/dates.js';
 import { defineRun } from '../../cli/spec.js';
+import { appUrlOf } from '../../config/settings.js';
 import { mirrorAccess } from '../../mcp/mirror-access.js';
 import { serveStdio } from '../../mcp/server.js';
 import * as spec from './spec.js';
@@ -23,8 +24,11 @@ export const run = defineRun(spec.mcp, async (ctx, _args, opts) => {
       '--allow-writes sends requests, and --offline (or MTG_OFFLINE) sends none: give one of them',
     );
   }
+  // The app URL only makes the Markdown resource's links: a config file mtg cannot read leaves them
+  // out, but a bad MTG_APP_URL is bad input, refused before serving as `mtg export markdown` does.
+  const settings = await ctx.settings(true).catch(() => undefined);
+  const appUrl = settings && appUrlOf(settings);
   const access = await mirrorAccess(ctx);
-  const appUrl = (await ctx.settings(true).catch(() => undefined))?.appUrl;
   await serveStdio(access, {
     version: VERSION,
     offline: ctx.offline,
