@@ -2,7 +2,7 @@
 // the mirror (mirror-access.ts), plus what only MCP needs (arguments checked into one sentence,
 // pages within the size bound, cursors). Each call reads the mirror afresh.
 
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MtgError, UsageError } from '../api/errors.js';
@@ -27,14 +27,15 @@ import {
   shortenStrings,
   takePage,
 } from './paging.js';
+import { BUDGET_DESCRIPTION, SYNC_DESCRIPTION, type SyncProgressReport } from './sync-tool.js';
 
 type Obj = Record<string, unknown>;
 
 export interface ToolsOptions {
   offline: boolean;
   allowWrites: boolean;
-  /** Runs one sync in this process (the same run as --sync-every's); undefined with --offline. */
-  sync?: (budget: number | undefined) => Promise<unknown>;
+  /** Runs one sync in this process (bounded in time, sync-tool.ts); undefined with --offline. */
+  sync?: (budget: number | undefined, report?: (p: SyncProgressReport) => void) => Promise<unknown>;
   /** Markdown of one meeting in the export's layout (without transcript). */
   renderMeeting: (id: string, meeting: Obj) => Promise<string>;
   /** Logs a failure that is not the caller's (stderr). */
@@ -160,7 +161,7 @@ interface ToolSpec<S extends z.ZodType> {
     openWorldHint: boolean;
   };
   /** Needs the mirror (every tool but mirror_status and sync). */
-  run: (args: z.infer<S>) => Promise<ToolResult>;
+  run: (args: z.infer<S>, request: ServerContext) => Promise<ToolResult>;
 }
 
 const READ = { readOnlyHint: true, openWorldHint: false } as const;
@@ -179,11 +180,11 @@ function register<S extends z.ZodType>(
       inputSchema: advertised(spec.input),
       annotations: { title: spec.title, ...spec.annotations },
     },
-    (async (raw: unknown) => {
+    (async (raw: unknown, request: ServerContext) => {
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) return failure(sentence(parsed.error, raw));
       try {
-        return await spec.run(parsed.data);
+        return await spec.run(parsed.data, request);
       } catch (err) {
         if (err instanceof MtgError) return failure(err.message);
         log(`mtg mcp: ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -559,14 +560,12 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
   if (sync) {
     reg('sync', {
       title: 'Sync the mirror',
-      description:
-        'Fetch what changed from the service into the mirror now (paced by the rate limit; this sends ' +
-        'requests). Returns the summary of `mtg sync --json`: {complete, requests, durationMs, meetings, ' +
-        'actionItems, people, companies, transcripts}. budget: at most that many requests, then stop ' +
-        '(complete: false; call again to go on). Usually not needed: the mirror is kept by `mtg sync`.',
-      input: z.strictObject({ budget: wholeIn('budget', 1, 1_000_000).optional() }),
+      description: SYNC_DESCRIPTION,
+      input: z.strictObject({
+        budget: wholeIn('budget', 1, 1_000_000).optional().describe(BUDGET_DESCRIPTION),
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-      run: async (a) => ok((await sync(a.budget)) as Obj),
+      run: async (a, request) => ok((await sync(a.budget, progressReporter(request))) as Obj),
     });
   }
 
@@ -664,4 +663,16 @@ function shortenEvent(event: Obj, room: number): Obj {
   const marked = { ...event, truncated: true, readWhole };
   const cut = shortenStrings(marked, room);
   return jsonLength(cut) <= room ? cut : { ...marked, item: null };
+}
+
+/** Progress notifications for a call that asked for them (a progressToken), else none. */
+function progressReporter(request: ServerContext): ((p: SyncProgressReport) => void) | undefined {
+  const token = request.mcpReq._meta?.progressToken;
+  if (token === undefined) return undefined;
+  return (p) => {
+    request.mcpReq
+      .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
+      // A client gone away: the sync goes on, and its result will say the rest.
+      .catch(() => undefined);
+  };
 }
