@@ -63,6 +63,18 @@ const optionalText = (name: string) => z.string({ error: `${name} must be a stri
 const cursor = optionalText('cursor').describe('nextCursor of the previous page, passed back exactly');
 const since = optionalText('since').describe(`meetings created at or after: ${DATES}`);
 const until = optionalText('until').describe(`meetings created before: ${DATES}`);
+/**
+ * One of `values`, in either case (a model writes DONE as often as done); tools/list advertises
+ * `values` as given. The tool normalizes the case.
+ */
+const oneOf = <V extends string>(values: readonly V[], error: string) =>
+  z
+    .string({ error })
+    .refine((s) => (values as readonly string[]).some((v) => v.toLowerCase() === s.toLowerCase()), { error })
+    .meta({ enum: [...values] });
+/** A meeting ID the mirror does not hold: the same sentence from every tool. */
+const unknownMeeting = (id: string) =>
+  new UsageError(`no meeting ${id} in the mirror (search and list_meetings give IDs)`);
 const profileId = (name: string) =>
   z.union([z.number(), z.string()], { error: `${name} must be a profile ID (a number)` });
 
@@ -311,8 +323,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     run: async (a) =>
       access.read(async (r) => {
         const meeting = (await r.meeting(a.id)) as Obj | undefined;
-        if (!meeting)
-          throw new UsageError(`no meeting ${a.id} in the mirror (search and list_meetings give IDs)`);
+        if (!meeting) throw unknownMeeting(a.id);
         let transcript: { entries: number; chars: number } | null = null;
         if (r.transcriptIds().has(a.id)) {
           const entries = await r.transcript(a.id);
@@ -351,6 +362,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       const state = decodeCursor(a.cursor, f);
       const maxChars = a.maxChars ?? 40_000;
       return access.read(async (r) => {
+        if (!(await r.meeting(a.id))) throw unknownMeeting(a.id);
         const entries = await r.transcript(a.id);
         let i = state?.o ?? 0;
         let c = state?.c ?? 0;
@@ -409,11 +421,16 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       "the user's own): {actionItems: [...]}. status pending (default), done or all; mine true for only the " +
       "user's own, false for everyone else's; meetingId for one meeting's. More: pass nextCursor back.",
     input: z.strictObject({
-      status: z
-        .enum(['pending', 'done', 'all'], { error: 'status must be one of pending, done, all' })
-        .optional(),
-      mine: z.boolean({ error: 'mine must be true or false' }).optional(),
-      meetingId: text('meetingId').optional(),
+      status: oneOf(['pending', 'done', 'all'], 'status must be one of pending, done, all')
+        .optional()
+        .describe('pending (not done yet; the default), done, or all'),
+      mine: z
+        .boolean({ error: 'mine must be true or false' })
+        .optional()
+        .describe(
+          "true: only the user's own items (assigned to the user); false: only everyone else's; absent: both",
+        ),
+      meetingId: text('meetingId').optional().describe("only this meeting's items (a meeting ID)"),
       limit: wholeIn('limit', 1, 200).optional().describe('items per page (default 50)'),
       cursor: cursor.optional(),
     }),
@@ -423,6 +440,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       const f = fingerprint(['list_action_items', status, a.mine ?? null, a.meetingId ?? null]);
       const offset = decodeCursor(a.cursor, f)?.o ?? 0;
       return access.read(async (r) => {
+        if (a.meetingId !== undefined && !(await r.meeting(a.meetingId))) throw unknownMeeting(a.meetingId);
         const mine = r.mineIds();
         const items = (function* (all: Iterable<Obj>) {
           for (const item of all) {
@@ -463,7 +481,8 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         .number({ error: 'after must be a whole number (a seq), 0 or more' })
         .int({ error: 'after must be a whole number (a seq), 0 or more' })
         .min(0, { error: 'after must be a whole number (a seq), 0 or more' })
-        .optional(),
+        .optional()
+        .describe('the lastSeq of your previous call (0, the default: from the first event)'),
       resource: z
         .array(
           z.enum(CHANGE_RESOURCES, { error: `resource must list only ${CHANGE_RESOURCES.join(', ')}` }),
@@ -471,7 +490,8 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
             error: `resource must be an array of ${CHANGE_RESOURCES.join(', ')}`,
           },
         )
-        .optional(),
+        .optional()
+        .describe('only events of these kinds (default: all)'),
       limit: wholeIn('limit', 1, 1_000).optional().describe('events per call (default 100)'),
     }),
     annotations: READ,
@@ -507,7 +527,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     annotations: READ,
     run: async (a) =>
       access.read((r) => {
-        const { columns, rows } = r.sql(a.query);
+        const { columns, rows } = sqlOf(() => r.sql(a.query));
         let cut = false;
         const { page, more } = takePage(rows, 0, a.limit ?? 200, exactValues, (row, room) => {
           cut = true;
@@ -576,9 +596,11 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         'Create one action item in the service (one request). Returns the item as the service returned it; ' +
         'list_action_items shows it at once. Not repeated when the outcome is unknown: check before retrying.',
       input: z.strictObject({
-        title: text('title'),
-        description: optionalText('description').optional(),
-        assignee: profileId('assignee').optional().describe('a profile ID'),
+        title: text('title').describe('what is to be done, one line'),
+        description: optionalText('description').optional().describe('more detail (optional)'),
+        assignee: profileId('assignee')
+          .optional()
+          .describe("a profile ID (from an action item's assignee); absent: the service's default"),
       }),
       annotations: {
         readOnlyHint: false,
@@ -604,15 +626,20 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         'that follow show the change at once.',
       input: z.strictObject({
         id: profileId('id').describe('the action item ID'),
-        status: z.enum(['PENDING', 'DONE'], { error: 'status must be PENDING or DONE' }).optional(),
-        title: text('title').optional(),
-        description: optionalText('description').optional(),
-        assignee: profileId('assignee').nullable().optional(),
+        status: oneOf(['PENDING', 'DONE'], 'status must be PENDING or DONE')
+          .optional()
+          .describe('PENDING (to do) or DONE (completed)'),
+        title: text('title').optional().describe('the new title'),
+        description: optionalText('description').optional().describe('the new description'),
+        assignee: profileId('assignee')
+          .nullable()
+          .optional()
+          .describe("a profile ID (from an action item's assignee), or null for nobody"),
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
       run: async (a) => {
         const body = {
-          ...(a.status !== undefined ? { status: a.status } : {}),
+          ...(a.status !== undefined ? { status: a.status.toUpperCase() as 'PENDING' | 'DONE' } : {}),
           ...(a.title !== undefined ? { title: a.title } : {}),
           ...(a.description !== undefined ? { description: a.description } : {}),
           ...(a.assignee !== undefined
@@ -675,4 +702,17 @@ function progressReporter(request: ServerContext): ((p: SyncProgressReport) => v
       // A client gone away: the sync goes on, and its result will say the rest.
       .catch(() => undefined);
   };
+}
+
+/** The sql tool's statement run; SQLite's refusal says that the query could not run, then why. */
+function sqlOf<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof UsageError && err.message.startsWith('SQL error: '))
+      throw new UsageError(
+        `the query could not run: SQLite says: ${err.message.slice('SQL error: '.length)}`,
+      );
+    throw err;
+  }
 }
