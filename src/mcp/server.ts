@@ -67,6 +67,15 @@ export async function serveStdio(access: MirrorAccess, options: ServeOptions): P
   const sync = options.offline ? undefined : new InProcessSync(access);
   const server = createMcpServer(access, options, sync);
   const transport = new StdioServerTransport(options.stdin, options.stdout);
+  // One write at a time: the transport waits for 'drain' with a listener per message written under
+  // backpressure, and many answers at once (a slow client) would pass Node's listener limit.
+  const send = transport.send.bind(transport);
+  let writing: Promise<void> = Promise.resolve();
+  transport.send = (message) => {
+    const sent = writing.then(() => send(message));
+    writing = sent.catch(() => undefined);
+    return sent;
+  };
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;
