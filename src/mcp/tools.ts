@@ -27,6 +27,7 @@ import {
   shortenStrings,
   takePage,
 } from './paging.js';
+import { boundedMarkdown, meetingInPieces } from './resource.js';
 import { BUDGET_DESCRIPTION, SYNC_DESCRIPTION, type SyncProgressReport } from './sync-tool.js';
 
 type Obj = Record<string, unknown>;
@@ -336,7 +337,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         if (jsonLength(result) > RESULT_BOUND) {
           result.meeting = shortenStrings(meeting, ITEMS_BOUND);
           result.truncated = true;
-          result.readWhole = `long texts were cut; read them whole with sql: SELECT json FROM meetings WHERE id = '${a.id.replaceAll("'", "''")}' (in pieces with substr()), or the resource ${meetingUri(a.id)}`;
+          result.readWhole = `long texts were cut; read the meeting whole ${meetingInPieces(a.id)}`;
         }
         return ok(result, [{ id: a.id, name: String(meeting.name ?? a.id) }]);
       }),
@@ -671,7 +672,11 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       if (!meeting) throw new UsageError(`no meeting ${id} in the mirror`);
       return {
         contents: [
-          { uri: uri.href, mimeType: 'text/markdown', text: await options.renderMeeting(id, meeting as Obj) },
+          {
+            uri: uri.href,
+            mimeType: 'text/markdown',
+            text: boundedMarkdown(await options.renderMeeting(id, meeting as Obj), id),
+          },
         ],
       };
     },

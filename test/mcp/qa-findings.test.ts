@@ -137,7 +137,7 @@ describe('the sync tool ends within its time bound (QA 2)', () => {
 describe('the resource mtg://meetings/{id} is bounded (QA 4)', () => {
   it('a meeting with 360,000 characters of notes: at most 100,000, cut at a line, a last line saying how to read the rest; readWhole points to sql', async () => {
     const id = m.sandbox.snapshot().meetings[2]!.id as string;
-    const line = `${'notes of a long meeting '.repeat(4)}\n`;
+    const line = `${'notes of a long meeting, '.repeat(4).trim()}\n`;
     const notes = line.repeat(Math.ceil(360_000 / line.length));
     const db = openDb(`${m.dataDir}/default.db`);
     try {
@@ -159,6 +159,18 @@ describe('the resource mtg://meetings/{id} is bounded (QA 4)', () => {
     expect(got.data.truncated).toBe(true);
     expect(got.data.readWhole).not.toMatch(/mtg:\/\//);
     expect(got.data.readWhole).toMatch(/substr\(/);
+    // Following that sentence gives the meeting whole, each piece within the bound.
+    const q = (from: number) =>
+      `SELECT length(json) AS chars, substr(json, ${from}, 15000) AS piece FROM meetings WHERE id = '${id}'`;
+    let whole = '';
+    for (let from = 1, i = 0; i < 100; i++, from += 15_000) {
+      const r = await c.call('sql', { query: q(from) });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.truncated).toBe(false);
+      whole += r.data.rows[0].piece;
+      if (whole.length >= r.data.rows[0].chars) break;
+    }
+    expect(JSON.parse(whole).notes).toBe(notes);
   });
 });
 
