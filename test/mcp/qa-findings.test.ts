@@ -2,10 +2,12 @@
 // once and logged once, a sync call that ends before a client's request timeout, a resource within
 // the size bound, unknown IDs as errors, either case of a status, every argument described, and no
 // Node warning under many parallel calls.
+import { readFileSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Context } from '../../src/cli/context.js';
 import { parseGlobals } from '../../src/cli/globals.js';
+import { helpTopicTexts } from '../../src/cli/help-topics.js';
 import { testIO } from '../../src/cli/io.js';
 import { mirrorAccess } from '../../src/mcp/mirror-access.js';
 import { serveStdio } from '../../src/mcp/server.js';
@@ -300,5 +302,15 @@ describe('many parallel calls (QA 13)', () => {
       await served;
       await ctx.dispose();
     }
+  });
+});
+
+describe('the docs `mtg help mcp` points to (QA 11)', () => {
+  it('every docs/ file the topic names is in the npm package (package.json files)', () => {
+    const named = helpTopicTexts().mcp!.match(/docs\/[\w./-]+\.md/g) ?? [];
+    expect(named.length).toBeGreaterThan(0);
+    const files = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).files;
+    for (const path of named)
+      expect(files.some((f: string) => f === path || path.startsWith(`${f}/`))).toBe(true);
   });
 });
