@@ -39,6 +39,7 @@ interface Running {
   promise: Promise<SyncSummary>;
   /** Started by the `sync` tool (a later call waits for it) or by --sync-every (a call is refused). */
   byTool: boolean;
+  budget: number | undefined;
   requests: number;
   listeners: Set<(p: SyncProgressReport) => void>;
 }
@@ -66,8 +67,8 @@ export class InProcessSync {
   }
 
   /**
-   * The `sync` tool: a new run (or the one an earlier call left running), waited for at most the
-   * time bound; `report` gets its progress meanwhile.
+   * The `sync` tool: a new run (or the one an earlier call left running, whatever `budget` this
+   * call gives), waited for at most the time bound; `report` gets its progress meanwhile.
    */
   async call(budget: number | undefined, report?: (p: SyncProgressReport) => void): Promise<SyncAnswer> {
     const run = this.running?.byTool ? this.running : this.start(budget, true);
@@ -79,10 +80,10 @@ export class InProcessSync {
     try {
       const ended = await Promise.race([run.promise, bound]);
       if (ended !== 'bound') {
-        if (ended.complete || budget === undefined) return ended;
+        if (ended.complete || run.budget === undefined) return ended;
         return {
           ...ended,
-          note: `stopped at the budget of ${budget} requests; what was fetched is kept: call sync again to continue`,
+          note: `stopped at the budget of ${run.budget} requests; what was fetched is kept: call sync again to continue`,
         };
       }
       return {
@@ -108,6 +109,7 @@ export class InProcessSync {
     const run: Running = {
       since: Date.now(),
       byTool,
+      budget,
       requests: 0,
       listeners: new Set(),
       promise: undefined as unknown as Promise<SyncSummary>,
