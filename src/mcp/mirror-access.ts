@@ -71,7 +71,7 @@ export interface MirrorAccess {
   /** `mtg mirror status`'s figures, or undefined when there is no mirror yet. */
   status(): MirrorStatus | undefined;
   /** One run of `mtg sync`'s engine (its lock: another sync running is SyncLockedError). */
-  sync(options: { budget?: number }): Promise<SyncSummary>;
+  sync(options: { budget?: number; onProgress?: (requests: number) => void }): Promise<SyncSummary>;
   createActionItem(body: E.ActionItemCreateBody): Promise<S.CreatedActionItem | undefined>;
   updateActionItem(id: ExactId, body: E.ActionItemUpdateBody): Promise<S.UpdatedActionItem | undefined>;
 }
@@ -226,7 +226,7 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
         throw err;
       }
     },
-    async sync({ budget }) {
+    async sync({ budget, onProgress }) {
       const c = await forSync();
       const mirror = openMirror({
         profile: target.profile,
@@ -234,7 +234,7 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
         baseUrl: c.baseUrl.href,
       });
       try {
-        return await runSync(c, mirror, { budget });
+        return await runSync(c, mirror, { budget }, (e) => onProgress?.(e.requests));
       } finally {
         mirror.close();
       }

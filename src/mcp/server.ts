@@ -5,11 +5,13 @@
 import type { Readable, Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { UsageError } from '../api/errors.js';
 import { loadTemplateEngine, renderMeeting } from '../export/render.js';
 import { SyncLockedError } from '../mirror/lock.js';
-import type { MirrorAccess, SyncSummary } from './mirror-access.js';
+import type { MirrorAccess } from './mirror-access.js';
+import { InProcessSync } from './sync-tool.js';
 import { registerTools } from './tools.js';
+
+export { InProcessSync };
 
 export interface ServerOptions {
   version: string;
@@ -18,37 +20,6 @@ export interface ServerOptions {
   /** The web app's base URL for the Markdown's link, when configured. */
   appUrl?: string;
   log: (line: string) => void;
-}
-
-/** One sync at a time in this process; another process's sync is refused by the engine's lock. */
-export class InProcessSync {
-  private running: { since: string; promise: Promise<SyncSummary> } | undefined;
-
-  constructor(private readonly access: MirrorAccess) {}
-
-  get busy(): boolean {
-    return this.running !== undefined;
-  }
-
-  run(budget?: number): Promise<SyncSummary> {
-    if (this.running) {
-      return Promise.reject(
-        new UsageError(
-          `a sync of profile ${this.access.profile} is already running in this server (PID ${process.pid}, since ${this.running.since}); wait for it`,
-        ),
-      );
-    }
-    const promise = this.access.sync({ budget }).finally(() => {
-      this.running = undefined;
-    });
-    this.running = { since: new Date().toISOString(), promise };
-    return promise;
-  }
-
-  /** Waits for a running sync to end (its requests stop when the command's signal aborts). */
-  async settle(): Promise<void> {
-    await this.running?.promise.catch(() => undefined);
-  }
 }
 
 export function createMcpServer(
@@ -68,7 +39,7 @@ export function createMcpServer(
   registerTools(server, access, {
     offline: options.offline,
     allowWrites: options.allowWrites,
-    sync: sync ? (budget) => sync.run(budget) : undefined,
+    sync: sync ? (budget, report) => sync.call(budget, report) : undefined,
     renderMeeting: async (id, meeting) => {
       await loadTemplateEngine();
       const markdown = renderMeeting(
@@ -96,6 +67,15 @@ export async function serveStdio(access: MirrorAccess, options: ServeOptions): P
   const sync = options.offline ? undefined : new InProcessSync(access);
   const server = createMcpServer(access, options, sync);
   const transport = new StdioServerTransport(options.stdin, options.stdout);
+  // One write at a time: the transport waits for 'drain' with a listener per message written under
+  // backpressure, and many answers at once (a slow client) would pass Node's listener limit.
+  const send = transport.send.bind(transport);
+  let writing: Promise<void> = Promise.resolve();
+  transport.send = (message) => {
+    const sent = writing.then(() => send(message));
+    writing = sent.catch(() => undefined);
+    return sent;
+  };
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;

@@ -2,7 +2,7 @@
 // the mirror (mirror-access.ts), plus what only MCP needs (arguments checked into one sentence,
 // pages within the size bound, cursors). Each call reads the mirror afresh.
 
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MtgError, UsageError } from '../api/errors.js';
@@ -39,14 +39,16 @@ import {
   shortenStrings,
   takePage,
 } from './paging.js';
+import { boundedMarkdown, meetingInPieces } from './resource.js';
+import { BUDGET_DESCRIPTION, SYNC_DESCRIPTION, type SyncProgressReport } from './sync-tool.js';
 
 type Obj = Record<string, unknown>;
 
 export interface ToolsOptions {
   offline: boolean;
   allowWrites: boolean;
-  /** Runs one sync in this process (the same run as --sync-every's); undefined with --offline. */
-  sync?: (budget: number | undefined) => Promise<unknown>;
+  /** Runs one sync in this process (bounded in time, sync-tool.ts); undefined with --offline. */
+  sync?: (budget: number | undefined, report?: (p: SyncProgressReport) => void) => Promise<unknown>;
   /** Markdown of one meeting in the export's layout (without transcript). */
   renderMeeting: (id: string, meeting: Obj) => Promise<string>;
   /** Logs a failure that is not the caller's (stderr). */
@@ -76,6 +78,18 @@ const since = optionalText('since').describe(`meetings created at or after: ${DA
 const until = optionalText('until').describe(`meetings created before: ${DATES}`);
 const numericId = (name: string, what: string) =>
   z.union([z.number(), z.string()], { error: `${name} must be ${what} (a number)` });
+/**
+ * One of `values`, in either case (a model writes DONE as often as done); tools/list advertises
+ * `values` as given. The tool normalizes the case.
+ */
+const oneOf = <V extends string>(values: readonly V[], error: string) =>
+  z
+    .string({ error })
+    .refine((s) => (values as readonly string[]).some((v) => v.toLowerCase() === s.toLowerCase()), { error })
+    .meta({ enum: [...values] });
+/** A meeting ID the mirror does not hold: the same sentence from every tool. */
+const unknownMeeting = (id: string) =>
+  new UsageError(`no meeting ${id} in the mirror (search and list_meetings give IDs)`);
 const profileId = (name: string) => numericId(name, 'a profile ID');
 
 function sentence(error: z.ZodError, raw: unknown): string {
@@ -173,7 +187,7 @@ interface ToolSpec<S extends z.ZodType> {
     openWorldHint: boolean;
   };
   /** Needs the mirror (every tool but mirror_status and sync). */
-  run: (args: z.infer<S>) => Promise<ToolResult>;
+  run: (args: z.infer<S>, request: ServerContext) => Promise<ToolResult>;
 }
 
 const READ = { readOnlyHint: true, openWorldHint: false } as const;
@@ -192,11 +206,11 @@ function register<S extends z.ZodType>(
       inputSchema: advertised(spec.input),
       annotations: { title: spec.title, ...spec.annotations },
     },
-    (async (raw: unknown) => {
+    (async (raw: unknown, request: ServerContext) => {
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) return failure(sentence(parsed.error, raw));
       try {
-        return await spec.run(parsed.data);
+        return await spec.run(parsed.data, request);
       } catch (err) {
         if (err instanceof MtgError) return failure(err.message);
         log(`mtg mcp: ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -332,8 +346,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     run: async (a) =>
       access.read(async (r) => {
         const meeting = (await r.meeting(a.id)) as Obj | undefined;
-        if (!meeting)
-          throw new UsageError(`no meeting ${a.id} in the mirror (search and list_meetings give IDs)`);
+        if (!meeting) throw unknownMeeting(a.id);
         let transcript: { entries: number; chars: number } | null = null;
         if (r.transcriptIds().has(a.id)) {
           const entries = await r.transcript(a.id);
@@ -346,7 +359,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         if (jsonLength(result) > RESULT_BOUND) {
           result.meeting = shortenStrings(meeting, ITEMS_BOUND);
           result.truncated = true;
-          result.readWhole = `long texts were cut; read them whole with sql: SELECT json FROM meetings WHERE id = '${a.id.replaceAll("'", "''")}' (in pieces with substr()), or the resource ${meetingUri(a.id)}`;
+          result.readWhole = `long texts were cut; read the meeting whole ${meetingInPieces(a.id)}`;
         }
         return ok(result, [{ id: a.id, name: String(meeting.name ?? a.id) }]);
       }),
@@ -372,6 +385,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       const state = decodeCursor<EntryPosition>(a.cursor, f, isEntryPosition);
       const maxChars = a.maxChars ?? 40_000;
       return access.read(async (r) => {
+        if (!(await r.meeting(a.id))) throw unknownMeeting(a.id);
         const entries = await r.transcript(a.id);
         const h = fingerprint(entries);
         if (state && state.h !== h)
@@ -436,11 +450,16 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       "done or all; mine true for only the user's own, false for everyone else's; meetingId for one " +
       "meeting's. More: pass nextCursor back.",
     input: z.strictObject({
-      status: z
-        .enum(['pending', 'done', 'all'], { error: 'status must be one of pending, done, all' })
-        .optional(),
-      mine: z.boolean({ error: 'mine must be true or false' }).optional(),
-      meetingId: text('meetingId').optional(),
+      status: oneOf(['pending', 'done', 'all'], 'status must be one of pending, done, all')
+        .optional()
+        .describe('pending (not done yet; the default), done, or all'),
+      mine: z
+        .boolean({ error: 'mine must be true or false' })
+        .optional()
+        .describe(
+          "true: only the user's own items (assigned to the user); false: only everyone else's; absent: both",
+        ),
+      meetingId: text('meetingId').optional().describe("only this meeting's items (a meeting ID)"),
       limit: wholeIn('limit', 1, 200).optional().describe('items per page (default 50)'),
       cursor: cursor.optional(),
     }),
@@ -450,6 +469,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       const f = fingerprint(['list_action_items', status, a.mine ?? null, a.meetingId ?? null]);
       const key = decodeCursor<ItemKey>(a.cursor, f, isItemKey);
       return access.read(async (r) => {
+        if (a.meetingId !== undefined && !(await r.meeting(a.meetingId))) throw unknownMeeting(a.meetingId);
         const mine = r.mineIds();
         // Keyset: only the items after the last one of the previous page.
         const after = key && idSortKey(key.id);
@@ -494,7 +514,8 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         .number({ error: 'after must be a whole number (a seq), 0 or more' })
         .int({ error: 'after must be a whole number (a seq), 0 or more' })
         .min(0, { error: 'after must be a whole number (a seq), 0 or more' })
-        .optional(),
+        .optional()
+        .describe('the lastSeq of your previous call (0, the default: from the first event)'),
       resource: z
         .array(
           z.enum(CHANGE_RESOURCES, { error: `resource must list only ${CHANGE_RESOURCES.join(', ')}` }),
@@ -502,7 +523,8 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
             error: `resource must be an array of ${CHANGE_RESOURCES.join(', ')}`,
           },
         )
-        .optional(),
+        .optional()
+        .describe('only events of these kinds (default: all)'),
       limit: wholeIn('limit', 1, 1_000).optional().describe('events per call (default 100)'),
     }),
     annotations: READ,
@@ -539,7 +561,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     annotations: READ,
     run: async (a) =>
       access.read((r) => {
-        const { columns, rows } = r.sql(a.query);
+        const { columns, rows } = sqlOf(() => r.sql(a.query));
         let cut = false;
         const { page, more } = takePage(rows, 0, a.limit ?? 200, exactValues, (row, room) => {
           cut = true;
@@ -592,14 +614,12 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
   if (sync) {
     reg('sync', {
       title: 'Sync the mirror',
-      description:
-        'Fetch what changed from the service into the mirror now (paced by the rate limit; this sends ' +
-        'requests). Returns the summary of `mtg sync --json`: {complete, requests, durationMs, meetings, ' +
-        'actionItems, people, companies, transcripts}. budget: at most that many requests, then stop ' +
-        '(complete: false; call again to go on). Usually not needed: the mirror is kept by `mtg sync`.',
-      input: z.strictObject({ budget: wholeIn('budget', 1, 1_000_000).optional() }),
+      description: SYNC_DESCRIPTION,
+      input: z.strictObject({
+        budget: wholeIn('budget', 1, 1_000_000).optional().describe(BUDGET_DESCRIPTION),
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-      run: async (a) => ok((await sync(a.budget)) as Obj),
+      run: async (a, request) => ok((await sync(a.budget, progressReporter(request))) as Obj),
     });
   }
 
@@ -610,9 +630,11 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         'Create one action item in the service (one request). Returns the item as the service returned it; ' +
         'list_action_items shows it at once. Not repeated when the outcome is unknown: check before retrying.',
       input: z.strictObject({
-        title: text('title'),
-        description: optionalText('description').optional(),
-        assignee: profileId('assignee').optional().describe('a profile ID'),
+        title: text('title').describe('what is to be done, one line'),
+        description: optionalText('description').optional().describe('more detail (optional)'),
+        assignee: profileId('assignee')
+          .optional()
+          .describe("a profile ID (from an action item's assignee); absent: the service's default"),
       }),
       annotations: {
         readOnlyHint: false,
@@ -638,15 +660,20 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
         'that follow show the change at once.',
       input: z.strictObject({
         id: numericId('id', 'an action item ID').describe('the action item ID'),
-        status: z.enum(['PENDING', 'DONE'], { error: 'status must be PENDING or DONE' }).optional(),
-        title: text('title').optional(),
-        description: optionalText('description').optional(),
-        assignee: profileId('assignee').nullable().optional(),
+        status: oneOf(['PENDING', 'DONE'], 'status must be PENDING or DONE')
+          .optional()
+          .describe('PENDING (to do) or DONE (completed)'),
+        title: text('title').optional().describe('the new title'),
+        description: optionalText('description').optional().describe('the new description'),
+        assignee: profileId('assignee')
+          .nullable()
+          .optional()
+          .describe("a profile ID (from an action item's assignee), or null for nobody"),
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
       run: async (a) => {
         const body = {
-          ...(a.status !== undefined ? { status: a.status } : {}),
+          ...(a.status !== undefined ? { status: a.status.toUpperCase() as 'PENDING' | 'DONE' } : {}),
           ...(a.title !== undefined ? { title: a.title } : {}),
           ...(a.description !== undefined ? { description: a.description } : {}),
           ...(a.assignee !== undefined
@@ -678,7 +705,11 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       if (!meeting) throw new UsageError(`no meeting ${id} in the mirror`);
       return {
         contents: [
-          { uri: uri.href, mimeType: 'text/markdown', text: await options.renderMeeting(id, meeting as Obj) },
+          {
+            uri: uri.href,
+            mimeType: 'text/markdown',
+            text: boundedMarkdown(await options.renderMeeting(id, meeting as Obj), id),
+          },
         ],
       };
     },
@@ -723,4 +754,29 @@ function shortenEvent(event: Obj, room: number): Obj {
   const marked = { ...event, truncated: true, readWhole };
   const cut = shortenStrings(marked, room);
   return jsonLength(cut) <= room ? cut : { ...marked, item: null };
+}
+
+/** Progress notifications for a call that asked for them (a progressToken), else none. */
+function progressReporter(request: ServerContext): ((p: SyncProgressReport) => void) | undefined {
+  const token = request.mcpReq._meta?.progressToken;
+  if (token === undefined) return undefined;
+  return (p) => {
+    request.mcpReq
+      .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
+      // A client gone away: the sync goes on, and its result will say the rest.
+      .catch(() => undefined);
+  };
+}
+
+/** The sql tool's statement run; SQLite's refusal says that the query could not run, then why. */
+function sqlOf<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof UsageError && err.message.startsWith('SQL error: '))
+      throw new UsageError(
+        `the query could not run: SQLite says: ${err.message.slice('SQL error: '.length)}`,
+      );
+    throw err;
+  }
 }

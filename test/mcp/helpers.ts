@@ -58,7 +58,7 @@ export interface Connected {
 /** mtg's MCP server over `env` (flags as `mtg mcp` takes them), and a client connected to it. */
 export async function connect(
   env: Record<string, string>,
-  flags: { offline?: boolean; allowWrites?: boolean } = {},
+  flags: { offline?: boolean; allowWrites?: boolean; syncTimeBoundMs?: number } = {},
 ): Promise<Connected> {
   const io = testIO();
   io.decideColors(env, true);
@@ -68,7 +68,7 @@ export async function connect(
   const server = createMcpServer(
     access,
     { version: 'test', offline: !!flags.offline, allowWrites: !!flags.allowWrites, log: () => {} },
-    flags.offline ? undefined : new InProcessSync(access),
+    flags.offline ? undefined : new InProcessSync(access, { timeBoundMs: flags.syncTimeBoundMs }),
   );
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

@@ -367,7 +367,7 @@ describe('bad arguments are one-sentence errors and the server goes on', () => {
     ['list_meetings', { limit: 101 }, /^limit must be a whole number from 1 to 100$/],
     ['get_meeting', { id: 'mtg_nope' }, /^no meeting mtg_nope in the mirror/],
     ['get_meeting', { id: 42 }, /^id must be a non-empty string$/],
-    ['get_transcript', { id: 'mtg_nope' }, /not found/],
+    ['get_transcript', { id: 'mtg_nope' }, /^no meeting mtg_nope in the mirror/],
     ['get_transcript', { id: 'x', maxChars: 999 }, /^maxChars must be a whole number from 1,000 to 80,000$/],
     ['list_action_items', { status: 'open' }, /^status must be one of pending, done, all$/],
     ['list_action_items', { limit: 201 }, /^limit must be a whole number from 1 to 200$/],
@@ -384,7 +384,7 @@ describe('bad arguments are one-sentence errors and the server goes on', () => {
       /^the sql tool only reads: this statement would write to the mirror$/,
     ],
     ['sql', { query: 'BEGIN' }, /^the sql tool runs statements that return rows/],
-    ['sql', { query: 'SELEKT 1' }, /^SQL error: /],
+    ['sql', { query: 'SELEKT 1' }, /^the query could not run: SQLite says: /],
     ['sql', { query: 'SELECT 1', limit: 1001 }, /^limit must be a whole number from 1 to 1,000$/],
     ['mirror_status', { verbose: true }, /^unknown argument "verbose"$/],
   ])('%s %j', async (tool, args, message) => {

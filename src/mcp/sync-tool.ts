@@ -1,0 +1,136 @@
+// The one in-process sync of `mtg mcp` (the `sync` tool and --sync-every share it), and what keeps
+// a `sync` call within a client's request timeout (60 s in common clients; a first sync on the
+// Free plan takes minutes). A call answers after at most SYNC_TIME_BOUND_MS: when the run is not
+// done by then, it goes on in the server and the answer says complete: false with a sentence to
+// call sync again, and the next call waits for that same run. Stopping the run instead would cost
+// requests: the engine resumes an interrupted walk, but walks again every list the cut run had
+// completed, so on a small plan calls that each stop early could never reach the end.
+
+import { UsageError } from '../api/errors.js';
+import type { MirrorAccess, SyncSummary } from './mirror-access.js';
+
+/** How long one `sync` call may wait for the run before it answers (under a 60 s timeout). */
+export const SYNC_TIME_BOUND_MS = 45_000;
+
+export const SYNC_DESCRIPTION =
+  'Fetch what changed from the service into the mirror now (paced by the rate limit; this sends ' +
+  'requests). Returns the summary of `mtg sync --json`: {complete, requests, durationMs, meetings, ' +
+  'actionItems, people, companies, transcripts}. A call answers within about 45 seconds; a first sync, ' +
+  'or a large one on a small plan (Free: 20 requests a minute), takes minutes: then the answer has ' +
+  'complete: false, running: true and a note, the sync goes on in the server, and you call sync again ' +
+  'to wait for it (repeat until complete is true). Usually not needed: the mirror is kept by `mtg sync`.';
+
+export const BUDGET_DESCRIPTION =
+  'at most this many requests, then the sync stops (complete: false; call sync again to continue)';
+
+/** One progress report: requests sent so far (it only grows), and a sentence. */
+export interface SyncProgressReport {
+  progress: number;
+  message: string;
+}
+
+/** A sync call's answer: the summary, or while the run goes on, what it has done so far. */
+export type SyncAnswer =
+  | (SyncSummary & { note?: string })
+  | { complete: false; running: true; requests: number; durationMs: number; note: string };
+
+interface Running {
+  since: number;
+  promise: Promise<SyncSummary>;
+  /** Started by the `sync` tool (a later call waits for it) or by --sync-every (a call is refused). */
+  byTool: boolean;
+  budget: number | undefined;
+  requests: number;
+  listeners: Set<(p: SyncProgressReport) => void>;
+}
+
+/** One sync at a time in this process; another process's sync is refused by the engine's lock. */
+export class InProcessSync {
+  private running: Running | undefined;
+  private readonly timeBoundMs: number;
+
+  /** `timeBoundMs`: how long a `sync` call waits for the run (SYNC_TIME_BOUND_MS; tests: less). */
+  constructor(
+    private readonly access: MirrorAccess,
+    options: { timeBoundMs?: number } = {},
+  ) {
+    this.timeBoundMs = options.timeBoundMs ?? SYNC_TIME_BOUND_MS;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** A background sync of --sync-every, to its end. */
+  run(): Promise<SyncSummary> {
+    return this.start(undefined, false).promise;
+  }
+
+  /**
+   * The `sync` tool: a new run (or the one an earlier call left running, whatever `budget` this
+   * call gives), waited for at most the time bound; `report` gets its progress meanwhile.
+   */
+  async call(budget: number | undefined, report?: (p: SyncProgressReport) => void): Promise<SyncAnswer> {
+    const run = this.running?.byTool ? this.running : this.start(budget, true);
+    if (report) run.listeners.add(report);
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<'bound'>((resolve) => {
+      timer = setTimeout(() => resolve('bound'), this.timeBoundMs);
+    });
+    try {
+      const ended = await Promise.race([run.promise, bound]);
+      if (ended !== 'bound') {
+        if (ended.complete || run.budget === undefined) return ended;
+        return {
+          ...ended,
+          note: `stopped at the budget of ${run.budget} requests; what was fetched is kept: call sync again to continue`,
+        };
+      }
+      return {
+        complete: false,
+        running: true,
+        requests: run.requests,
+        durationMs: Date.now() - run.since,
+        note: `the sync is still running in this server (${run.requests} requests so far, paced by the rate limit); what it fetched is kept and readable now: call sync again to wait for the rest`,
+      };
+    } finally {
+      clearTimeout(timer);
+      if (report) run.listeners.delete(report);
+    }
+  }
+
+  private start(budget: number | undefined, byTool: boolean): Running {
+    const current = this.running;
+    if (current) {
+      throw new UsageError(
+        `a sync of profile ${this.access.profile} is already running in this server (PID ${process.pid}, since ${new Date(current.since).toISOString()}); wait for it`,
+      );
+    }
+    const run: Running = {
+      since: Date.now(),
+      byTool,
+      budget,
+      requests: 0,
+      listeners: new Set(),
+      promise: undefined as unknown as Promise<SyncSummary>,
+    };
+    const onProgress = (requests: number) => {
+      if (requests <= run.requests) return;
+      run.requests = requests;
+      const message = `${requests} requests sent`;
+      for (const listener of run.listeners) listener({ progress: requests, message });
+    };
+    run.promise = this.access.sync({ budget, onProgress }).finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+    // A run no call waits for any more (the bound passed) must not be an unhandled rejection.
+    run.promise.catch(() => undefined);
+    this.running = run;
+    return run;
+  }
+
+  /** Waits for a running sync to end (its requests stop when the command's signal aborts). */
+  async settle(): Promise<void> {
+    await this.running?.promise.catch(() => undefined);
+  }
+}
