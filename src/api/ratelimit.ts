@@ -272,8 +272,14 @@ export class RateLimiter {
     receivedAt: number,
   ): void {
     // The server decided between sending and receiving; taken at the midpoint (the request's
-    // way out is rarely the longer half: the answer carries the body). The margin covers the rest.
-    const decidedAt = ticket.at === undefined ? receivedAt : (ticket.at + receivedAt) / 2;
+    // way out is rarely the longer half: the answer carries the body), but never more than the
+    // margin before the answer: the margin then covers any split of the round trip. A way out longer
+    // than the way back by more than twice the margin (a new connection, a busy client between the
+    // ticket and the write) made the window end later than the midpoint said, and met a 429.
+    const decidedAt =
+      ticket.at === undefined
+        ? receivedAt
+        : Math.max((ticket.at + receivedAt) / 2, receivedAt - RESET_MARGIN_MS);
     const bound = decidedAt + reset * 1000;
     let w = this.windows.get(limit);
     if (!w) {
@@ -320,10 +326,15 @@ export class RateLimiter {
     return s.seq > w.reportSeq && !s.refused && !(s.doneAt !== undefined && s.doneAt < w.since);
   }
 
-  /** Windows whose end has passed have their whole allowance again, from the next request on. */
+  /**
+   * Windows whose end and margin have passed have their whole allowance again, from the next
+   * request on. Refilled at the bare end, a request asked for within the margin (the next phase of
+   * a sync, a report waking the queue) went at once, before a window that ends a little later than
+   * estimated, and met a 429: the margin held only for a queue that slept through it.
+   */
   private refill(now: number): void {
     for (const [key, w] of this.windows) {
-      if (w.resetAt === undefined || now < w.resetAt) continue;
+      if (w.resetAt === undefined || now < w.resetAt + RESET_MARGIN_MS) continue;
       // Without its allowance a refilled window cannot be counted: the next report says anew.
       if (w.limit === undefined) {
         this.windows.delete(key);

@@ -6,6 +6,7 @@ import {
   RateLimiter,
   RESET_MARGIN_MS,
 } from '../../src/api/ratelimit.js';
+import { RateLimiter as SandboxLimiter } from '../../src/sandbox/ratelimit.js';
 
 describe('rate-limit headers', () => {
   it('parses RateLimit-* and tolerates junk', () => {
@@ -329,5 +330,56 @@ describe('RateLimiter under slow answers and partial headers (review findings 1 
     expect(err).toBeInstanceOf(RateLimitExhaustedError);
     expect((err as Error).message).not.toMatch(/server asks/);
     expect((err as Error).message).toMatch(/estimate/);
+  });
+});
+
+describe("RateLimiter against the sandbox's windows, when a request's two legs differ", () => {
+  /**
+   * The client's limiter and the sandbox's fixed windows ("3/1s,20/10s") on one fake clock. Each
+   * request takes `out` ms to reach the server (which decides then) and `back` ms to come back:
+   * the client sees only the sum. Returns how many the server refused.
+   */
+  function account() {
+    const clock = fakeClock();
+    const client = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const server = new SandboxLimiter([
+      { limit: 3, windowMs: 1000 },
+      { limit: 20, windowMs: 10_000 },
+    ]);
+    let refused = 0;
+    const request = async (out: number, back: number) => {
+      const ticket = await client.acquire();
+      clock.advance(out);
+      const decision = server.take(clock.now())!;
+      clock.advance(back);
+      if (!decision.allowed) {
+        refused++;
+        client.refused(ticket, decision.retryAfterSeconds);
+        return;
+      }
+      const { limit, remaining, resetSeconds } = decision.state;
+      client.observe(ticket, { limit, remaining, reset: resetSeconds });
+    };
+    return { clock, request, refused: () => refused };
+  }
+
+  it('keeps the margin for a request asked for after the window should have ended, not only for one that slept', async () => {
+    const { clock, request, refused } = account();
+    // The first request's way out is the longer (a new connection): taken at the midpoint, the
+    // window seems to end 10 ms before it does.
+    await request(30, 10);
+    await request(0, 0);
+    await request(0, 0);
+    // The next phase of a sync asks for its request just after that estimate.
+    clock.advance(1025 - clock.now());
+    await request(0, 0);
+    expect(refused()).toBe(0);
+  });
+
+  it("covers a way out longer than the way back by more than the margin (a busy client's first request)", async () => {
+    const { request, refused } = account();
+    await request(150, 10);
+    for (let i = 0; i < 6; i++) await request(0, 0);
+    expect(refused()).toBe(0);
   });
 });
