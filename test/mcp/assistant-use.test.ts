@@ -1,4 +1,4 @@
-// What a QA pass of `mtg mcp` found, each as a user (or a model) would notice it: writes seen at
+// `mtg mcp` as an assistant and its user meet it: writes seen at
 // once and logged once, a sync call that ends before a client's request timeout, a resource within
 // the size bound, unknown IDs as errors, either case of a status, every argument described, and no
 // Node warning under many parallel calls.
@@ -29,8 +29,8 @@ afterAll(async () => {
   await m?.sandbox.close();
 });
 
-describe('writes through MCP, then reads and the next sync (QA 1, 3)', () => {
-  it("QA's sequence: completed with [title, status] and created at the write, the assignee kept, mine right, get_meeting and search updated, nothing again at the next sync", async () => {
+describe('writes through MCP, then reads and the next sync', () => {
+  it('complete an item with a new title and create one: completed with [title, status] and created at the write, the assignee kept, mine right, get_meeting and search updated, nothing again at the next sync', async () => {
     const w = await connect(m.env, { allowWrites: true });
     try {
       await m.sync();
@@ -69,7 +69,7 @@ describe('writes through MCP, then reads and the next sync (QA 1, 3)', () => {
         title: 'Draft wombat meeting notes',
         assignee: item.assignee,
       });
-      // Created without an assignee: the service assigns it to the key's own user (QA: mine false).
+      // Created without an assignee: the service assigns it to the key's own user (it must come back as mine).
       const own = (await w.call('list_action_items', { mine: true, limit: 200 })).data.actionItems as Obj[];
       expect(own.some((i) => i.id === newId)).toBe(true);
       expect(all.find((i) => i.id === newId)?.mine).toBe(true);
@@ -92,7 +92,7 @@ describe('writes through MCP, then reads and the next sync (QA 1, 3)', () => {
   });
 });
 
-describe('the sync tool ends within its time bound (QA 2)', () => {
+describe('the sync tool ends within its time bound', () => {
   it('under tight windows: complete false with a sentence to call again, progress notifications, and calls again reach complete with no 429', async () => {
     const paced = await mcpEnv({ limits: '3/1s,20/10s' }, false);
     const s = await connect(paced.env, { syncTimeBoundMs: 1_500 });
@@ -136,7 +136,7 @@ describe('the sync tool ends within its time bound (QA 2)', () => {
   });
 });
 
-describe('the resource mtg://meetings/{id} is bounded (QA 4)', () => {
+describe('the resource mtg://meetings/{id} is bounded', () => {
   it('a meeting with 360,000 characters of notes: at most 100,000, cut at a line, a last line saying how to read the rest; readWhole points to sql', async () => {
     const id = m.sandbox.snapshot().meetings[2]!.id as string;
     const line = `${'notes of a long meeting, '.repeat(4).trim()}\n`;
@@ -176,7 +176,7 @@ describe('the resource mtg://meetings/{id} is bounded (QA 4)', () => {
   });
 });
 
-describe('unknown IDs and argument spelling (QA 6, 8, 9)', () => {
+describe('unknown IDs and argument spelling', () => {
   it('list_action_items, get_meeting and get_transcript: an unknown meeting ID is isError with the same sentence', async () => {
     for (const [tool, args] of [
       ['list_action_items', { meetingId: 'mtg_nope' }],
@@ -243,7 +243,7 @@ describe('unknown IDs and argument spelling (QA 6, 8, 9)', () => {
   });
 });
 
-describe('many parallel calls (QA 13)', () => {
+describe('many parallel calls', () => {
   it('60 parallel calls over stdio with a slow reader: every answer, and no MaxListenersExceededWarning', async () => {
     const warnings: Error[] = [];
     const onWarning = (w: Error) => warnings.push(w);
@@ -305,7 +305,7 @@ describe('many parallel calls (QA 13)', () => {
   });
 });
 
-describe('the docs `mtg help mcp` points to (QA 11)', () => {
+describe('the docs `mtg help mcp` points to', () => {
   it('every docs/ file the topic names is in the npm package (package.json files)', () => {
     const named = helpTopicTexts().mcp!.match(/docs\/[\w./-]+\.md/g) ?? [];
     expect(named.length).toBeGreaterThan(0);
