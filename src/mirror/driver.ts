@@ -315,6 +315,9 @@ function hasSecondStatement(sql: string, first: string): boolean {
   return rest.replace(/--[^\n]*|\/\*[\s\S]*?(\*\/|$)|[\s;]+/g, '') !== '';
 }
 
+/** Prepared statements a node:sqlite connection keeps for reuse. */
+const STATEMENT_CACHE_SIZE = 64;
+
 function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDbOptions): Db {
   const readonly = options.readonly ?? false;
   if ((options.mustExist ?? readonly) && path !== ':memory:' && !existsSync(path)) {
@@ -324,6 +327,15 @@ function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDbOptions
   // The `timeout` option came later in 22.x than the pragma.
   raw.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
   let open = true;
+  // Prepared statements by SQL text, least recently used first. A long-lived connection (`mtg mcp`)
+  // prepares the same few statements on every call: node:sqlite frees a statement only when V8
+  // collects its object, and V8 does not see the native memory behind it, so RSS grew by the
+  // thousands of statements waiting for a GC.
+  const cache = new Map<string, NodeSqliteStatement>();
+  /** Cached statements an unfinished iterate() is stepping through. */
+  const iterating = new Set<NodeSqliteStatement>();
+  /** Whether a statement writes (EXPLAIN, asked once per statement). */
+  const writers = new WeakMap<NodeSqliteStatement, boolean>();
   return {
     path,
     readonly,
@@ -331,38 +343,81 @@ function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDbOptions
       sqliteCall(() => raw.exec(sql));
     },
     prepare<Row>(sql: string): Statement<Row> {
-      const stmt = sqliteCall(() => raw.prepare(sql));
-      if (hasSecondStatement(sql, stmt.sourceSQL)) {
-        throw new RangeError('The supplied SQL string contains more than one statement');
+      let stmt = cache.get(sql);
+      if (stmt) {
+        cache.delete(sql); // to the end: the most recently used
+      } else {
+        stmt = sqliteCall(() => raw.prepare(sql));
+        if (hasSecondStatement(sql, stmt.sourceSQL)) {
+          throw new RangeError('The supplied SQL string contains more than one statement');
+        }
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
       }
-      let writes: boolean | undefined;
+      cache.set(sql, stmt);
+      const shared = stmt;
       let bigInts = false;
+      /** The cached statement, or a copy of its own while another caller iterates it (a call would reset it). */
+      const ready = (): NodeSqliteStatement => {
+        const s = iterating.has(shared) ? sqliteCall(() => raw.prepare(sql)) : shared;
+        // Shared by every prepare() of this text: each call sets its own integer mode.
+        s.setReadBigInts(bigInts);
+        return s;
+      };
       const statement: Statement<Row> = {
-        get: (...params) => sqliteCall(() => stmt.get(...(params as SqlValue[])) as Row | undefined),
-        all: (...params) => sqliteCall(() => stmt.all(...(params as SqlValue[])) as Row[]),
+        get: (...params) => sqliteCall(() => ready().get(...(params as SqlValue[])) as Row | undefined),
+        all: (...params) => sqliteCall(() => ready().all(...(params as SqlValue[])) as Row[]),
         run: (...params) => {
+          const s = ready();
           // BigInts for this call: node:sqlite throws on a rowid past 2^53 (mtg's passages use
           // such rowids; the connection's last one shows in every later run()).
-          stmt.setReadBigInts(true);
+          s.setReadBigInts(true);
           try {
-            const r = sqliteCall(() => stmt.run(...(params as SqlValue[])));
+            const r = sqliteCall(() => s.run(...(params as SqlValue[])));
             return { changes: Number(r.changes), lastInsertRowid: exactRowid(r.lastInsertRowid, bigInts) };
           } finally {
-            stmt.setReadBigInts(bigInts);
+            s.setReadBigInts(bigInts);
           }
         },
-        iterate: (...params) =>
-          sqliteRows<Row>(
-            sqliteCall(() => stmt.iterate(...(params as SqlValue[])) as IterableIterator<unknown>),
-          ),
-        columns: () => stmt.columns().map((c) => c.name),
+        iterate: (...params) => {
+          const s = ready();
+          const rows = sqliteRows<Row>(
+            sqliteCall(() => s.iterate(...(params as SqlValue[])) as IterableIterator<unknown>),
+          );
+          if (s !== shared) return rows;
+          // Shared again once the rows end, fail, or the caller stops (return(), as `break` does).
+          iterating.add(s);
+          const release = () => iterating.delete(s);
+          return {
+            [Symbol.iterator]() {
+              return this;
+            },
+            next() {
+              try {
+                const r = rows.next();
+                if (r.done) release();
+                return r;
+              } catch (err) {
+                release();
+                throw err;
+              }
+            },
+            return(value?: unknown) {
+              release();
+              return rows.return(value);
+            },
+          } as IterableIterator<Row>;
+        },
+        columns: () => shared.columns().map((c) => c.name),
         get readonly() {
-          writes ??= sqliteCall(() => statementWrites(raw, sql));
+          let writes = writers.get(shared);
+          if (writes === undefined) {
+            writes = sqliteCall(() => statementWrites(raw, sql));
+            writers.set(shared, writes);
+          }
           return !writes;
         },
         safeIntegers: () => {
           bigInts = true;
-          stmt.setReadBigInts(true);
           return statement;
         },
       };
@@ -390,6 +445,7 @@ function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDbOptions
       return (row === undefined ? undefined : Object.values(row)[0]) as never;
     },
     close() {
+      cache.clear();
       if (open) raw.close();
       open = false;
     },

@@ -128,6 +128,32 @@ describe('the same behaviour from either driver', () => {
     }
   });
 
+  it('one SQL text prepared twice: each keeps its rows, its integer mode and its iteration', () => {
+    const db = openDb(path());
+    try {
+      db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+      db.exec('INSERT INTO t VALUES (1), (2), (3)');
+      const sql = 'SELECT id FROM t WHERE id >= ? ORDER BY id';
+      const walking = db.prepare<{ id: number }>(sql).iterate(1);
+      const other = db.prepare<{ id: number | bigint }>(sql);
+      const seen: unknown[] = [];
+      for (const row of walking) {
+        seen.push(row.id);
+        // A call on the same text mid-iteration neither resets nor ends the walk.
+        expect(other.all(2)).toEqual([{ id: 2 }, { id: 3 }]);
+      }
+      expect(seen).toEqual([1, 2, 3]);
+      const exact = db.prepare(sql).safeIntegers();
+      expect(exact.get(3)).toEqual({ id: 3n });
+      expect(db.prepare(sql).get(3)).toEqual({ id: 3 });
+      // A walk stopped early (break) frees the text for the next one.
+      for (const row of db.prepare<{ id: number }>(sql).iterate(1)) if (row.id === 1) break;
+      expect([...db.prepare(sql).iterate(2)]).toEqual([{ id: 2 }, { id: 3 }]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('a transaction commits, rolls back when it throws, and a nested one undoes only itself', () => {
     const db = openDb(path());
     try {
