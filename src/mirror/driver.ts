@@ -1,5 +1,5 @@
 // The one file that loads an SQLite driver. Everything else in mtg talks to the small `Db` interface
-// below, whichever driver is behind it: `node:sqlite`, built into Node.js (no native build, nothing
+// (db.ts), whichever driver is behind it: `node:sqlite`, built into Node.js (no native build, nothing
 // to install), where it has what mtg uses (22.16 and newer: FTS5 and StatementSync#columns()), and
 // better-sqlite3, an optional native dependency, on older Node (20). Both are kept out of the bundle
 // (scripts/build.mjs) and required on first use, so commands that never open the mirror load
@@ -11,47 +11,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import { ExitCode, MtgError, UsageError } from '../api/errors.js';
-import { sqliteCall, sqliteRows } from './sqlite-codes.js';
+import { type Db, exactRowid, type OpenDbOptions, type Statement } from './db.js';
+import { type NodeSqlite, openNodeSqlite } from './driver-node-sqlite.js';
 
+export type { Db, OpenDbOptions, Params, SqlValue, Statement } from './db.js';
 export { sqliteErrorCode } from './sqlite-codes.js';
-
-export type SqlValue = string | number | bigint | null | Uint8Array;
-export type Params = SqlValue[] | [Record<string, SqlValue>];
-
-/** Errors from a statement or an open carry SQLite's code name (`SQLITE_CONSTRAINT_UNIQUE`, ...) as `code`. */
-export interface Statement<Row = Record<string, unknown>> {
-  get(...params: Params): Row | undefined;
-  all(...params: Params): Row[];
-  run(...params: Params): { changes: number; lastInsertRowid: number | bigint };
-  iterate(...params: Params): IterableIterator<Row>;
-  /** Column names of a statement that returns rows (empty for one that does not). */
-  columns(): string[];
-  /** True when the statement only reads (SQLite's sqlite3_stmt_readonly). */
-  readonly readonly: boolean;
-  /** Integers come back as BigInt (every digit of a 64-bit value) instead of a rounded number. */
-  safeIntegers(): Statement<Row>;
-}
-
-export interface Db {
-  exec(sql: string): void;
-  prepare<Row = Record<string, unknown>>(sql: string): Statement<Row>;
-  /** Runs fn in one IMMEDIATE transaction (committed when it returns, rolled back when it throws). */
-  transaction<T>(fn: () => T): T;
-  /** `pragma('user_version')` → its single value; `pragma('integrity_check', false)` → all rows. */
-  pragma(source: string, simple?: true): unknown;
-  pragma(source: string, simple: false): Record<string, unknown>[];
-  close(): void;
-  readonly path: string;
-  readonly readonly: boolean;
-}
-
-export interface OpenDbOptions {
-  readonly?: boolean;
-  /** Fail rather than create the file. */
-  mustExist?: boolean;
-  /** How long a statement waits for another connection's write lock, in ms. */
-  busyTimeoutMs?: number;
-}
 
 export type DriverName = 'node:sqlite' | 'better-sqlite3';
 const DRIVERS: readonly DriverName[] = ['node:sqlite', 'better-sqlite3'];
@@ -59,26 +23,6 @@ const DRIVERS: readonly DriverName[] = ['node:sqlite', 'better-sqlite3'];
 /** How a driver module is obtained: `require` in mtg, a stand-in in tests that simulate a failing load. */
 export type DriverLoader = (name: DriverName) => unknown;
 
-// What mtg uses of node:sqlite (declared here: the project's @types/node is Node 20's, which has none).
-interface NodeSqliteStatement {
-  get(...params: SqlValue[]): unknown;
-  all(...params: SqlValue[]): unknown[];
-  run(...params: SqlValue[]): { changes: number | bigint; lastInsertRowid: number | bigint };
-  iterate(...params: SqlValue[]): IterableIterator<unknown>;
-  columns(): { name: string }[];
-  setReadBigInts(enabled: boolean): void;
-  readonly sourceSQL: string;
-}
-interface NodeSqliteDatabase {
-  exec(sql: string): void;
-  prepare(sql: string): NodeSqliteStatement;
-  close(): void;
-  readonly isTransaction: boolean;
-}
-interface NodeSqlite {
-  DatabaseSync: new (path: string, options?: { readOnly?: boolean }) => NodeSqliteDatabase;
-  StatementSync: { prototype: Partial<NodeSqliteStatement> };
-}
 type Loaded =
   | { name: 'node:sqlite'; module: NodeSqlite }
   | { name: 'better-sqlite3'; module: typeof BetterSqlite3 };
@@ -288,166 +232,6 @@ function openBetterSqlite3(Database: typeof BetterSqlite3, path: string, options
     },
     close() {
       if (raw.open) raw.close();
-    },
-  };
-}
-
-/** A rowid as a number where that is exact (and BigInts were not asked for), else as a BigInt. */
-function exactRowid(rowid: number | bigint, bigInts: boolean): number | bigint {
-  const id = BigInt(rowid);
-  const safe = id <= BigInt(Number.MAX_SAFE_INTEGER) && id >= BigInt(Number.MIN_SAFE_INTEGER);
-  return safe && !bigInts ? Number(id) : id;
-}
-
-// The opcodes by which SQLite's own sqlite3_stmt_readonly() calls a statement a writer
-// (resolveP2Values in vdbeaux.c): node:sqlite does not expose the function, EXPLAIN shows them.
-const WRITING_OPCODES = new Set(['Checkpoint', 'Vacuum', 'JournalMode']);
-
-function statementWrites(raw: NodeSqliteDatabase, sql: string): boolean {
-  if (/^\s*explain\b/i.test(sql)) return false;
-  const program = raw.prepare(`EXPLAIN ${sql}`).all() as { opcode: string; p2: number }[];
-  return program.some((op) => (op.opcode === 'Transaction' && op.p2 !== 0) || WRITING_OPCODES.has(op.opcode));
-}
-
-/** What follows the first statement, minus blanks, `;` and comments (better-sqlite3 refuses a second one). */
-function hasSecondStatement(sql: string, first: string): boolean {
-  const rest = sql.startsWith(first) ? sql.slice(first.length) : '';
-  return rest.replace(/--[^\n]*|\/\*[\s\S]*?(\*\/|$)|[\s;]+/g, '') !== '';
-}
-
-/** Prepared statements a node:sqlite connection keeps for reuse. */
-const STATEMENT_CACHE_SIZE = 64;
-
-function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDbOptions): Db {
-  const readonly = options.readonly ?? false;
-  if ((options.mustExist ?? readonly) && path !== ':memory:' && !existsSync(path)) {
-    throw Object.assign(new Error('unable to open database file'), { code: 'SQLITE_CANTOPEN' });
-  }
-  const raw = sqliteCall(() => new sqlite.DatabaseSync(path, { readOnly: readonly }));
-  // The `timeout` option came later in 22.x than the pragma.
-  raw.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-  let open = true;
-  // Prepared statements by SQL text, least recently used first. A long-lived connection (`mtg mcp`)
-  // prepares the same few statements on every call: node:sqlite frees a statement only when V8
-  // collects its object, and V8 does not see the native memory behind it, so RSS grew by the
-  // thousands of statements waiting for a GC.
-  const cache = new Map<string, NodeSqliteStatement>();
-  /** Cached statements an unfinished iterate() is stepping through. */
-  const iterating = new Set<NodeSqliteStatement>();
-  /** Whether a statement writes (EXPLAIN, asked once per statement). */
-  const writers = new WeakMap<NodeSqliteStatement, boolean>();
-  return {
-    path,
-    readonly,
-    exec(sql) {
-      sqliteCall(() => raw.exec(sql));
-    },
-    prepare<Row>(sql: string): Statement<Row> {
-      let stmt = cache.get(sql);
-      if (stmt) {
-        cache.delete(sql); // to the end: the most recently used
-      } else {
-        stmt = sqliteCall(() => raw.prepare(sql));
-        if (hasSecondStatement(sql, stmt.sourceSQL)) {
-          throw new RangeError('The supplied SQL string contains more than one statement');
-        }
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      }
-      cache.set(sql, stmt);
-      const shared = stmt;
-      let bigInts = false;
-      /** The cached statement, or a copy of its own while another caller iterates it (a call would reset it). */
-      const ready = (): NodeSqliteStatement => {
-        const s = iterating.has(shared) ? sqliteCall(() => raw.prepare(sql)) : shared;
-        // Shared by every prepare() of this text: each call sets its own integer mode.
-        s.setReadBigInts(bigInts);
-        return s;
-      };
-      const statement: Statement<Row> = {
-        get: (...params) => sqliteCall(() => ready().get(...(params as SqlValue[])) as Row | undefined),
-        all: (...params) => sqliteCall(() => ready().all(...(params as SqlValue[])) as Row[]),
-        run: (...params) => {
-          const s = ready();
-          // BigInts for this call: node:sqlite throws on a rowid past 2^53 (mtg's passages use
-          // such rowids; the connection's last one shows in every later run()).
-          s.setReadBigInts(true);
-          try {
-            const r = sqliteCall(() => s.run(...(params as SqlValue[])));
-            return { changes: Number(r.changes), lastInsertRowid: exactRowid(r.lastInsertRowid, bigInts) };
-          } finally {
-            s.setReadBigInts(bigInts);
-          }
-        },
-        iterate: (...params) => {
-          const s = ready();
-          const rows = sqliteRows<Row>(
-            sqliteCall(() => s.iterate(...(params as SqlValue[])) as IterableIterator<unknown>),
-          );
-          if (s !== shared) return rows;
-          // Shared again once the rows end, fail, or the caller stops (return(), as `break` does).
-          iterating.add(s);
-          const release = () => iterating.delete(s);
-          return {
-            [Symbol.iterator]() {
-              return this;
-            },
-            next() {
-              try {
-                const r = rows.next();
-                if (r.done) release();
-                return r;
-              } catch (err) {
-                release();
-                throw err;
-              }
-            },
-            return(value?: unknown) {
-              release();
-              return rows.return(value);
-            },
-          } as IterableIterator<Row>;
-        },
-        columns: () => shared.columns().map((c) => c.name),
-        get readonly() {
-          let writes = writers.get(shared);
-          if (writes === undefined) {
-            writes = sqliteCall(() => statementWrites(raw, sql));
-            writers.set(shared, writes);
-          }
-          return !writes;
-        },
-        safeIntegers: () => {
-          bigInts = true;
-          return statement;
-        },
-      };
-      return statement;
-    },
-    transaction<T>(fn: () => T): T {
-      // As better-sqlite3's: a savepoint when a transaction is already open, so an inner failure
-      // undoes only the inner part.
-      const nested = raw.isTransaction;
-      sqliteCall(() => raw.exec(nested ? 'SAVEPOINT mtg_tx' : 'BEGIN IMMEDIATE'));
-      try {
-        const result = fn();
-        sqliteCall(() => raw.exec(nested ? 'RELEASE mtg_tx' : 'COMMIT'));
-        return result;
-      } catch (err) {
-        // SQLite may have rolled back already (some errors end the transaction themselves).
-        if (raw.isTransaction) raw.exec(nested ? 'ROLLBACK TO mtg_tx; RELEASE mtg_tx' : 'ROLLBACK');
-        throw err;
-      }
-    },
-    pragma(source: string, simple: boolean = true): never {
-      const stmt = sqliteCall(() => raw.prepare(`PRAGMA ${source}`));
-      if (!simple) return sqliteCall(() => stmt.all()) as never;
-      const row = sqliteCall(() => stmt.get()) as Record<string, unknown> | undefined;
-      return (row === undefined ? undefined : Object.values(row)[0]) as never;
-    },
-    close() {
-      cache.clear();
-      if (open) raw.close();
-      open = false;
     },
   };
 }
