@@ -3,34 +3,27 @@
 // process; the "bus" is a unix socket that accepts and never answers, which keeps the helper alive.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { BIN, baseEnv, tempConfigDir } from '../helpers/cli.js';
+import { type SilentBus, startSilentBus } from '../helpers/silent-bus.js';
 import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'mtg_sk_test_St0reSt0reSt0re0123';
 let sandbox: Sandbox;
 let work: string;
-let silentBus: Server;
-const sockets: Socket[] = [];
+let bus: SilentBus;
 let busAddress: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ limits: 'none', apiKeys: [KEY] });
   work = tempDir('mtg-test-store-');
-  const path = join(work, 'bus.sock');
-  silentBus = createServer((socket) => {
-    sockets.push(socket);
-    socket.on('error', () => {});
-  });
-  await new Promise<void>((resolve) => silentBus.listen(path, resolve));
-  busAddress = `unix:path=${path}`;
+  bus = await startSilentBus(work);
+  busAddress = bus.address;
 });
 afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((resolve) => silentBus.close(resolve));
+  await bus.close();
   await sandbox.close();
 });
 
@@ -79,7 +72,7 @@ describe('a session bus that accepts connections and never answers', () => {
       for (let i = 0; i < 200 && !environ; i++) {
         await new Promise((r) => setTimeout(r, 20));
         const child = childOf(cli.pid!);
-        if (child !== undefined && sockets.length > 0) environ = readEnviron(child);
+        if (child !== undefined && bus.connections() > 0) environ = readEnviron(child);
       }
       expect(environ, 'the helper process was not found').toBeDefined();
       expect(environ!.filter((v) => v.startsWith('MTG_'))).toEqual([]);

@@ -4,36 +4,29 @@
 // .ci/run under a private session bus). The helper process's environment, read from /proc:
 // test/e2e/keychain-helper.test.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
+import { type SilentBus, startSilentBus } from '../helpers/silent-bus.js';
 import { tempDir } from '../helpers/temp.js';
 import { runBounded } from './helpers.js';
 
 const KEY = 'mtg_sk_test_St0reSt0reSt0re0123';
 let sandbox: Sandbox;
 let work: string;
-let silentBus: Server;
-const sockets: Socket[] = [];
+let bus: SilentBus;
 let busAddress: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ limits: 'none', apiKeys: [KEY] });
   work = tempDir('mtg-test-store-');
-  const path = join(work, 'bus.sock');
-  silentBus = createServer((socket) => {
-    sockets.push(socket);
-    socket.on('error', () => {});
-  });
-  await new Promise<void>((resolve) => silentBus.listen(path, resolve));
-  busAddress = `unix:path=${path}`;
+  bus = await startSilentBus(work);
+  busAddress = bus.address;
 });
 afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((resolve) => silentBus.close(resolve));
+  await bus.close();
   await sandbox.close();
 });
 
@@ -98,7 +91,7 @@ describe('a session bus that accepts connections and never answers', () => {
 
   it('a command given the key by MTG_API_KEY or --api-key never touches the store: it runs as usual', async () => {
     const env = { MTG_CONFIG_DIR: fileWithKey(), DBUS_SESSION_BUS_ADDRESS: busAddress };
-    const before = sockets.length;
+    const before = bus.connections();
     const byEnv = await runInProcess(['people', 'list', '--json', '--limit', '1'], {
       env: { ...env, MTG_API_KEY: KEY },
     });
@@ -111,7 +104,7 @@ describe('a session bus that accepts connections and never answers', () => {
     const status = await runInProcess(['auth', 'status', '--json'], { env: { ...env, MTG_API_KEY: KEY } });
     expect(JSON.parse(status.stdout)).toMatchObject({ keySource: 'env', verified: true });
     // Nobody connected to the bus.
-    expect(sockets.length).toBe(before);
+    expect(bus.connections()).toBe(before);
   });
 });
 
@@ -163,7 +156,7 @@ describe('no credential store reachable (no session bus)', () => {
   it('a keyring module whose native part cannot load (installed with --omit=optional) is no store, not an error', async () => {
     // The library's own override of where its native binary is: here a file that is not there.
     const unloadable = { NAPI_RS_NATIVE_LIBRARY_PATH: join(work, 'no-such-keyring.node') };
-    const before = sockets.length;
+    const before = bus.connections();
     const env = { MTG_CONFIG_DIR: fileWithKey(), DBUS_SESSION_BUS_ADDRESS: busAddress, ...unloadable };
     const r = await runInProcess(['people', 'list', '--json', '--limit', '1', '--quiet'], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -180,7 +173,7 @@ describe('no credential store reachable (no session bus)', () => {
       /^mtg: No credential store here \(the @napi-rs\/keyring module cannot be loaded/m,
     );
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default['api-key']).toBe(KEY);
-    expect(sockets.length).toBe(before);
+    expect(bus.connections()).toBe(before);
   });
 
   it('auth logout removes a key from the file', async () => {
