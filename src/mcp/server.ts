@@ -54,6 +54,21 @@ export function createMcpServer(
   return server;
 }
 
+/**
+ * The SDK's stdio transport, one write at a time: it waits for 'drain' with a listener per message
+ * written under backpressure, and many answers at once (a slow client) would pass Node's listener
+ * limit.
+ */
+class SerialStdioTransport extends StdioServerTransport {
+  private writing: Promise<void> = Promise.resolve();
+
+  override send(...args: Parameters<StdioServerTransport['send']>): Promise<void> {
+    const sent = this.writing.then(() => super.send(...args));
+    this.writing = sent.catch(() => undefined);
+    return sent;
+  }
+}
+
 export interface ServeOptions extends ServerOptions {
   stdin: Readable;
   stdout: Writable;
@@ -66,16 +81,7 @@ export interface ServeOptions extends ServerOptions {
 export async function serveStdio(access: MirrorAccess, options: ServeOptions): Promise<void> {
   const sync = options.offline ? undefined : new InProcessSync(access);
   const server = createMcpServer(access, options, sync);
-  const transport = new StdioServerTransport(options.stdin, options.stdout);
-  // One write at a time: the transport waits for 'drain' with a listener per message written under
-  // backpressure, and many answers at once (a slow client) would pass Node's listener limit.
-  const send = transport.send.bind(transport);
-  let writing: Promise<void> = Promise.resolve();
-  transport.send = (message) => {
-    const sent = writing.then(() => send(message));
-    writing = sent.catch(() => undefined);
-    return sent;
-  };
+  const transport = new SerialStdioTransport(options.stdin, options.stdout);
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;
