@@ -72,8 +72,14 @@ export interface MirrorAccess {
   status(): MirrorStatus | undefined;
   /** One run of `mtg sync`'s engine (its lock: another sync running is SyncLockedError). */
   sync(options: { budget?: number; onProgress?: (requests: number) => void }): Promise<SyncSummary>;
-  createActionItem(body: E.ActionItemCreateBody): Promise<S.CreatedActionItem | undefined>;
-  updateActionItem(id: ExactId, body: E.ActionItemUpdateBody): Promise<S.UpdatedActionItem | undefined>;
+  createActionItem(body: E.ActionItemCreateBody): Promise<Written<S.CreatedActionItem>>;
+  updateActionItem(id: ExactId, body: E.ActionItemUpdateBody): Promise<Written<S.UpdatedActionItem>>;
+}
+
+/** A write the service applied: its item, and why the mirror could not store it at once, if it could not. */
+export interface Written<T> {
+  item: T | undefined;
+  notStored?: string;
 }
 
 /** Time bounds as `mtg find --since/--until` take them, as ISO instants (errors name `since`/`until`). */
@@ -186,9 +192,13 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
     syncClient ??= forWrites().then((shared) => ctx.client({ limiterOf: shared }));
     return syncClient;
   };
-  /** The written item into the mirror at once, as the next sync will store it (it then finds no change). */
-  const store = async (written: WrittenActionItem) => {
-    if (!exists()) return;
+  /**
+   * The written item into the mirror at once, as the next sync will store it (it then finds no
+   * change). The write was applied either way: a failure here is reported, never an error (that
+   * would invite a second write); the next sync stores the item.
+   */
+  const store = async (written: WrittenActionItem): Promise<string | undefined> => {
+    if (!exists()) return undefined;
     const c = await forWrites();
     try {
       const mirror = openMirror({ ...target, readonly: false, create: false, baseUrl: c.baseUrl.href });
@@ -197,8 +207,9 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
       } finally {
         mirror.close();
       }
-    } catch {
-      // The write was applied: reporting it failed would invite a second one. The next sync stores it.
+      return undefined;
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
     }
   };
   return {
@@ -214,6 +225,7 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
     status() {
       if (!exists()) return undefined;
       try {
+        // Any base URL: the status is where a mismatch shows (reads say it as an error).
         const mirror = openMirror({ profile: target.profile, dataDir: target.dataDir, readonly: true });
         try {
           return mirrorStatus(mirror);
@@ -241,17 +253,17 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
     },
     async createActionItem(body) {
       const created = await E.createActionItem(await forWrites(), body);
-      await store({ item: created });
-      return created;
+      const notStored = await store({ item: created });
+      return { item: created, ...(notStored !== undefined && { notStored }) };
     },
     async updateActionItem(id, body) {
       const updated = await E.updateActionItem(await forWrites(), id, body);
       const assignee = body.assigneeProfileId;
-      await store({
+      const notStored = await store({
         item: updated,
         ...(assignee !== undefined && { assignee: assignee === null ? null : String(assignee) }),
       });
-      return updated;
+      return { item: updated, ...(notStored !== undefined && { notStored }) };
     },
   };
 }

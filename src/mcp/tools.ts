@@ -649,7 +649,11 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
           ...(a.assignee !== undefined ? { assigneeProfileId: exactId(String(a.assignee), 'assignee') } : {}),
         };
         const created = await access.createActionItem(body);
-        return ok((created as Obj | undefined) ?? { created: true, note: 'the service returned no body' });
+        return storedOrNoted(
+          ok((created.item as Obj | undefined) ?? { created: true, note: 'the service returned no body' }),
+          created.notStored,
+          options.log,
+        );
       },
     });
     reg('update_action_item', {
@@ -684,7 +688,11 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
           throw new UsageError('nothing to change: give status, title, description or assignee');
         const id = exactId(String(a.id), 'id');
         const updated = await access.updateActionItem(id, body);
-        return ok((updated as Obj | undefined) ?? { updated: true, note: 'the service returned no body' });
+        return storedOrNoted(
+          ok((updated.item as Obj | undefined) ?? { updated: true, note: 'the service returned no body' }),
+          updated.notStored,
+          options.log,
+        );
       },
     });
   }
@@ -714,6 +722,21 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
       };
     },
   );
+}
+
+/**
+ * A write's result; when the mirror could not store the item at once, a second text block says so
+ * (and the server's log): the write was applied, reads show it after the next sync.
+ */
+function storedOrNoted(
+  result: ToolResult,
+  notStored: string | undefined,
+  log: (line: string) => void,
+): ToolResult {
+  if (notStored === undefined) return result;
+  const note = `Written to the service, but the mirror could not store it yet (${notStored}): reads show it after the next sync. Do not write it again.`;
+  log(`mtg mcp: ${note}`);
+  return { ...result, content: [...result.content, { type: 'text', text: note }] };
 }
 
 /** A search cursor from before the mirror changed: its ranking is gone. */

@@ -90,6 +90,41 @@ describe('writes through MCP, then reads and the next sync', () => {
       await w.close();
     }
   });
+  it('a write the mirror cannot store at once (a sync holds its write lock): the item as the service returned it, a second text saying reads show it after the next sync, and the next sync stores it', async () => {
+    const own = await mcpEnv();
+    const w = await connect(own.env, { allowWrites: true });
+    const locker = openDb(`${own.dataDir}/default.db`);
+    try {
+      locker.exec('BEGIN IMMEDIATE');
+      const r = (await w.client.callTool({
+        name: 'create_action_item',
+        arguments: { title: 'Written while the mirror was locked' },
+      })) as Obj;
+      locker.exec('ROLLBACK');
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ title: 'Written while the mirror was locked' });
+      const id = r.structuredContent.id;
+      const texts = (r.content as Obj[]).filter((b) => b.type === 'text').map((b) => b.text as string);
+      expect(texts).toHaveLength(2);
+      expect(JSON.parse(texts[0]!).id).toBe(id);
+      expect(texts[1]).toMatch(
+        /^Written to the service, but the mirror could not store it yet \(.*locked.*\): reads show it after the next sync\. Do not write it again\.$/,
+      );
+      // Sent once, and not yet in the mirror.
+      expect(own.sandbox.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
+      const before = (await w.call('list_action_items', { status: 'all', limit: 100 })).data
+        .actionItems as Obj[];
+      expect(before.some((i) => i.id === id)).toBe(false);
+      await own.sync();
+      const after = (await w.call('list_action_items', { status: 'all', limit: 100 })).data
+        .actionItems as Obj[];
+      expect(after.some((i) => i.id === id)).toBe(true);
+    } finally {
+      locker.close();
+      await w.close();
+      await own.sandbox.close();
+    }
+  }, 30_000);
 });
 
 describe('the sync tool ends within its time bound', () => {
