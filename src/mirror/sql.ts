@@ -19,15 +19,36 @@ function isSqliteError(err: unknown): boolean {
   return err instanceof Error && !!(err as { code?: string }).code?.startsWith('SQLITE_');
 }
 
-/** Rows with each BigInt a plain number when safe, else an ExactInteger (every writer prints its digits). */
-function* exactIntegers(rows: Iterable<Record<string, unknown>>): Generator<Record<string, unknown>> {
+/**
+ * A BLOB cell as sqlite-utils and Datasette write one in JSON. Each driver gives its own class
+ * (better-sqlite3 a Buffer, node:sqlite a Uint8Array), which printed differently on each Node line
+ * and as a list of byte values.
+ */
+function blobValue(bytes: Uint8Array): { $base64: true; encoded: string } {
+  return {
+    $base64: true,
+    encoded: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+  };
+}
+
+/**
+ * Rows as every writer prints them the same way on every driver: each BigInt a plain number when
+ * safe, else an ExactInteger (its digits kept); each BLOB as blobValue().
+ */
+function* portableRows(rows: Iterable<Record<string, unknown>>): Generator<Record<string, unknown>> {
   for (const row of rows) {
     for (const key in row) {
       const value = row[key];
+      const portable =
+        typeof value === 'bigint'
+          ? fromBigInt(value)
+          : value instanceof Uint8Array
+            ? blobValue(value)
+            : value;
       // defineProperty: a column named "__proto__" would otherwise set the row's prototype.
-      if (typeof value === 'bigint')
+      if (portable !== value)
         Object.defineProperty(row, key, {
-          value: fromBigInt(value),
+          value: portable,
           writable: true,
           enumerable: true,
           configurable: true,
@@ -72,7 +93,7 @@ export function sqlRows(db: Db, query: string, caller = 'mtg sql'): SqlRows {
       }
       return (function* () {
         try {
-          yield* exactIntegers(rows);
+          yield* portableRows(rows);
         } catch (err) {
           throw isSqliteError(err) ? sqlError(err) : err;
         }

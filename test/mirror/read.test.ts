@@ -417,6 +417,23 @@ describe('mtg sql', () => {
     expect(table.stdout.split('\n')[1]!.trim().split(/\s+/)).toEqual(digits.split(','));
   }, 60_000);
 
+  it('a BLOB cell is {"$base64": true, "encoded": …} in every format, the same with either SQLite driver (a Buffer and a Uint8Array printed differently)', async () => {
+    const query = "SELECT x'00ff10' AS b, zeroblob(0) AS empty, 1 AS n";
+    const json = await offline(m, ['sql', query, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { b: { $base64: true, encoded: 'AP8Q' }, empty: { $base64: true, encoded: '' }, n: 1 },
+    ]);
+    const csv = await offline(m, ['sql', query, '--format', 'csv']);
+    expect(csv.stdout.split('\n')[1]).toBe(
+      '"{""$base64"":true,""encoded"":""AP8Q""}","{""$base64"":true,""encoded"":""""}",1',
+    );
+    // The FTS index's own pages are BLOBs: a user reading them sees base64, not byte lists.
+    const pages = await offline(m, ['sql', 'SELECT block FROM passages_data LIMIT 1', '--json']);
+    expect(pages.code, pages.stderr).toBe(0);
+    expect(JSON.parse(pages.stdout)[0].block).toMatchObject({ $base64: true, encoded: expect.any(String) });
+  }, 60_000);
+
   it("--fields takes only the statement's columns: an unknown one is exit 2 naming them, before any row", async () => {
     const query = 'SELECT id, name FROM meetings LIMIT 2';
     const bad = await offline(m, ['sql', query, '--fields', 'id,nmae', '--json']);
