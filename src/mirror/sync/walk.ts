@@ -27,13 +27,29 @@ interface StoredRow {
   status?: string | null;
 }
 
-/** Every list asked for, one after another; the meetings walk tells how many transcripts follow. */
+/**
+ * Every list asked for, one after another; the meetings walk tells how many transcripts follow.
+ *
+ * A pass is the runs from one complete run to the next. A list walked to its end earlier in the
+ * current pass (a run stopped by --budget, --max-wait or a kill after it) is not walked again until
+ * the pass completes: otherwise runs whose budget the first lists use up whole would walk those
+ * again and again and never reach the others. `--full` starts a new pass.
+ */
 export async function walkAll(state: RunState, runStartedAt: string): Promise<void> {
   const { db, progress } = state;
   const last = db.prepare<{ pages: number }>(
     'SELECT pages FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL ORDER BY id DESC LIMIT 1',
   );
-  progress.walksLeft = listDefs(state.only).map((def) => ({
+  const passStart =
+    db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM runs WHERE complete = 1').get()?.id ?? 0;
+  const walkedInPass = db.prepare<{ id: number }>(
+    'SELECT id FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL AND run > ? LIMIT 1',
+  );
+  const defs = listDefs(state.only).filter(
+    (def) =>
+      state.options.full || walkedInPass.get(def.table.resource, walkQuery(def), passStart) === undefined,
+  );
+  progress.walksLeft = defs.map((def) => ({
     def,
     expected: last.get(def.table.resource, walkQuery(def))?.pages,
   }));
