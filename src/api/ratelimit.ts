@@ -295,9 +295,18 @@ export class RateLimiter {
       };
       this.windows.set(limit, w);
     } else {
-      if (ticket.seq <= w.reportSeq) return; // a newer request's report came first
       // Sent before the window refilled: its report is most likely of the window that ended.
       if (ticket.at !== undefined && ticket.at < w.since) return;
+      if (ticket.seq <= w.reportSeq) {
+        // Answered after a newer request's report: the server decided it later (it came by another
+        // connection, or its answer was slower), and within one window the server's count only
+        // grows, so a lower Remaining is the later count. Taken as it is: requests counted twice
+        // meanwhile make the limiter wait a little more, never send into a full window. One sent
+        // before this period's first request is of the window before.
+        const ofThisPeriod = w.startedAt === undefined || ticket.at === undefined || ticket.at >= w.startedAt;
+        if (ofThisPeriod && remaining < w.remaining) w.remaining = remaining;
+        return;
+      }
     }
     w.periodMs = Math.max(w.periodMs, reset * 1000);
     const prior = w.reported;
@@ -315,7 +324,10 @@ export class RateLimiter {
     w.since = Number.NEGATIVE_INFINITY;
   }
 
-  /** Requests the window has not been told about: sent after its report, not refused, not answered before it refilled. */
+  /**
+   * Requests the window's report may not count: sent after it, or sent before it and still
+   * unanswered; not refused, not answered before the window refilled.
+   */
   private used(w: Window): number {
     let n = 0;
     for (const s of this.sent) if (this.counts(w, s)) n++;
@@ -323,7 +335,10 @@ export class RateLimiter {
   }
 
   private counts(w: Window, s: Sent): boolean {
-    return s.seq > w.reportSeq && !s.refused && !(s.doneAt !== undefined && s.doneAt < w.since);
+    if (s.refused || (s.doneAt !== undefined && s.doneAt < w.since)) return false;
+    // Sent after the report's request, or before it and not answered yet: the server may have
+    // decided that one after the report's (requests overtake each other on two connections).
+    return s.seq > w.reportSeq || s.doneAt === undefined;
   }
 
   /**

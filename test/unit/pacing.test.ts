@@ -108,7 +108,23 @@ describe('RateLimiter', () => {
     expect(clock.sleeps).toEqual([2550 - 1600 + RESET_MARGIN_MS]);
   });
 
-  it('ignores a stale report that arrives after a newer one', async () => {
+  it('ignores a report of the window before the refill that arrives after a newer one', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const probe = await limiter.acquire();
+    limiter.observe(probe, { limit: 2, remaining: 1, reset: 1 });
+    const a = await limiter.acquire();
+    // a's answer is slow; the window refills (1000 + margin), and b is sent in the new one.
+    clock.advance(1100);
+    const b = await limiter.acquire();
+    limiter.observe(b, { limit: 2, remaining: 1, reset: 1 });
+    // a was decided in the old window, where it was the last request.
+    limiter.observe(a, { limit: 2, remaining: 0, reset: 1 });
+    await limiter.acquire();
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('takes the lower Remaining of an older request answered after a newer one: the server decided it later', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
     const probe = await limiter.acquire();
@@ -116,9 +132,54 @@ describe('RateLimiter', () => {
     const a = await limiter.acquire();
     const b = await limiter.acquire();
     limiter.observe(b, { limit: 10, remaining: 7, reset: 1 });
+    // Seven more requests of the account (another process) came between b's decision and a's.
     limiter.observe(a, { limit: 10, remaining: 0, reset: 1 });
     await limiter.acquire();
-    expect(clock.sleeps).toEqual([]);
+    expect(clock.sleeps).toEqual([1000 + RESET_MARGIN_MS]);
+  });
+
+  describe('an older request still in flight when a newer one reports first (a write on another connection overtook a page)', () => {
+    // What `mtg mcp` did under "4/1s": the sync's page (b) was sent, then a write (c); the server
+    // decided c first, c's report said 1 left, and the next page went out into a full window: 429.
+    async function overtaken(sleep?: (ms: number, cancel?: AbortSignal) => Promise<void>) {
+      const clock = fakeClock();
+      const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: sleep ?? clock.sleep });
+      const probe = await limiter.acquire();
+      limiter.observe(probe, { limit: 4, remaining: 3, reset: 1 });
+      const a = await limiter.acquire();
+      limiter.observe(a, { limit: 4, remaining: 2, reset: 1 });
+      const b = await limiter.acquire();
+      const c = await limiter.acquire();
+      limiter.observe(c, { limit: 4, remaining: 1, reset: 1 });
+      return { clock, limiter, b };
+    }
+
+    it("the next request waits for the older one's answer, and goes when it shows room", async () => {
+      const sleeps: number[] = [];
+      // A sleep that lasts until the limiter learns something (its cancel signal).
+      const { limiter, b } = await overtaken((ms, cancel) => {
+        sleeps.push(ms);
+        return new Promise<void>((resolve) => cancel?.addEventListener('abort', () => resolve()));
+      });
+      let sent = false;
+      const d = limiter.acquire().then(() => {
+        sent = true;
+      });
+      await new Promise((r) => setTimeout(r, 0));
+      expect(sent).toBe(false);
+      // b was decided before c after all (c's count held it): one left, and d goes.
+      limiter.observe(b, { limit: 4, remaining: 2, reset: 1 });
+      await d;
+      expect(sent).toBe(true);
+      expect(sleeps).toEqual([1000 + RESET_MARGIN_MS]);
+    });
+
+    it("the next request waits for the window when the older one's answer shows it full", async () => {
+      const { clock, limiter, b } = await overtaken();
+      limiter.observe(b, { limit: 4, remaining: 0, reset: 1 });
+      await limiter.acquire();
+      expect(clock.sleeps).toEqual([1000 + RESET_MARGIN_MS]);
+    });
   });
 
   it('gives up with exit 5 when the next wait would pass --max-wait', async () => {
