@@ -40,6 +40,13 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
       mirror,
       { only, budget, full: opts.full, transcripts: opts.transcripts },
       (e) => {
+        if (e.walkedInPass) {
+          const lists = e.walkedInPass.map((p) => PHASE_NOUN[p] ?? p).join(', ');
+          ctx.progress.note(
+            `Going on with the sync an earlier one began: it walked ${lists} to the end, so this one does not again (--full walks every list).`,
+          );
+          return;
+        }
         const noun = PHASE_NOUN[e.phase] ?? e.phase;
         if (e.phase === 'transcripts') {
           const eta =

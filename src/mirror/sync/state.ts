@@ -95,6 +95,18 @@ export class RunProgress {
     });
   }
 
+  /** The lists an earlier, stopped sync of this pass walked to their end (not walked again). */
+  walkedInPass(phases: SyncPhase[]): void {
+    this.emit({
+      phase: phases[0]!,
+      requests: this.meter.count(),
+      pages: 0,
+      items: 0,
+      done: true,
+      walkedInPass: phases,
+    });
+  }
+
   transcripts(fetched: number, left: number, done: boolean): void {
     this.emit({
       phase: 'transcripts',

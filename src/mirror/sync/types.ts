@@ -70,6 +70,11 @@ export interface SyncProgressEvent {
   etaMs?: number;
   /** The phase ended. */
   done?: boolean;
+  /**
+   * Sent once, before the first request, when an earlier sync of this pass stopped after walking
+   * these lists to their end: this run does not walk them again (see walkAll()).
+   */
+  walkedInPass?: SyncPhase[];
 }
 
 export type SyncProgress = (event: SyncProgressEvent) => void;

@@ -45,10 +45,13 @@ export async function walkAll(state: RunState, runStartedAt: string): Promise<vo
   const walkedInPass = db.prepare<{ id: number }>(
     'SELECT id FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL AND run > ? LIMIT 1',
   );
-  const defs = listDefs(state.only).filter(
+  const asked = listDefs(state.only);
+  const defs = asked.filter(
     (def) =>
       state.options.full || walkedInPass.get(def.table.resource, walkQuery(def), passStart) === undefined,
   );
+  if (defs.length < asked.length)
+    progress.walkedInPass(asked.filter((d) => !defs.includes(d)).map((d) => d.phase));
   progress.walksLeft = defs.map((def) => ({
     def,
     expected: last.get(def.table.resource, walkQuery(def))?.pages,

@@ -39,16 +39,23 @@ describe('mtg sync --budget, run after run', () => {
     const start = m.sandbox.requests.length;
     let runs = 0;
     let complete = false;
+    const notes: string[] = [];
     while (!complete && runs < 40) {
       const r = await m.sync(['--no-transcripts', '--budget', '2']);
       expect(r.code, r.stderr).toBe(0);
       complete = JSON.parse(r.stdout).complete;
+      notes.push(r.stderr);
       runs++;
     }
     expect(complete).toBe(true);
     // Every page once: the pass cost what one unbudgeted sync costs, in as few runs as the budget allows.
     expect(listGets(m, start).sort()).toEqual([...pass].sort());
     expect(runs).toBe(Math.ceil(pass.length / 2));
+    // Runs 1 and 2 walk the meetings; the third says why it does not.
+    expect(notes[1]).not.toMatch(/Going on/);
+    expect(notes[2]).toContain(
+      'Going on with the sync an earlier one began: it walked meetings to the end, so this one does not again (--full walks every list).',
+    );
     const { tombstones, ...live } = readMirror(m.dbPath);
     const { transcripts: _t, ...server } = snapshotContent(m.sandbox);
     const { transcripts: _m, ...mirrored } = live;
