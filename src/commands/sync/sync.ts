@@ -43,7 +43,7 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
         if (e.walkedInPass) {
           const lists = e.walkedInPass.map((p) => PHASE_NOUN[p] ?? p).join(', ');
           ctx.progress.note(
-            `Going on with the sync an earlier one began: it walked ${lists} to the end, so this one does not again (--full walks every list).`,
+            `Going on from the syncs before this one, stopped at their --budget: they walked ${lists} to the end, so this one does not again (a sync without --budget walks every list).`,
           );
           return;
         }

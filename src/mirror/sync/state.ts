@@ -95,7 +95,7 @@ export class RunProgress {
     });
   }
 
-  /** The lists an earlier, stopped sync of this pass walked to their end (not walked again). */
+  /** The lists the budgeted runs just before this one walked to their end (not walked again). */
   walkedInPass(phases: SyncPhase[]): void {
     this.emit({
       phase: phases[0]!,

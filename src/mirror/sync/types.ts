@@ -71,8 +71,8 @@ export interface SyncProgressEvent {
   /** The phase ended. */
   done?: boolean;
   /**
-   * Sent once, before the first request, when an earlier sync of this pass stopped after walking
-   * these lists to their end: this run does not walk them again (see walkAll()).
+   * Sent once, before the first request of a run with --budget, when the runs before it, stopped at
+   * their budgets, walked these lists to their end: this run does not walk them again (walk.ts).
    */
   walkedInPass?: SyncPhase[];
 }

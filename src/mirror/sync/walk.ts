@@ -29,29 +29,17 @@ interface StoredRow {
 
 /**
  * Every list asked for, one after another; the meetings walk tells how many transcripts follow.
- *
- * A pass is the runs from one complete run to the next. A list walked to its end earlier in the
- * current pass (a run stopped by --budget, --max-wait or a kill after it) is not walked again until
- * the pass completes: otherwise runs whose budget the first lists use up whole would walk those
- * again and again and never reach the others. `--full` starts a new pass.
+ * A run with --budget leaves out the lists listsDoneByBudgetedRuns() names.
  */
 export async function walkAll(state: RunState, runStartedAt: string): Promise<void> {
   const { db, progress } = state;
   const last = db.prepare<{ pages: number }>(
     'SELECT pages FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL ORDER BY id DESC LIMIT 1',
   );
-  const passStart =
-    db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM runs WHERE complete = 1').get()?.id ?? 0;
-  const walkedInPass = db.prepare<{ id: number }>(
-    'SELECT id FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL AND run > ? LIMIT 1',
-  );
   const asked = listDefs(state.only);
-  const defs = asked.filter(
-    (def) =>
-      state.options.full || walkedInPass.get(def.table.resource, walkQuery(def), passStart) === undefined,
-  );
-  if (defs.length < asked.length)
-    progress.walkedInPass(asked.filter((d) => !defs.includes(d)).map((d) => d.phase));
+  const done = listsDoneByBudgetedRuns(state, asked);
+  const defs = asked.filter((def) => !done.includes(def));
+  if (done.length > 0) progress.walkedInPass(done.map((d) => d.phase));
   progress.walksLeft = defs.map((def) => ({
     def,
     expected: last.get(def.table.resource, walkQuery(def))?.pages,
@@ -67,6 +55,41 @@ export async function walkAll(state: RunState, runStartedAt: string): Promise<vo
       progress.transcriptsLeft = pendingTranscripts(db, since).length;
     }
   }
+}
+
+/**
+ * The lists a run with --budget does not walk: those that the runs just before it, each stopped by
+ * its own --budget, walked to the end. Budgeted runs one after another (a CI job's) then go on
+ * where the last stopped instead of walking the first lists from page 1 every time, which never
+ * reached the later lists when those first lists took a whole budget. Any other run (complete,
+ * failed, killed, interrupted, or without --budget) walks every list it is asked for, and so does
+ * `--full`, whose run starts the chain anew (meta `budget_chain_start`).
+ */
+function listsDoneByBudgetedRuns(state: RunState, asked: ListDef[]): ListDef[] {
+  const { db } = state;
+  if (state.options.full) {
+    db.prepare(
+      "INSERT INTO meta(key, value) VALUES ('budget_chain_start', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ).run(String(state.run));
+  }
+  if (state.options.budget === undefined || state.options.full) return [];
+  // The last run before this one that did not stop cleanly at its budget (coalesce: a killed run's
+  // `complete` and `finished_at` are NULL).
+  const lastOther =
+    db
+      .prepare<{ id: number | null }>(
+        'SELECT max(id) AS id FROM runs WHERE id < ? AND NOT (coalesce(complete, 0) = 0 AND error IS NULL AND finished_at IS NOT NULL)',
+      )
+      .get(state.run)?.id ?? 0;
+  const fullStart = Number(
+    db.prepare<{ value: string }>("SELECT value FROM meta WHERE key = 'budget_chain_start'").get()?.value ??
+      0,
+  );
+  const after = Math.max(lastOther, fullStart - 1);
+  const walked = db.prepare<{ id: number }>(
+    'SELECT id FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL AND run > ? LIMIT 1',
+  );
+  return asked.filter((def) => walked.get(def.table.resource, walkQuery(def), after) !== undefined);
 }
 
 /** One list, every page, resumed from the committed cursor of an interrupted walk. */

@@ -1,8 +1,10 @@
 // A CI job that syncs with `--budget N` run after run (the Free plan's pace, a job's time limit):
-// each run goes on where the last one stopped, and a list that an unfinished pass already walked
-// to its end is not walked again until the pass completes. Before, every run walked such a list
-// from page 1 again, so runs whose budget a list used up whole never reached the lists after it.
+// each run goes on where the last one stopped, and a list that the budgeted runs just before it
+// walked to its end is not walked again. Before, every run walked such a list from page 1 again, so
+// runs whose budget a list used up whole never reached the lists after it. Any other sync (without
+// --budget, after a failed run, --full) walks every list it is asked for.
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../../src/mirror/driver.js';
 import { type MirrorEnv, mirrorEnv, readMirror, snapshotContent } from '../../mirror/helpers.js';
 
 const opened: MirrorEnv[] = [];
@@ -16,6 +18,21 @@ const listGets = (m: MirrorEnv, from: number) =>
     .slice(from)
     .filter((r) => r.method === 'GET')
     .map((r) => r.path);
+
+/** First pages (no cursor) of the everyone walk of action items since request `from`. */
+const everyoneWalkStarts = (m: MirrorEnv, from: number) =>
+  m.sandbox.requests
+    .slice(from)
+    .filter(
+      (r) => r.path === '/action-items' && r.query.get('assigneeType') === 'Anyone' && !r.query.has('cursor'),
+    ).length;
+
+/** A budgeted run that walks the meetings and the everyone walk of action items, not the rest. */
+async function stoppedAfterTwoLists(m: MirrorEnv): Promise<void> {
+  const r = await m.sync(['--no-transcripts', '--budget', '9']);
+  expect(JSON.parse(r.stdout).complete).toBe(false);
+  expect(everyoneWalkStarts(m, 0)).toBe(1);
+}
 
 describe('mtg sync --budget, run after run', () => {
   it('converges: each page of each list fetched once per pass, the mirror then equal to the server, and the next pass walks every list again', async () => {
@@ -54,7 +71,7 @@ describe('mtg sync --budget, run after run', () => {
     // Runs 1 and 2 walk the meetings; the third says why it does not.
     expect(notes[1]).not.toMatch(/Going on/);
     expect(notes[2]).toContain(
-      'Going on with the sync an earlier one began: it walked meetings to the end, so this one does not again (--full walks every list).',
+      'Going on from the syncs before this one, stopped at their --budget: they walked meetings to the end, so this one does not again (a sync without --budget walks every list).',
     );
     const { tombstones, ...live } = readMirror(m.dbPath);
     const { transcripts: _t, ...server } = snapshotContent(m.sandbox);
@@ -68,14 +85,75 @@ describe('mtg sync --budget, run after run', () => {
     expect(listGets(m, before).sort()).toEqual([...pass].sort());
   }, 120_000);
 
-  it('--full starts a new pass: lists the unfinished pass walked are walked again', async () => {
+  it('a sync without --budget (plain, or --only) after budgeted runs walks every list it is asked for, and sees a change made meanwhile', async () => {
     const m = await mirrorEnv({ seed: 32 });
     opened.push(m);
-    const first = await m.sync(['--no-transcripts', '--budget', '3']);
-    expect(JSON.parse(first.stdout).complete).toBe(false);
+    await stoppedAfterTwoLists(m);
+    const item = m.sandbox.snapshot().actionItems[0]!;
+    const changed = await m.mtg([
+      'action-items',
+      'update',
+      String(item.id),
+      '--title',
+      'Changed on the server',
+    ]);
+    expect(changed.code, changed.stderr).toBe(0);
+    const title = () => sqlTitle(m.dbPath, String(item.id));
+    expect(title()).not.toBe('Changed on the server');
+    let before = m.sandbox.requests.length;
+    const only = await m.sync(['--no-transcripts', '--only', 'action-items']);
+    expect(JSON.parse(only.stdout).complete).toBe(true);
+    expect(only.stderr).not.toMatch(/Going on/);
+    expect(everyoneWalkStarts(m, before)).toBe(1);
+    expect(title()).toBe('Changed on the server');
+    before = m.sandbox.requests.length;
+    const plain = await m.sync(['--no-transcripts']);
+    expect(JSON.parse(plain.stdout).complete).toBe(true);
+    expect(listGets(m, before).filter((p) => p === '/meetings').length).toBeGreaterThan(0);
+    expect(everyoneWalkStarts(m, before)).toBe(1);
+  }, 60_000);
+
+  it('after a run that ended in an error, a budgeted run walks every list again', async () => {
+    const m = await mirrorEnv({ seed: 33 });
+    opened.push(m);
+    await stoppedAfterTwoLists(m);
+    // The last run as a failed one records it (an API error, Ctrl-C, --max-wait).
+    const db = openDb(m.dbPath);
+    try {
+      db.prepare("UPDATE runs SET error = 'failed' WHERE id = (SELECT max(id) FROM runs)").run();
+    } finally {
+      db.close();
+    }
     const before = m.sandbox.requests.length;
-    const full = await m.sync(['--no-transcripts', '--full']);
-    expect(JSON.parse(full.stdout).complete).toBe(true);
-    expect(listGets(m, before).filter((p) => p === '/meetings')).toHaveLength(3);
+    const r = await m.sync(['--no-transcripts', '--budget', '100']);
+    expect(JSON.parse(r.stdout).complete).toBe(true);
+    expect(r.stderr).not.toMatch(/Going on/);
+    expect(everyoneWalkStarts(m, before)).toBe(1);
+  }, 60_000);
+
+  it('--full starts the chain anew: after a --full run stopped at its budget, the next budgeted run walks the lists --full did not reach', async () => {
+    const m = await mirrorEnv({ seed: 34 });
+    opened.push(m);
+    await stoppedAfterTwoLists(m);
+    const full = await m.sync(['--no-transcripts', '--full', '--budget', '3']);
+    expect(JSON.parse(full.stdout).complete).toBe(false);
+    const before = m.sandbox.requests.length;
+    const next = await m.sync(['--no-transcripts', '--budget', '100']);
+    expect(JSON.parse(next.stdout).complete).toBe(true);
+    // The meetings, walked by the --full run, are not walked again; the action items are.
+    expect(listGets(m, before).filter((p) => p === '/meetings')).toHaveLength(0);
+    expect(next.stderr).toContain('they walked meetings to the end');
+    expect(everyoneWalkStarts(m, before)).toBe(1);
   }, 60_000);
 });
+
+function sqlTitle(dbPath: string, id: string): string {
+  const db = openDb(dbPath, { readonly: true });
+  try {
+    return (
+      db.prepare("SELECT json ->> '$.title' AS t FROM action_items WHERE id = ?").get(id) as { t: string }
+    ).t;
+  } finally {
+    db.close();
+  }
+}
