@@ -301,9 +301,12 @@ export class RateLimiter {
         // Answered after a newer request's report: the server decided it later (it came by another
         // connection, or its answer was slower), and within one window the server's count only
         // grows, so a lower Remaining is the later count. Taken as it is: requests counted twice
-        // meanwhile make the limiter wait a little more, never send into a full window. One sent
-        // before this period's first request is of the window before.
-        const ofThisPeriod = w.startedAt === undefined || ticket.at === undefined || ticket.at >= w.startedAt;
+        // meanwhile make the limiter wait a little more, never send into a full window. A report is
+        // of the window before when its request left before this period's first one, or when it
+        // bounds the window's end more than Reset's rounding (a second) away from this one's bound.
+        const ofThisPeriod =
+          (w.startedAt === undefined || ticket.at === undefined || ticket.at >= w.startedAt) &&
+          (w.resetAt === undefined || Math.abs(bound - w.resetAt) <= 1000 + RESET_MARGIN_MS);
         if (ofThisPeriod && remaining < w.remaining) w.remaining = remaining;
         return;
       }

@@ -124,6 +124,23 @@ describe('RateLimiter', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
+  it("ignores an older request's report that bounds an earlier end: it was decided in the window before", async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 120_000, now: clock.now, sleep: clock.sleep });
+    const probe = await limiter.acquire();
+    limiter.observe(probe, { limit: 20, remaining: 5, reset: 60 });
+    // a leaves just before the window ends, b just after; b's answer comes first.
+    clock.advance(59_900);
+    const a = await limiter.acquire();
+    clock.advance(50);
+    const b = await limiter.acquire();
+    limiter.observe(b, { limit: 20, remaining: 19, reset: 60 });
+    // a was the old window's last request (another process used the rest): it ends now, not in a minute.
+    limiter.observe(a, { limit: 20, remaining: 0, reset: 0 });
+    await limiter.acquire();
+    expect(clock.sleeps).toEqual([]);
+  });
+
   it('takes the lower Remaining of an older request answered after a newer one: the server decided it later', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
