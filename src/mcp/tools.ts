@@ -726,7 +726,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
 
 /**
  * A write's result; when the mirror could not store the item at once, a second text block says so
- * (and the server's log): the write was applied, reads show it after the next sync.
+ * (and the server's log): the write was applied, reads show it after the next complete sync.
  */
 function storedOrNoted(
   result: ToolResult,
@@ -734,7 +734,7 @@ function storedOrNoted(
   log: (line: string) => void,
 ): ToolResult {
   if (notStored === undefined) return result;
-  const note = `Written to the service, but the mirror could not store it yet (${notStored}): reads show it after the next sync. Do not write it again.`;
+  const note = `Written to the service, but the mirror could not store it yet (${notStored}): reads show it after the next complete sync. Do not write it again.`;
   log(`mtg mcp: ${note}`);
   return { ...result, content: [...result.content, { type: 'text', text: note }] };
 }

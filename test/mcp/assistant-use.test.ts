@@ -92,7 +92,8 @@ describe('writes through MCP, then reads and the next sync', () => {
   });
   it('a write the mirror cannot store at once (a sync holds its write lock): the item as the service returned it, a second text saying reads show it after the next sync, and the next sync stores it', async () => {
     const own = await mcpEnv();
-    const w = await connect(own.env, { allowWrites: true });
+    const logged: string[] = [];
+    const w = await connect(own.env, { allowWrites: true, log: (line) => logged.push(line) });
     const locker = openDb(`${own.dataDir}/default.db`);
     try {
       locker.exec('BEGIN IMMEDIATE');
@@ -108,8 +109,9 @@ describe('writes through MCP, then reads and the next sync', () => {
       expect(texts).toHaveLength(2);
       expect(JSON.parse(texts[0]!).id).toBe(id);
       expect(texts[1]).toMatch(
-        /^Written to the service, but the mirror could not store it yet \(.*locked.*\): reads show it after the next sync\. Do not write it again\.$/,
+        /^Written to the service, but the mirror could not store it yet \(.*locked.*\): reads show it after the next complete sync\. Do not write it again\.$/,
       );
+      expect(logged).toEqual([`mtg mcp: ${texts[1]}`]);
       // Sent once, and not yet in the mirror.
       expect(own.sandbox.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
       const before = (await w.call('list_action_items', { status: 'all', limit: 100 })).data

@@ -58,7 +58,13 @@ export interface Connected {
 /** mtg's MCP server over `env` (flags as `mtg mcp` takes them), and a client connected to it. */
 export async function connect(
   env: Record<string, string>,
-  flags: { offline?: boolean; allowWrites?: boolean; syncTimeBoundMs?: number } = {},
+  flags: {
+    offline?: boolean;
+    allowWrites?: boolean;
+    syncTimeBoundMs?: number;
+    /** The server's log lines (its stderr in `mtg mcp`). */
+    log?: (line: string) => void;
+  } = {},
 ): Promise<Connected> {
   const io = testIO();
   io.decideColors(env, true);
@@ -67,7 +73,12 @@ export async function connect(
   const access = await mirrorAccess(ctx);
   const server = createMcpServer(
     access,
-    { version: 'test', offline: !!flags.offline, allowWrites: !!flags.allowWrites, log: () => {} },
+    {
+      version: 'test',
+      offline: !!flags.offline,
+      allowWrites: !!flags.allowWrites,
+      log: flags.log ?? (() => {}),
+    },
     flags.offline ? undefined : new InProcessSync(access, { timeBoundMs: flags.syncTimeBoundMs }),
   );
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
