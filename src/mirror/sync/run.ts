@@ -78,7 +78,7 @@ export async function runSync(
   try {
     try {
       await walkAll(state, startedAt);
-      if (state.transcriptsWanted) await fetchTranscripts(state, startedAt);
+      if (state.transcriptsWanted) await fetchTranscripts(state);
       complete = true;
     } catch (err) {
       if (!(err instanceof RequestBudgetReached && options.budget !== undefined)) {
@@ -132,6 +132,7 @@ function runState(
     counts: { meetings: zero(), 'action-items': zero(), people: zero(), companies: zero() },
     transcriptsFetched: 0,
     transcriptsGone: new Set(),
+    fullSince: undefined,
     commits: 0,
     saveRequests: db.prepare('UPDATE runs SET requests = ? WHERE id = ?'),
     progress: new RunProgress(client, meter, transcriptsWanted, emit),

@@ -25,6 +25,12 @@ export interface RunState {
   transcriptsFetched: number;
   /** Meetings whose transcript answered 404 in this run: not pending until a walk decides. */
   readonly transcriptsGone: Set<string>;
+  /**
+   * Set by walkAll: --full's cut-off (this run's start, or the start of the --full run whose
+   * budget-stopped chain this run goes on with): transcripts not fetched since are fetched again,
+   * walks begun before start from page 1. Undefined: an ordinary run.
+   */
+  fullSince: string | undefined;
   /** Transactions committed (pages and transcripts) in this run. */
   commits: number;
   /** `runs.requests` brought up to date, with each commit: a killed run still shows its requests. */

@@ -31,9 +31,9 @@ export function pendingTranscriptCount(db: Db, gone: ReadonlySet<string> = new S
     .get(toJsonText([...gone]))!.n;
 }
 
-export async function fetchTranscripts(state: RunState, runStartedAt: string): Promise<void> {
+export async function fetchTranscripts(state: RunState): Promise<void> {
   const { db } = state;
-  const queue = pendingTranscripts(db, state.options.full ? runStartedAt : undefined);
+  const queue = pendingTranscripts(db, state.fullSince);
   const total = queue.length;
   const get = db.prepare<{ json: string }>('SELECT json FROM transcripts WHERE meeting_id = ?');
   const ins = db.prepare(

@@ -19,6 +19,7 @@ interface WalkRow {
   next_url: string | null;
   items: number;
   pages: number;
+  started_at: string;
 }
 
 interface StoredRow {
@@ -29,7 +30,7 @@ interface StoredRow {
 
 /**
  * Every list asked for, one after another; the meetings walk tells how many transcripts follow.
- * A run with --budget leaves out the lists listsDoneByBudgetedRuns() names.
+ * A run with --budget leaves out the lists budgetChain() names as done.
  */
 export async function walkAll(state: RunState, runStartedAt: string): Promise<void> {
   const { db, progress } = state;
@@ -37,42 +38,50 @@ export async function walkAll(state: RunState, runStartedAt: string): Promise<vo
     'SELECT pages FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL ORDER BY id DESC LIMIT 1',
   );
   const asked = listDefs(state.only);
-  const done = listsDoneByBudgetedRuns(state, asked);
-  const defs = asked.filter((def) => !done.includes(def));
-  if (done.length > 0) progress.walkedInPass(done.map((d) => d.phase));
+  const chain = budgetChain(state, runStartedAt, asked);
+  state.fullSince = chain.fullSince;
+  const defs = asked.filter((def) => !chain.done.includes(def));
+  if (chain.done.length > 0) progress.walkedInPass(chain.done.map((d) => d.phase));
   progress.walksLeft = defs.map((def) => ({
     def,
     expected: last.get(def.table.resource, walkQuery(def))?.pages,
   }));
-  const since = state.options.full ? runStartedAt : undefined;
   // Until the meetings walk tells, the transcripts already pending are the estimate (a later
   // sync; on a first one the walks' sizes are unknown anyway).
-  if (state.transcriptsWanted) progress.transcriptsPending = pendingTranscripts(db, since).length;
+  if (state.transcriptsWanted) progress.transcriptsPending = pendingTranscripts(db, state.fullSince).length;
   while (progress.walksLeft.length > 0) {
     const def = progress.walksLeft[0]!.def;
     await walk(state, def);
     if (def.phase === 'meetings' && state.transcriptsWanted) {
-      progress.transcriptsLeft = pendingTranscripts(db, since).length;
+      progress.transcriptsLeft = pendingTranscripts(db, state.fullSince).length;
     }
   }
 }
 
 /**
- * The lists a run with --budget does not walk: those that the runs just before it, each stopped by
- * its own --budget, walked to the end. Budgeted runs one after another (a CI job's) then go on
- * where the last stopped instead of walking the first lists from page 1 every time, which never
- * reached the later lists when those first lists took a whole budget. Any other run (complete,
- * failed, killed, interrupted, or without --budget) walks every list it is asked for, and so does
- * `--full`, whose run starts the chain anew (meta `budget_chain_start`).
+ * Runs that stop at their --budget one after another (a CI job's) make one chain, which the next
+ * run goes on with:
+ * - a run with --budget does not walk the lists the chain walked to the end (`done`), so that it
+ *   reaches the later lists instead of walking the first ones from page 1 every time, which never
+ *   got further when those first lists took a whole budget;
+ * - a chain that began with a `--full` run goes on with what `--full` does (`fullSince`: every
+ *   transcript not fetched since it began, every walk begun before it from page 1), whatever
+ *   options the run has.
+ * Any other run (complete, failed, killed, interrupted) ends the chain, and a `--full` run begins
+ * one (meta `budget_chain_start`); a run without --budget walks every list it is asked for.
  */
-function listsDoneByBudgetedRuns(state: RunState, asked: ListDef[]): ListDef[] {
+function budgetChain(
+  state: RunState,
+  runStartedAt: string,
+  asked: ListDef[],
+): { done: ListDef[]; fullSince?: string } {
   const { db } = state;
   if (state.options.full) {
     db.prepare(
       "INSERT INTO meta(key, value) VALUES ('budget_chain_start', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
     ).run(String(state.run));
+    return { done: [], fullSince: runStartedAt };
   }
-  if (state.options.budget === undefined || state.options.full) return [];
   // The last run before this one that did not stop cleanly at its budget (coalesce: a killed run's
   // `complete` and `finished_at` are NULL).
   const lastOther =
@@ -85,11 +94,20 @@ function listsDoneByBudgetedRuns(state: RunState, asked: ListDef[]): ListDef[] {
     db.prepare<{ value: string }>("SELECT value FROM meta WHERE key = 'budget_chain_start'").get()?.value ??
       0,
   );
+  const fullSince =
+    fullStart > lastOther
+      ? db.prepare<{ started_at: string }>('SELECT started_at FROM runs WHERE id = ?').get(fullStart)
+          ?.started_at
+      : undefined;
+  if (state.options.budget === undefined) return { done: [], fullSince };
   const after = Math.max(lastOther, fullStart - 1);
   const walked = db.prepare<{ id: number }>(
     'SELECT id FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL AND run > ? LIMIT 1',
   );
-  return asked.filter((def) => walked.get(def.table.resource, walkQuery(def), after) !== undefined);
+  return {
+    done: asked.filter((def) => walked.get(def.table.resource, walkQuery(def), after) !== undefined),
+    fullSince,
+  };
 }
 
 /** One list, every page, resumed from the committed cursor of an interrupted walk. */
@@ -97,20 +115,22 @@ async function walk(state: RunState, def: ListDef): Promise<void> {
   const { db, progress } = state;
   const query = walkQuery(def);
   const open = db.prepare<WalkRow>(
-    'SELECT id, next_url, items, pages FROM walks WHERE resource = ? AND query = ? AND completed_at IS NULL AND abandoned_at IS NULL ORDER BY id DESC LIMIT 1',
+    'SELECT id, next_url, items, pages, started_at FROM walks WHERE resource = ? AND query = ? AND completed_at IS NULL AND abandoned_at IS NULL ORDER BY id DESC LIMIT 1',
   );
   let walk = open.get(def.table.resource, query);
-  if (walk && state.options.full) {
+  // --full (or a chain a --full run began) walks from page 1 what was begun before it.
+  if (walk && state.fullSince !== undefined && walk.started_at < state.fullSince) {
     db.prepare('UPDATE walks SET abandoned_at = ? WHERE id = ?').run(now(), walk.id);
     walk = undefined;
   }
   if (!walk) {
+    const startedAt = now();
     const id = Number(
       db
         .prepare('INSERT INTO walks(resource, query, started_at, run) VALUES (?, ?, ?, ?)')
-        .run(def.table.resource, query, now(), state.run).lastInsertRowid,
+        .run(def.table.resource, query, startedAt, state.run).lastInsertRowid,
     );
-    walk = { id, next_url: null, items: 0, pages: 0 };
+    walk = { id, next_url: null, items: 0, pages: 0, started_at: startedAt };
   }
   const upsert = upserter(state, def, walk.id);
   const advance = db.prepare(

@@ -145,6 +145,42 @@ describe('mtg sync --budget, run after run', () => {
     expect(next.stderr).toContain('they walked meetings to the end');
     expect(everyoneWalkStarts(m, before)).toBe(1);
   }, 60_000);
+
+  it('a --full sync stopped at its budget goes on in the next sync, with or without --budget: every transcript fetched again', async () => {
+    const m = await mirrorEnv({ seed: 35 });
+    opened.push(m);
+    const first = JSON.parse((await m.sync()).stdout);
+    expect(first.complete).toBe(true);
+    const transcripts = first.transcripts.fetched;
+    expect(transcripts).toBeGreaterThan(0);
+    const full = JSON.parse((await m.sync(['--full', '--budget', '3'])).stdout);
+    expect(full).toMatchObject({ complete: false, transcripts: { fetched: 0 } });
+    const next = JSON.parse((await m.sync()).stdout);
+    expect(next.complete).toBe(true);
+    expect(next.transcripts.fetched).toBe(transcripts);
+    // The --full job is done: the sync after it fetches no transcript of an unchanged meeting.
+    expect(JSON.parse((await m.sync()).stdout).transcripts.fetched).toBe(0);
+  }, 60_000);
+
+  it('a walk an earlier sync left open is walked from page 1 by the budgeted syncs that go on with a --full one', async () => {
+    const m = await mirrorEnv({ seed: 36 });
+    opened.push(m);
+    const whole = await mirrorEnv({ seed: 36 });
+    opened.push(whole);
+    await whole.sync(['--no-transcripts']);
+    const order = listGets(whole, 0);
+    // Stopped after the first page of people: their walk is open, with a cursor saved.
+    const stopped = await m.sync(['--no-transcripts', '--budget', String(order.indexOf('/people') + 1)]);
+    expect(JSON.parse(stopped.stdout).complete).toBe(false);
+    const full = await m.sync(['--no-transcripts', '--full', '--budget', '3']);
+    expect(JSON.parse(full.stdout).complete).toBe(false);
+    const before = m.sandbox.requests.length;
+    const next = await m.sync(['--no-transcripts', '--budget', '100']);
+    expect(JSON.parse(next.stdout).complete).toBe(true);
+    const people = m.sandbox.requests.slice(before).filter((r) => r.path === '/people');
+    expect(people.length).toBeGreaterThan(1);
+    expect(people[0]!.query.has('cursor')).toBe(false);
+  }, 60_000);
 });
 
 function sqlTitle(dbPath: string, id: string): string {
