@@ -21,6 +21,8 @@ import { parseRateLimitHeaders, parseRetryAfter, RateLimiter, type WaitInfo } fr
 import {
   backoffMs,
   isCertificateError,
+  isIdempotent,
+  mayHaveReachedServer,
   retryAfterJitterMs,
   shouldRetryNetworkError,
   shouldRetryStatus,
@@ -233,7 +235,11 @@ export class ApiClient {
                   code,
                   proxyFor(url, this.options.env ?? {}),
                   url,
-                )
+                ) +
+                // Not sent again (retry.ts): whoever runs it again must know it may have been applied.
+                (write && !isIdempotent(req.method) && mayHaveReachedServer(code)
+                  ? '; the write may have been applied: check before running it again'
+                  : '')
               : `the proxy at ${proxyFor(url, this.options.env ?? {}) ?? 'the configured proxy'} refused the tunnel (HTTP ${refused})`;
         lastError = new NetworkError(
           `${what} failed: ${problem} (after ${attempt + 1} ${attempt ? 'tries' : 'try'})`,

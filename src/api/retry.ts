@@ -30,6 +30,14 @@ export function isCertificateError(code: string): boolean {
   );
 }
 
+/**
+ * A request that got no HTTP answer may still have been applied: unless the connection was never
+ * made (or its TLS handshake failed), the server may have read it before the connection dropped.
+ */
+export function mayHaveReachedServer(errorCode: string | undefined): boolean {
+  return errorCode === undefined || !(NEVER_SENT.has(errorCode) || isCertificateError(errorCode));
+}
+
 /** A refused connection may be a server restarting: one quick retry, not the whole series. */
 const RETRIED_ONCE = new Set(['ECONNREFUSED']);
 

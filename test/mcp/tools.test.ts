@@ -632,6 +632,8 @@ describe('writes under failure', () => {
       const r = await w.call('create_action_item', { title: 'Only once' });
       expect(r.isError).toBe(true);
       expect(r.text).not.toMatch(/\n/);
+      // An assistant must not create it again blindly.
+      expect(r.text).toMatch(/the write may have been applied: check before running it again/);
       const posts = faulty.sandbox.requests.filter((q) => q.method === 'POST');
       expect(posts.length).toBe(1);
       expect((await w.call('mirror_status')).isError).toBe(false);

@@ -104,6 +104,30 @@ describe('ApiClient', () => {
       .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(reset.hits.length).toBe(1);
+    // Whoever runs it again must know: it may exist already.
+    expect(err.message).toMatch(
+      /^POST \/action-items failed: .*; the write may have been applied: check before running it again \(after 1 try\)$/,
+    );
+  });
+
+  it('says a write may have been applied only when it may have reached the server', async () => {
+    // A port nothing listens on: the connection is refused, so the server never saw the POST.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const err = await client(new URL(`http://127.0.0.1:${port}`))
+      .request({ method: 'POST', path: '/action-items', body: { title: 'x' } })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toMatch(/connection refused/);
+    expect(err.message).not.toMatch(/may have been applied/);
+    const reset = await serve((req) => req.socket.destroy());
+    const put = await client(reset.url, { maxRetries: 0 })
+      .request({ method: 'PUT', path: '/action-item/1', body: { title: 'x' } })
+      .catch((e) => e);
+    // A PUT is sent again when it can be: the same PUT twice changes nothing more.
+    expect(put.message).not.toMatch(/may have been applied/);
   });
 
   it('retries a PUT whose connection was dropped', async () => {
