@@ -1,19 +1,11 @@
 // An offline read is not blocked by a sync running in another process and sees the last committed
 // state, while the sync goes on. A real process for the sync: it runs until SIGTERM.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnCli, waitUntil } from '../hardening/helpers.js';
-import { type MirrorEnv, mirrorEnv, sql } from '../mirror/helpers.js';
+import { mirrorEnvs, sql } from '../mirror/helpers.js';
 
-const opened: MirrorEnv[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((e) => e.sandbox.close()));
-});
-
-async function env(options: Parameters<typeof mirrorEnv>[0] = {}): Promise<MirrorEnv> {
-  const e = await mirrorEnv(options);
-  opened.push(e);
-  return e;
-}
+/** mirrorEnv(), each stopped after this file's tests. */
+const env = mirrorEnvs();
 
 describe('--offline', () => {
   it('is not blocked by a running sync and sees the last committed state', async () => {

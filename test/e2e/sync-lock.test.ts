@@ -1,20 +1,12 @@
 // The mirror's lock between processes: a second `mtg sync` of the same profile exits 1 at once
 // naming the running sync's PID while reads go on, and a lock left by a SIGKILLed sync is taken
 // over. Real processes: the lock holds a PID, and one of them is killed.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnCli, waitUntil } from '../hardening/helpers.js';
-import { type MirrorEnv, mirrorEnv, sql } from '../mirror/helpers.js';
+import { mirrorEnvs, sql } from '../mirror/helpers.js';
 
-const opened: MirrorEnv[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((m) => m.sandbox.close()));
-});
-
-async function env(options: Parameters<typeof mirrorEnv>[0] = {}): Promise<MirrorEnv> {
-  const m = await mirrorEnv(options);
-  opened.push(m);
-  return m;
-}
+/** mirrorEnv(), each stopped after this file's tests. */
+const env = mirrorEnvs();
 
 describe('the sync lock', () => {
   it('a second sync of the same profile exits 1 at once naming the running PID; reads are not blocked', async () => {

@@ -2,6 +2,7 @@
 // plain SQL (the driver directly, not mtg's mirror queries: the test checks the file), and the
 // sandbox's state collected over HTTP to compare it with.
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { openDb, type SqlValue } from '../../src/mirror/driver.js';
 import { type Mirror, openMirror } from '../../src/mirror/open.js';
@@ -42,6 +43,22 @@ export async function mirrorEnv(options: SandboxOptions = {}): Promise<MirrorEnv
     dbPath: join(dataDir, 'default.db'),
     mtg,
     sync: (args = [], extraEnv = {}) => mtg(['sync', '--json', ...args], extraEnv),
+  };
+}
+
+/**
+ * mirrorEnv() for one test file, called at its top level: every sandbox it starts is stopped after
+ * the file's tests.
+ */
+export function mirrorEnvs(): (options?: SandboxOptions) => Promise<MirrorEnv> {
+  const opened: MirrorEnv[] = [];
+  afterAll(async () => {
+    await Promise.all(opened.map((m) => m.sandbox.close()));
+  });
+  return async (options = {}) => {
+    const m = await mirrorEnv(options);
+    opened.push(m);
+    return m;
   };
 }
 

@@ -3,24 +3,16 @@
 // format; the documented differences asserted on their own), and offline runs send nothing. A read
 // while a sync process runs: test/e2e/read-during-sync.test.ts.
 import { stripVTControlCharacters } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { visibleWidth } from '../../src/output/text.js';
 import { type InProcessResult, runInProcess } from '../helpers/inprocess.js';
-import { type MirrorEnv, mirrorEnv, sql } from './helpers.js';
+import { type MirrorEnv, mirrorEnvs, sql } from './helpers.js';
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 
 let m: MirrorEnv;
-const opened: MirrorEnv[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((e) => e.sandbox.close()));
-});
-
-async function env(options: Parameters<typeof mirrorEnv>[0] = {}): Promise<MirrorEnv> {
-  const e = await mirrorEnv(options);
-  opened.push(e);
-  return e;
-}
+/** mirrorEnv(), each stopped after this file's tests. */
+const env = mirrorEnvs();
 
 /** Runs offline and checks that the sandbox saw no request meanwhile. */
 async function offline(e: MirrorEnv, args: string[]): Promise<InProcessResult> {

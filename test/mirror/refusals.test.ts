@@ -3,19 +3,11 @@
 // reads of a list no sync has finished (exit 2 naming the list, never an empty or partial answer).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type MirrorEnv, mirrorEnv } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { mirrorEnvs } from './helpers.js';
 
-const opened: MirrorEnv[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((m) => m.sandbox.close()));
-});
-
-async function env(options: Parameters<typeof mirrorEnv>[0] = {}): Promise<MirrorEnv> {
-  const m = await mirrorEnv(options);
-  opened.push(m);
-  return m;
-}
+/** mirrorEnv(), each stopped after this file's tests. */
+const env = mirrorEnvs();
 
 describe('options that would do nothing are refused', () => {
   it('sync: an empty --only value, -o without --json, --fields and --limit: exit 2 before any request; -o with --json writes the summary', async () => {

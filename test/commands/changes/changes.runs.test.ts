@@ -1,19 +1,11 @@
 // `mtg changes`: --since names a sync run (one that does not exist is exit 2 naming the latest),
 // --after a seq (past the last change is exit 2, not silence); the table shows times for people and
 // csv/tsv leave the item out unless --fields picks from it (mirror status shows times the same way).
-import { afterAll, describe, expect, it } from 'vitest';
-import { type MirrorEnv, mirrorEnv } from '../../mirror/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { mirrorEnvs } from '../../mirror/helpers.js';
 
-const opened: MirrorEnv[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((m) => m.sandbox.close()));
-});
-
-async function env(options: Parameters<typeof mirrorEnv>[0] = {}): Promise<MirrorEnv> {
-  const m = await mirrorEnv(options);
-  opened.push(m);
-  return m;
-}
+/** mirrorEnv(), each stopped after this file's tests. */
+const env = mirrorEnvs();
 
 describe('mtg changes --since', () => {
   it('a run that does not exist is exit 2 naming the latest; a bad value lists last and a run number', async () => {

@@ -2,23 +2,15 @@
 // is no SQLite database is exit 2 and left untouched, unless --force.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/mirror/driver.js';
 import { tempConfigDir } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/inprocess.js';
 import { tempDir } from '../../helpers/temp.js';
-import { type MirrorEnv, mirrorEnv } from '../../mirror/helpers.js';
+import { mirrorEnvs } from '../../mirror/helpers.js';
 
-const opened: MirrorEnv[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((m) => m.sandbox.close()));
-});
-
-async function env(options: Parameters<typeof mirrorEnv>[0] = {}): Promise<MirrorEnv> {
-  const m = await mirrorEnv(options);
-  opened.push(m);
-  return m;
-}
+/** mirrorEnv(), each stopped after this file's tests. */
+const env = mirrorEnvs();
 
 function localMtg(dataDir: string, args: string[]) {
   return runInProcess(args, { env: { MTG_DATA_DIR: dataDir, MTG_CONFIG_DIR: tempConfigDir() } });

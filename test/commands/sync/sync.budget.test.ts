@@ -3,14 +3,12 @@
 // walked to its end is not walked again. Before, every run walked such a list from page 1 again, so
 // runs whose budget a list used up whole never reached the lists after it. Any other sync (without
 // --budget, after a failed run, --full) walks every list it is asked for.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/mirror/driver.js';
-import { type MirrorEnv, mirrorEnv, readMirror, snapshotContent } from '../../mirror/helpers.js';
+import { type MirrorEnv, mirrorEnvs, readMirror, snapshotContent } from '../../mirror/helpers.js';
 
-const opened: MirrorEnv[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((m) => m.sandbox.close()));
-});
+/** mirrorEnv(), each stopped after this file's tests. */
+const env = mirrorEnvs();
 
 /** Requests the sandbox answered for each list (GET /meetings, /action-items, …), as "path" strings. */
 const listGets = (m: MirrorEnv, from: number) =>
@@ -37,17 +35,15 @@ async function stoppedAfterTwoLists(m: MirrorEnv): Promise<void> {
 describe('mtg sync --budget, run after run', () => {
   it('converges: each page of each list fetched once per pass, the mirror then equal to the server, and the next pass walks every list again', async () => {
     // 20 meetings in pages of 5: the meetings list takes exactly two runs of budget 2.
-    const m = await mirrorEnv({
+    const m = await env({
       seed: 31,
       sizes: { meetings: 20, actionItems: 30, people: 14, companies: 5 },
     });
-    opened.push(m);
     // What one complete pass fetches, measured on a second mirror of the same server.
-    const whole = await mirrorEnv({
+    const whole = await env({
       seed: 31,
       sizes: { meetings: 20, actionItems: 30, people: 14, companies: 5 },
     });
-    opened.push(whole);
     const one = await whole.sync(['--no-transcripts']);
     expect(JSON.parse(one.stdout).complete).toBe(true);
     const pass = listGets(whole, 0);
@@ -86,8 +82,7 @@ describe('mtg sync --budget, run after run', () => {
   }, 120_000);
 
   it('a sync without --budget (plain, or --only) after budgeted runs walks every list it is asked for, and sees a change made meanwhile', async () => {
-    const m = await mirrorEnv({ seed: 32 });
-    opened.push(m);
+    const m = await env({ seed: 32 });
     await stoppedAfterTwoLists(m);
     const item = m.sandbox.snapshot().actionItems[0]!;
     const changed = await m.mtg([
@@ -114,8 +109,7 @@ describe('mtg sync --budget, run after run', () => {
   }, 60_000);
 
   it('after a run that ended in an error, a budgeted run walks every list again', async () => {
-    const m = await mirrorEnv({ seed: 33 });
-    opened.push(m);
+    const m = await env({ seed: 33 });
     await stoppedAfterTwoLists(m);
     // The last run as a failed one records it (an API error, Ctrl-C, --max-wait).
     const db = openDb(m.dbPath);
@@ -132,8 +126,7 @@ describe('mtg sync --budget, run after run', () => {
   }, 60_000);
 
   it('--full starts the chain anew: after a --full run stopped at its budget, the next budgeted run walks the lists --full did not reach', async () => {
-    const m = await mirrorEnv({ seed: 34 });
-    opened.push(m);
+    const m = await env({ seed: 34 });
     await stoppedAfterTwoLists(m);
     const full = await m.sync(['--no-transcripts', '--full', '--budget', '3']);
     expect(JSON.parse(full.stdout).complete).toBe(false);
@@ -147,8 +140,7 @@ describe('mtg sync --budget, run after run', () => {
   }, 60_000);
 
   it('a --full sync stopped at its budget goes on in the next sync, with or without --budget: every transcript fetched again', async () => {
-    const m = await mirrorEnv({ seed: 35 });
-    opened.push(m);
+    const m = await env({ seed: 35 });
     const first = JSON.parse((await m.sync()).stdout);
     expect(first.complete).toBe(true);
     const transcripts = first.transcripts.fetched;
@@ -163,10 +155,8 @@ describe('mtg sync --budget, run after run', () => {
   }, 60_000);
 
   it('a walk an earlier sync left open is walked from page 1 by the budgeted syncs that go on with a --full one', async () => {
-    const m = await mirrorEnv({ seed: 36 });
-    opened.push(m);
-    const whole = await mirrorEnv({ seed: 36 });
-    opened.push(whole);
+    const m = await env({ seed: 36 });
+    const whole = await env({ seed: 36 });
     await whole.sync(['--no-transcripts']);
     const order = listGets(whole, 0);
     // Stopped after the first page of people: their walk is open, with a cursor saved.

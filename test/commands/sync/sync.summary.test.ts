@@ -1,21 +1,13 @@
 // What `mtg sync` reports: one --json summary even when it stops early (--max-wait), a first sync
 // that fails pins nothing and claims nothing, transcripts gone (404) mid-sync are not pending, and
 // the progress counts in the singular. (A sync stopped by SIGINT: test/e2e/sync-killed.test.ts.)
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/mirror/driver.js';
 import { waitUntil } from '../../hardening/helpers.js';
-import { type MirrorEnv, mirrorEnv } from '../../mirror/helpers.js';
+import { mirrorEnvs } from '../../mirror/helpers.js';
 
-const opened: MirrorEnv[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((m) => m.sandbox.close()));
-});
-
-async function env(options: Parameters<typeof mirrorEnv>[0] = {}): Promise<MirrorEnv> {
-  const m = await mirrorEnv(options);
-  opened.push(m);
-  return m;
-}
+/** mirrorEnv(), each stopped after this file's tests. */
+const env = mirrorEnvs();
 
 describe('mtg sync --json when it stops early', () => {
   it('--max-wait (exit 5) still prints one summary object with complete: false and the counts so far', async () => {
