@@ -302,11 +302,15 @@ export class RateLimiter {
         // connection, or its answer was slower), and within one window the server's count only
         // grows, so a lower Remaining is the later count. Taken as it is: requests counted twice
         // meanwhile make the limiter wait a little more, never send into a full window. A report is
-        // of the window before when its request left before this period's first one, or when it
-        // bounds the window's end more than Reset's rounding (a second) away from this one's bound.
+        // of the window before when its request left before this period's first one, or when no
+        // moment the server could have decided it (between sending and the answer) puts that
+        // window's end where this one ends (Reset is whole seconds, rounded up).
+        const sentAt = ticket.at ?? receivedAt;
         const ofThisPeriod =
-          (w.startedAt === undefined || ticket.at === undefined || ticket.at >= w.startedAt) &&
-          (w.resetAt === undefined || Math.abs(bound - w.resetAt) <= 1000 + RESET_MARGIN_MS);
+          (w.startedAt === undefined || sentAt >= w.startedAt) &&
+          (w.resetAt === undefined ||
+            (w.resetAt >= sentAt + reset * 1000 - 1000 - RESET_MARGIN_MS &&
+              w.resetAt <= receivedAt + reset * 1000 + RESET_MARGIN_MS));
         if (ofThisPeriod && remaining < w.remaining) w.remaining = remaining;
         return;
       }

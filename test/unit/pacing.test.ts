@@ -141,6 +141,25 @@ describe('RateLimiter', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
+  it('takes the lower Remaining of an older request whose answer was slow (its body took 1.5 s)', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 120_000, now: clock.now, sleep: clock.sleep });
+    const probe = await limiter.acquire();
+    limiter.observe(probe, { limit: 4, remaining: 3, reset: 60 });
+    clock.advance(1000);
+    const a = await limiter.acquire();
+    const b = await limiter.acquire();
+    limiter.observe(b, { limit: 4, remaining: 2, reset: 59 });
+    clock.advance(1500);
+    // Decided after b: one left, not two.
+    limiter.observe(a, { limit: 4, remaining: 1, reset: 59 });
+    await limiter.acquire();
+    expect(clock.sleeps).toEqual([]);
+    await limiter.acquire();
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThan(55_000);
+  });
+
   it('takes the lower Remaining of an older request answered after a newer one: the server decided it later', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, now: clock.now, sleep: clock.sleep });
