@@ -6,7 +6,7 @@
 // Usage: node scripts/ci-digest.mjs .tmp/vitest-report.json=1=.tmp/vitest-main.log ...
 import { readFileSync } from 'node:fs';
 
-const WHY = /left \d+ item|Unhandled|error during close|Error:|ERR_|failed|FAILED|Timed out|timeout/i;
+const WHY = /left \d+ item|Unhandled|error during close|Error:|ERR_|failed|Timed out|timeout/i;
 const plain = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const relative = (name) => String(name).replace(`${process.cwd()}/`, '');
 let headed = false;
@@ -24,7 +24,6 @@ for (const arg of process.argv.slice(2)) {
   let read = false;
   try {
     const r = JSON.parse(readFileSync(report, 'utf8'));
-    read = true;
     for (const file of r.testResults ?? []) {
       const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
       for (const a of failed) {
@@ -41,6 +40,7 @@ for (const arg of process.argv.slice(2)) {
         say(`  ✗ ${relative(file.name)} (the file, not a test): ${first}`);
       }
     }
+    read = true;
   } catch (err) {
     say(`  no readable report (${String(err?.message ?? err).split('\n')[0]})`);
   }

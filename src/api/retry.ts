@@ -3,10 +3,11 @@
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
-/** Error codes meaning the connection was never made: the server cannot have seen the request. */
+/** Error codes meaning the connection was never made: the server cannot have seen the request (a connect timeout included). */
 // MTG_PROXY_CLOSED: the proxy dropped the CONNECT, so the request never left for the server.
 const NEVER_SENT = new Set([
   'ECONNREFUSED',
+  'UND_ERR_CONNECT_TIMEOUT',
   'ENOTFOUND',
   'EAI_AGAIN',
   'EHOSTUNREACH',

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffMs, shouldRetryNetworkError, shouldRetryStatus } from '../../src/api/retry.js';
+import {
+  backoffMs,
+  mayHaveReachedServer,
+  shouldRetryNetworkError,
+  shouldRetryStatus,
+} from '../../src/api/retry.js';
 
 describe('retry policy', () => {
   it('retries GET and PUT on 5xx, 408 and 429 but not on other 4xx', () => {
@@ -21,6 +26,10 @@ describe('retry policy', () => {
 
   it('resends a POST that surely never reached the server, or that the limiter refused', () => {
     expect(shouldRetryNetworkError('POST', 'ECONNREFUSED')).toBe(true);
+    // A connection that timed out while connecting never carried the request.
+    expect(shouldRetryNetworkError('POST', 'UND_ERR_CONNECT_TIMEOUT')).toBe(true);
+    expect(mayHaveReachedServer('UND_ERR_CONNECT_TIMEOUT')).toBe(false);
+    expect(mayHaveReachedServer('UND_ERR_SOCKET')).toBe(true);
     expect(shouldRetryStatus('POST', 429)).toBe(true);
   });
 
