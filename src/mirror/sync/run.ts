@@ -132,7 +132,7 @@ function runState(
     counts: { meetings: zero(), 'action-items': zero(), people: zero(), companies: zero() },
     transcriptsFetched: 0,
     transcriptsGone: new Set(),
-    fullSince: undefined,
+    full: undefined,
     commits: 0,
     saveRequests: db.prepare('UPDATE runs SET requests = ? WHERE id = ?'),
     progress: new RunProgress(client, meter, transcriptsWanted, emit),

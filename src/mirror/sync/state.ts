@@ -10,6 +10,14 @@ import type { passageWriter } from '../passages.js';
 import type { ListDef } from './tables.js';
 import type { SyncOptions, SyncPhase, SyncProgress, SyncResource } from './types.js';
 
+/** A --full run's cut-off and what it covered (meta `budget_chain_start` keeps it for its chain). */
+export interface FullScope {
+  run: number;
+  since: string;
+  lists: SyncResource[];
+  transcripts: boolean;
+}
+
 export interface RunState {
   readonly db: Db;
   readonly client: ApiClient;
@@ -26,11 +34,11 @@ export interface RunState {
   /** Meetings whose transcript answered 404 in this run: not pending until a walk decides. */
   readonly transcriptsGone: Set<string>;
   /**
-   * Set by walkAll: --full's cut-off (this run's start, or the start of the --full run whose
-   * budget-stopped chain this run goes on with): transcripts not fetched since are fetched again,
-   * walks begun before start from page 1. Undefined: an ordinary run.
+   * Set by walkAll: what --full asks of this run (this run's --full, or the --full run whose
+   * budget-stopped chain it goes on with): the lists whose walks begun before `since` start from
+   * page 1, and whether transcripts not fetched since are fetched again. Undefined: an ordinary run.
    */
-  fullSince: string | undefined;
+  full: FullScope | undefined;
   /** Transactions committed (pages and transcripts) in this run. */
   commits: number;
   /** `runs.requests` brought up to date, with each commit: a killed run still shows its requests. */

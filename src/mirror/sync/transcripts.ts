@@ -31,9 +31,14 @@ export function pendingTranscriptCount(db: Db, gone: ReadonlySet<string> = new S
     .get(toJsonText([...gone]))!.n;
 }
 
+/** --full's cut-off for transcripts, when this run's --full (or its chain's) asked for them. */
+export function fullTranscriptsSince(state: RunState): string | undefined {
+  return state.full?.transcripts ? state.full.since : undefined;
+}
+
 export async function fetchTranscripts(state: RunState): Promise<void> {
   const { db } = state;
-  const queue = pendingTranscripts(db, state.fullSince);
+  const queue = pendingTranscripts(db, fullTranscriptsSince(state));
   const total = queue.length;
   const get = db.prepare<{ json: string }>('SELECT json FROM transcripts WHERE meeting_id = ?');
   const ins = db.prepare(
@@ -41,6 +46,9 @@ export async function fetchTranscripts(state: RunState): Promise<void> {
   );
   const upd = db.prepare(
     'UPDATE transcripts SET json = ?, for_updated_at = ?, fetched_at = ? WHERE meeting_id = ?',
+  );
+  const markTranscriptGone = db.prepare(
+    "INSERT INTO meta(key, value) VALUES ('transcript_gone_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
   );
   const store = (id: string, updatedAt: string | null, entries: unknown) => {
     const json = toJsonText(entries);
@@ -71,12 +79,14 @@ export async function fetchTranscripts(state: RunState): Promise<void> {
         store(id, updatedAt, entries);
         state.transcriptsFetched++;
       } catch (err) {
-        // Deleted on the server since the walk: its tombstone comes with the next completed walk.
+        // Deleted on the server since the walk: its tombstone comes with the next completed walk,
+        // which a budgeted run after this one must make (walk.ts: budgetChain).
         if (!(err instanceof ApiError && err.status === 404)) {
           failure ??= err;
           return;
         }
         state.transcriptsGone.add(id);
+        markTranscriptGone.run(String(state.run));
       }
       done++;
       report();

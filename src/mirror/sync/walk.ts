@@ -10,9 +10,9 @@ import { paginatePages } from '../../api/paginate.js';
 import { changedFields } from '../changes.js';
 import type { SqlValue, Statement } from '../driver.js';
 import { fromJsonText, toJsonText } from '../json.js';
-import { now, type RunState } from './state.js';
+import { type FullScope, now, type RunState } from './state.js';
 import { keyOf, type ListDef, listDefs, walkQuery } from './tables.js';
-import { pendingTranscripts } from './transcripts.js';
+import { fullTranscriptsSince, pendingTranscripts } from './transcripts.js';
 
 interface WalkRow {
   id: number;
@@ -39,7 +39,7 @@ export async function walkAll(state: RunState, runStartedAt: string): Promise<vo
   );
   const asked = listDefs(state.only);
   const chain = budgetChain(state, runStartedAt, asked);
-  state.fullSince = chain.fullSince;
+  state.full = chain.full;
   const defs = asked.filter((def) => !chain.done.includes(def));
   if (chain.done.length > 0) progress.walkedInPass(chain.done.map((d) => d.phase));
   progress.walksLeft = defs.map((def) => ({
@@ -48,12 +48,13 @@ export async function walkAll(state: RunState, runStartedAt: string): Promise<vo
   }));
   // Until the meetings walk tells, the transcripts already pending are the estimate (a later
   // sync; on a first one the walks' sizes are unknown anyway).
-  if (state.transcriptsWanted) progress.transcriptsPending = pendingTranscripts(db, state.fullSince).length;
+  if (state.transcriptsWanted)
+    progress.transcriptsPending = pendingTranscripts(db, fullTranscriptsSince(state)).length;
   while (progress.walksLeft.length > 0) {
     const def = progress.walksLeft[0]!.def;
     await walk(state, def);
     if (def.phase === 'meetings' && state.transcriptsWanted) {
-      progress.transcriptsLeft = pendingTranscripts(db, state.fullSince).length;
+      progress.transcriptsLeft = pendingTranscripts(db, fullTranscriptsSince(state)).length;
     }
   }
 }
@@ -63,10 +64,11 @@ export async function walkAll(state: RunState, runStartedAt: string): Promise<vo
  * run goes on with:
  * - a run with --budget does not walk the lists the chain walked to the end (`done`), so that it
  *   reaches the later lists instead of walking the first ones from page 1 every time, which never
- *   got further when those first lists took a whole budget;
- * - a chain that began with a `--full` run goes on with what `--full` does (`fullSince`: every
- *   transcript not fetched since it began, every walk begun before it from page 1), whatever
- *   options the run has.
+ *   got further when those first lists took a whole budget; the meetings are walked again after a
+ *   transcript answered 404 (its meeting's tombstone needs a completed walk);
+ * - a chain that began with a `--full` run goes on with what that run covered (`full`: its lists'
+ *   walks begun before it from page 1, and if it fetched transcripts, every one not fetched since),
+ *   whatever options the run has.
  * Any other run (complete, failed, killed, interrupted) ends the chain, and a `--full` run begins
  * one (meta `budget_chain_start`); a run without --budget walks every list it is asked for.
  */
@@ -74,40 +76,47 @@ function budgetChain(
   state: RunState,
   runStartedAt: string,
   asked: ListDef[],
-): { done: ListDef[]; fullSince?: string } {
+): { done: ListDef[]; full?: FullScope } {
   const { db } = state;
+  const meta = (key: string) =>
+    db.prepare<{ value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value;
   if (state.options.full) {
+    const full: FullScope = {
+      run: state.run,
+      since: runStartedAt,
+      lists: [...state.only],
+      transcripts: state.transcriptsWanted,
+    };
     db.prepare(
       "INSERT INTO meta(key, value) VALUES ('budget_chain_start', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-    ).run(String(state.run));
-    return { done: [], fullSince: runStartedAt };
+    ).run(toJsonText(full));
+    return { done: [], full };
   }
-  // The last run before this one that did not stop cleanly at its budget (coalesce: a killed run's
-  // `complete` and `finished_at` are NULL).
+  // The last run before this one that did not stop cleanly at its budget.
   const lastOther =
     db
-      .prepare<{ id: number | null }>(
-        'SELECT max(id) AS id FROM runs WHERE id < ? AND NOT (coalesce(complete, 0) = 0 AND error IS NULL AND finished_at IS NOT NULL)',
+      .prepare<{ id: number }>(
+        'SELECT id FROM runs WHERE id < ? AND NOT (complete = 0 AND error IS NULL AND finished_at IS NOT NULL) ORDER BY id DESC LIMIT 1',
       )
       .get(state.run)?.id ?? 0;
-  const fullStart = Number(
-    db.prepare<{ value: string }>("SELECT value FROM meta WHERE key = 'budget_chain_start'").get()?.value ??
-      0,
-  );
-  const fullSince =
-    fullStart > lastOther
-      ? db.prepare<{ started_at: string }>('SELECT started_at FROM runs WHERE id = ?').get(fullStart)
-          ?.started_at
-      : undefined;
-  if (state.options.budget === undefined) return { done: [], fullSince };
-  const after = Math.max(lastOther, fullStart - 1);
+  const started = meta('budget_chain_start');
+  const chainFull = started === undefined ? undefined : (JSON.parse(started) as FullScope);
+  const full = chainFull !== undefined && chainFull.run > lastOther ? chainFull : undefined;
+  if (state.options.budget === undefined) return { done: [], full };
+  const after = Math.max(lastOther, (chainFull?.run ?? 0) - 1);
+  const goneAt = Number(meta('transcript_gone_run') ?? 0);
   const walked = db.prepare<{ id: number }>(
     'SELECT id FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL AND run > ? LIMIT 1',
   );
-  return {
-    done: asked.filter((def) => walked.get(def.table.resource, walkQuery(def), after) !== undefined),
-    fullSince,
-  };
+  const done = asked.filter(
+    (def) =>
+      walked.get(
+        def.table.resource,
+        walkQuery(def),
+        def.phase === 'meetings' ? Math.max(after, goneAt) : after,
+      ) !== undefined,
+  );
+  return { done, full };
 }
 
 /** One list, every page, resumed from the committed cursor of an interrupted walk. */
@@ -119,7 +128,7 @@ async function walk(state: RunState, def: ListDef): Promise<void> {
   );
   let walk = open.get(def.table.resource, query);
   // --full (or a chain a --full run began) walks from page 1 what was begun before it.
-  if (walk && state.fullSince !== undefined && walk.started_at < state.fullSince) {
+  if (walk && state.full?.lists.includes(def.table.resource) && walk.started_at < state.full.since) {
     db.prepare('UPDATE walks SET abandoned_at = ? WHERE id = ?').run(now(), walk.id);
     walk = undefined;
   }

@@ -171,6 +171,35 @@ describe('mtg sync --budget, run after run', () => {
     expect(people.length).toBeGreaterThan(1);
     expect(people[0]!.query.has('cursor')).toBe(false);
   }, 60_000);
+
+  it('meetings deleted on the server while a chain runs: their transcripts answer 404, the next budgeted run walks the meetings again, and the chain completes', async () => {
+    const m = await env({ seed: 37, sizes: { meetings: 30, actionItems: 10, people: 5, companies: 2 } });
+    expect(JSON.parse((await m.sync(['--no-transcripts', '--budget', '9'])).stdout).complete).toBe(false);
+    let deleted = 0;
+    for (let i = 0; i < 30 && deleted < 5; i++) deleted += m.sandbox.churn(1).meetings.deleted.length;
+    expect(deleted).toBeGreaterThanOrEqual(5);
+    let complete = false;
+    for (let runs = 0; runs < 60 && !complete; runs++) {
+      const r = await m.sync(['--budget', '3']);
+      expect(r.code, r.stderr).toBe(0);
+      complete = JSON.parse(r.stdout).complete;
+    }
+    expect(complete).toBe(true);
+    // The mirror holds the server's meetings, and the deleted ones it had seen as tombstones.
+    const { tombstones, meetings } = readMirror(m.dbPath);
+    expect(Object.keys(meetings).sort()).toEqual(Object.keys(snapshotContent(m.sandbox).meetings).sort());
+    expect(tombstones.meetings.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a --full run for some lists only goes on for those: the syncs after a --full --only people fetch no transcript again', async () => {
+    const m = await env({ seed: 38 });
+    expect(JSON.parse((await m.sync()).stdout).complete).toBe(true);
+    const full = JSON.parse((await m.sync(['--full', '--only', 'people', '--budget', '1'])).stdout);
+    expect(full.complete).toBe(false);
+    const next = JSON.parse((await m.sync(['--budget', '1000'])).stdout);
+    expect(next.complete).toBe(true);
+    expect(next.transcripts.fetched).toBe(0);
+  }, 60_000);
 });
 
 function sqlTitle(dbPath: string, id: string): string {
