@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { ExitCode, MtgError } from '../api/errors.js';
 import type { Db } from './driver.js';
+import { readMeta, writeMeta } from './meta.js';
 
 const KEY = 'sync_lock';
 
@@ -28,11 +29,11 @@ export class SyncLockedError extends MtgError {
 
 /** The live holder of the lock, if any (a dead one's lock counts as free). */
 export function lockHolder(db: Db): LockHolder | undefined {
-  const row = db.prepare<{ value: string }>('SELECT value FROM meta WHERE key = ?').get(KEY);
-  if (!row) return undefined;
+  const value = readMeta(db, KEY);
+  if (value === undefined) return undefined;
   let holder: LockHolder;
   try {
-    holder = JSON.parse(row.value) as LockHolder;
+    holder = JSON.parse(value) as LockHolder;
   } catch {
     return undefined;
   }
@@ -44,18 +45,15 @@ export function acquireSyncLock(db: Db, profile: string): () => void {
   db.transaction(() => {
     const holder = lockHolder(db);
     if (holder && holder.pid !== process.pid) throw new SyncLockedError(holder, profile);
-    const value = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() });
-    db.prepare(
-      'INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-    ).run(KEY, value);
+    writeMeta(db, KEY, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() }));
   });
   let released = false;
   return () => {
     if (released) return;
     released = true;
     db.transaction(() => {
-      const row = db.prepare<{ value: string }>('SELECT value FROM meta WHERE key = ?').get(KEY);
-      if (row && (JSON.parse(row.value) as LockHolder).pid === process.pid) {
+      const value = readMeta(db, KEY);
+      if (value !== undefined && (JSON.parse(value) as LockHolder).pid === process.pid) {
         db.prepare('DELETE FROM meta WHERE key = ?').run(KEY);
       }
     });

@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { checkFolder, dataDir, profileFileName } from '../config/data-dir.js';
 import { type Db, openDb, sqliteErrorCode } from './driver.js';
+import { readMeta, writeMeta } from './meta.js';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './schema.js';
 
 export interface Mirror {
@@ -122,8 +123,7 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
       // would count in the process's RSS).
       db.pragma('cache_size = -2000');
     }
-    const meta = db.prepare<{ value: string }>('SELECT value FROM meta WHERE key = ?');
-    const get = (key: string) => meta.get(key)?.value;
+    const get = (key: string) => readMeta(db, key);
     let baseUrl = get('base_url');
     if (readonly && options.baseUrl !== undefined && baseUrl !== undefined) {
       const wanted = normalizeBaseUrl(options.baseUrl);
@@ -135,16 +135,14 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
     }
     if (!readonly) {
       const now = new Date().toISOString();
-      const set = db.prepare(
-        'INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-      );
+      const set = (key: string, value: string) => writeMeta(db, key, value);
       if (options.baseUrl !== undefined) {
         const wanted = normalizeBaseUrl(options.baseUrl);
         if (baseUrl !== undefined && baseUrl !== wanted && holdsNothing(db)) {
           // A first sync that failed (wrong URL, refused key) stored no data: nothing ties the
           // mirror to that URL, so it takes the new one instead of asking for a reset.
           db.transaction(() => {
-            set.run('base_url', wanted);
+            set('base_url', wanted);
             db.prepare(
               'UPDATE walks SET abandoned_at = ? WHERE completed_at IS NULL AND abandoned_at IS NULL',
             ).run(now);
@@ -158,9 +156,9 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
         }
         if (baseUrl === undefined) {
           db.transaction(() => {
-            set.run('base_url', wanted);
-            if (get('profile') === undefined) set.run('profile', options.profile);
-            if (get('created_at') === undefined) set.run('created_at', now);
+            set('base_url', wanted);
+            if (get('profile') === undefined) set('profile', options.profile);
+            if (get('created_at') === undefined) set('created_at', now);
           });
           baseUrl = wanted;
         }
@@ -172,11 +170,7 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
       profile: options.profile,
       baseUrl,
       meta: get,
-      setMeta(key, value) {
-        db.prepare(
-          'INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-        ).run(key, value);
-      },
+      setMeta: (key, value) => writeMeta(db, key, value),
       close: () => db.close(),
     };
   } catch (err) {

@@ -14,6 +14,7 @@ import { changeRecorder } from '../changes.js';
 import type { Db } from '../driver.js';
 import { toJsonText } from '../json.js';
 import { acquireSyncLock } from '../lock.js';
+import { writeMeta } from '../meta.js';
 import { type Mirror, normalizeBaseUrl } from '../open.js';
 import { passageWriter } from '../passages.js';
 import { now, RunProgress, type RunState } from './state.js';
@@ -68,9 +69,7 @@ export async function runSync(
       })
     : () => {};
   const run = Number(db.prepare('INSERT INTO runs(started_at) VALUES (?)').run(startedAt).lastInsertRowid);
-  db.prepare(
-    "INSERT INTO meta(key, value) VALUES ('last_sync_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-  ).run(String(run));
+  writeMeta(db, 'last_sync_run', String(run));
   const state = runState(db, client, run, options, meter, progress);
   let complete = false;
   let summary: SyncSummary | undefined;

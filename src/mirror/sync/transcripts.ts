@@ -6,6 +6,7 @@ import * as E from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
 import type { Db } from '../driver.js';
 import { toJsonText } from '../json.js';
+import { writeMeta } from '../meta.js';
 import { now, type RunState } from './state.js';
 
 /** Meetings whose transcript is missing or older than their updatedAt (with `since`, --full: all not fetched since). */
@@ -47,9 +48,6 @@ export async function fetchTranscripts(state: RunState): Promise<void> {
   const upd = db.prepare(
     'UPDATE transcripts SET json = ?, for_updated_at = ?, fetched_at = ? WHERE meeting_id = ?',
   );
-  const markTranscriptGone = db.prepare(
-    "INSERT INTO meta(key, value) VALUES ('transcript_gone_run', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-  );
   const store = (id: string, updatedAt: string | null, entries: unknown) => {
     const json = toJsonText(entries);
     db.transaction(() => {
@@ -86,7 +84,7 @@ export async function fetchTranscripts(state: RunState): Promise<void> {
           return;
         }
         state.transcriptsGone.add(id);
-        markTranscriptGone.run(String(state.run));
+        writeMeta(db, 'transcript_gone_run', String(state.run));
       }
       done++;
       report();

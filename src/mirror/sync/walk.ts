@@ -10,6 +10,7 @@ import { paginatePages } from '../../api/paginate.js';
 import { changedFields } from '../changes.js';
 import type { SqlValue, Statement } from '../driver.js';
 import { fromJsonText, toJsonText } from '../json.js';
+import { readMeta, writeMeta } from '../meta.js';
 import { type FullScope, now, type RunState } from './state.js';
 import { keyOf, type ListDef, listDefs, walkQuery } from './tables.js';
 import { fullTranscriptsSince, pendingTranscripts } from './transcripts.js';
@@ -41,7 +42,7 @@ export async function walkAll(state: RunState, runStartedAt: string): Promise<vo
   const chain = budgetChain(state, runStartedAt, asked);
   state.full = chain.full;
   const defs = asked.filter((def) => !chain.done.includes(def));
-  if (chain.done.length > 0) progress.walkedInPass(chain.done.map((d) => d.phase));
+  if (chain.done.length > 0) progress.walkedByChain(chain.done.map((d) => d.phase));
   progress.walksLeft = defs.map((def) => ({
     def,
     expected: last.get(def.table.resource, walkQuery(def))?.pages,
@@ -78,8 +79,6 @@ function budgetChain(
   asked: ListDef[],
 ): { done: ListDef[]; full?: FullScope } {
   const { db } = state;
-  const meta = (key: string) =>
-    db.prepare<{ value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value;
   if (state.options.full) {
     const full: FullScope = {
       run: state.run,
@@ -87,9 +86,7 @@ function budgetChain(
       lists: [...state.only],
       transcripts: state.transcriptsWanted,
     };
-    db.prepare(
-      "INSERT INTO meta(key, value) VALUES ('budget_chain_start', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-    ).run(toJsonText(full));
+    writeMeta(db, 'budget_chain_start', toJsonText(full));
     return { done: [], full };
   }
   // The last run before this one that did not stop cleanly at its budget.
@@ -99,12 +96,12 @@ function budgetChain(
         'SELECT id FROM runs WHERE id < ? AND NOT (complete = 0 AND error IS NULL AND finished_at IS NOT NULL) ORDER BY id DESC LIMIT 1',
       )
       .get(state.run)?.id ?? 0;
-  const started = meta('budget_chain_start');
+  const started = readMeta(db, 'budget_chain_start');
   const chainFull = started === undefined ? undefined : (JSON.parse(started) as FullScope);
   const full = chainFull !== undefined && chainFull.run > lastOther ? chainFull : undefined;
   if (state.options.budget === undefined) return { done: [], full };
   const after = Math.max(lastOther, (chainFull?.run ?? 0) - 1);
-  const goneAt = Number(meta('transcript_gone_run') ?? 0);
+  const goneAt = Number(readMeta(db, 'transcript_gone_run') ?? 0);
   const walked = db.prepare<{ id: number }>(
     'SELECT id FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL AND run > ? LIMIT 1',
   );
