@@ -110,14 +110,14 @@ export class RunProgress {
   }
 
   /** The lists the budgeted runs just before this one walked to their end (not walked again). */
-  walkedInPass(phases: SyncPhase[]): void {
+  walkedByChain(phases: SyncPhase[]): void {
     this.emit({
       phase: phases[0]!,
       requests: this.meter.count(),
       pages: 0,
       items: 0,
       done: true,
-      walkedInPass: phases,
+      walkedByChain: phases,
     });
   }
 

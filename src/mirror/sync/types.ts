@@ -74,7 +74,7 @@ export interface SyncProgressEvent {
    * Sent once, before the first request of a run with --budget, when the runs before it, stopped at
    * their budgets, walked these lists to their end: this run does not walk them again (walk.ts).
    */
-  walkedInPass?: SyncPhase[];
+  walkedByChain?: SyncPhase[];
 }
 
 export type SyncProgress = (event: SyncProgressEvent) => void;
