@@ -1,4 +1,4 @@
-// The MCP server of `mtg mcp`: the SDK's McpServer with mtg's tools (tools.ts), served on stdio,
+// The MCP server of `mtg mcp`: the SDK's McpServer with mtg's tools (tools/), served on stdio,
 // with the one in-process sync (the `sync` tool and --sync-every share it) and a clean stop when
 // stdin closes or the command is interrupted. Loaded only by `mtg mcp` (its own build chunk).
 
@@ -9,7 +9,7 @@ import { loadTemplateEngine, renderMeeting } from '../export/render.js';
 import { SyncLockedError } from '../mirror/lock.js';
 import type { MirrorAccess } from './mirror-access.js';
 import { InProcessSync } from './sync-tool.js';
-import { registerTools } from './tools.js';
+import { registerTools } from './tools/index.js';
 
 export { InProcessSync };
 

@@ -1,0 +1,223 @@
+// What every tool of `mtg mcp` shares: arguments checked by zod into one plain sentence, results
+// as structuredContent plus the same JSON as text, and registration with the SDK. A tool is one
+// file (`defineTool`), listed in the registry (index.ts), as commands are.
+
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { MtgError, UsageError } from '../../api/errors.js';
+import { ExactInteger } from '../../api/exact.js';
+import type { MirrorAccess, Reader } from '../mirror-access.js';
+import type { SyncProgressReport } from '../sync-tool.js';
+
+export type Obj = Record<string, unknown>;
+
+export interface ToolsOptions {
+  offline: boolean;
+  allowWrites: boolean;
+  /** Runs one sync in this process (bounded in time, sync-tool.ts); undefined with --offline. */
+  sync?: (budget: number | undefined, report?: (p: SyncProgressReport) => void) => Promise<unknown>;
+  /** Markdown of one meeting in the export's layout (without transcript). */
+  renderMeeting: (id: string, meeting: Obj) => Promise<string>;
+  /** Logs a failure that is not the caller's (stderr). */
+  log: (line: string) => void;
+}
+
+/** What a tool's run gets besides its arguments. */
+export interface ToolContext {
+  access: MirrorAccess;
+  options: ToolsOptions;
+  request: ServerContext;
+}
+
+export const meetingUri = (id: string) => `mtg://meetings/${encodeURIComponent(id)}`;
+
+// ---- arguments: zod schemas whose first problem becomes one plain sentence ----------------------
+
+const DATES =
+  'an ISO date (2026-03-01, a local-time day) or date-time (2026-03-01T14:00:00Z), or a duration back from now (30m, 24h, 7d, 2w)';
+
+export const wholeIn = (name: string, min: number, max: number) => {
+  const error = `${name} must be a whole number from ${min.toLocaleString('en')} to ${max.toLocaleString('en')}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+export const text = (name: string, what = 'a non-empty string') =>
+  z
+    .string({ error: `${name} must be ${what}` })
+    .refine((s) => s.trim() !== '', { error: `${name} must not be empty` });
+export const optionalText = (name: string) => z.string({ error: `${name} must be a string` });
+export const cursor = optionalText('cursor').describe('nextCursor of the previous page, passed back exactly');
+export const since = optionalText('since').describe(`meetings created at or after: ${DATES}`);
+export const until = optionalText('until').describe(`meetings created before: ${DATES}`);
+export const numericId = (name: string, what: string) =>
+  z.union([z.number(), z.string()], { error: `${name} must be ${what} (a number)` });
+export const profileId = (name: string) => numericId(name, 'a profile ID');
+/**
+ * One of `values`, in either case (a model writes DONE as often as done); tools/list advertises
+ * `values` as given. The tool normalizes the case.
+ */
+export const oneOf = <V extends string>(values: readonly V[], error: string) =>
+  z
+    .string({ error })
+    .refine((s) => (values as readonly string[]).some((v) => v.toLowerCase() === s.toLowerCase()), { error })
+    .meta({ enum: [...values] });
+/** A meeting ID the mirror does not hold: the same sentence from every tool. */
+export const unknownMeeting = (id: string) =>
+  new UsageError(`no meeting ${id} in the mirror (search and list_meetings give IDs)`);
+
+function sentence(error: z.ZodError, raw: unknown): string {
+  const issue = error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  }
+  const key = String(issue.path[0] ?? '');
+  const given = raw !== null && typeof raw === 'object' ? (raw as Obj)[key] : undefined;
+  // Only a required argument gives an issue when absent.
+  if (key !== '' && given === undefined) return `${key} is required`;
+  if (key === '' || issue.message.startsWith(`${key} `)) return issue.message;
+  return `${issue.path.join('.')}: ${issue.message}`;
+}
+
+/** The JSON Schema of `schema` for tools/list; arguments are checked by the tool (one sentence). */
+function advertised(schema: z.ZodType): never {
+  const std = schema['~standard'] as unknown as { jsonSchema: unknown };
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'mtg',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: std.jsonSchema,
+    },
+  } as never;
+}
+
+// ---- results ----------------------------------------------------------------------------------
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: (
+    | { type: 'text'; text: string }
+    | { type: 'resource_link'; uri: string; name: string; mimeType: string }
+  )[];
+  structuredContent?: Obj;
+  isError?: boolean;
+}
+
+export function ok(value: Obj, links: { id: string; name: string }[] = []): ToolResult {
+  const json = JSON.stringify(value);
+  return {
+    content: [
+      { type: 'text', text: json },
+      ...links.map((l) => ({
+        type: 'resource_link' as const,
+        uri: meetingUri(l.id),
+        name: l.name,
+        mimeType: 'text/markdown',
+      })),
+    ],
+    // The same JSON: ExactIntegers and other classes become what the text block says.
+    structuredContent: JSON.parse(json) as Obj,
+  };
+}
+
+export function failure(message: string): ToolResult {
+  return { content: [{ type: 'text', text: message.replace(/\s*\n\s*/g, ' ') }], isError: true };
+}
+
+/** Distinct meetings of a page, for resource links. */
+export function meetingLinks(
+  items: { id: string; name: string | null | undefined }[],
+): { id: string; name: string }[] {
+  const seen = new Map<string, string>();
+  for (const i of items) if (!seen.has(i.id)) seen.set(i.id, i.name || i.id);
+  return [...seen].map(([id, name]) => ({ id, name }));
+}
+
+/** Integers past 2^53 as their digits (JSON numbers would round them), as strings. */
+export function exactValues(row: Obj): Obj {
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(row)) {
+    Object.defineProperty(out, k, {
+      value: v instanceof ExactInteger ? v.text : v,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+// ---- the tool definition ----------------------------------------------------------------------
+
+export const READ = { readOnlyHint: true, openWorldHint: false } as const;
+
+export interface ToolDef<S extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint: boolean;
+  };
+  /** Whether the server offers the tool (writes only with --allow-writes, sync not --offline). */
+  offered?: (options: ToolsOptions) => boolean;
+  run: (args: z.infer<S>, ctx: ToolContext) => Promise<ToolResult>;
+}
+
+/** A tool's declaration, typed from its input schema. */
+export const defineTool = <S extends z.ZodType>(def: ToolDef<S>): ToolDef<S> => def;
+
+/** Registers `def` with the SDK: arguments checked into one sentence, failures as isError. */
+export function registerTool(
+  server: McpServer,
+  def: ToolDef,
+  access: MirrorAccess,
+  options: ToolsOptions,
+): void {
+  server.registerTool(
+    def.name,
+    {
+      title: def.title,
+      description: def.description,
+      inputSchema: advertised(def.input),
+      annotations: { title: def.title, ...def.annotations },
+    },
+    (async (raw: unknown, request: ServerContext) => {
+      const parsed = def.input.safeParse(raw ?? {});
+      if (!parsed.success) return failure(sentence(parsed.error, raw));
+      try {
+        return await def.run(parsed.data, { access, options, request });
+      } catch (err) {
+        if (err instanceof MtgError) return failure(err.message);
+        options.log(
+          `mtg mcp: ${def.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+        );
+        return failure(`${def.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }) as never,
+  );
+}
+
+/**
+ * A write's result; when the mirror could not store the item at once, a second text block says so
+ * (and the server's log): the write was applied, reads show it after the next complete sync.
+ */
+export function storedOrNoted(
+  result: ToolResult,
+  notStored: string | undefined,
+  log: (line: string) => void,
+): ToolResult {
+  if (notStored === undefined) return result;
+  const note = `Written to the service, but the mirror could not store it yet (${notStored}): reads show it after the next complete sync. Do not write it again.`;
+  log(`mtg mcp: ${note}`);
+  return { ...result, content: [...result.content, { type: 'text', text: note }] };
+}
+
+/** What identifies the mirror's content a search ranks: its last change seq (every sync write logs one). */
+export function mirrorState(r: Reader): number {
+  const { rows } = r.sql('SELECT coalesce(max(seq), 0) AS v FROM changes');
+  for (const row of rows) return Number(String(row.v));
+  return 0;
+}

@@ -1,0 +1,69 @@
+// The registry of `mtg mcp`'s tools, one file each, in the order tools/list shows them, and the
+// resource template mtg://meetings/{id}.
+
+import type { McpServer } from '@modelcontextprotocol/server';
+import { ResourceTemplate } from '@modelcontextprotocol/server';
+import { UsageError } from '../../api/errors.js';
+import type { MirrorAccess } from '../mirror-access.js';
+import { boundedMarkdown } from '../resource.js';
+import { changes } from './changes.js';
+import { createActionItem } from './create-action-item.js';
+import { type Obj, registerTool, type ToolDef, type ToolsOptions } from './define.js';
+import { getMeeting } from './get-meeting.js';
+import { getTranscript } from './get-transcript.js';
+import { listActionItems } from './list-action-items.js';
+import { listMeetings } from './list-meetings.js';
+import { mirrorStatus } from './mirror-status.js';
+import { search } from './search.js';
+import { sql } from './sql.js';
+import { sync } from './sync.js';
+import { updateActionItem } from './update-action-item.js';
+
+export type { ToolsOptions } from './define.js';
+export { meetingUri } from './define.js';
+
+export const TOOLS: readonly ToolDef[] = [
+  search,
+  listMeetings,
+  getMeeting,
+  getTranscript,
+  listActionItems,
+  changes,
+  sql,
+  mirrorStatus,
+  sync,
+  createActionItem,
+  updateActionItem,
+] as unknown as readonly ToolDef[];
+
+export function registerTools(server: McpServer, access: MirrorAccess, options: ToolsOptions): void {
+  for (const tool of TOOLS) {
+    if (tool.offered && !tool.offered(options)) continue;
+    registerTool(server, tool, access, options);
+  }
+  server.registerResource(
+    'meeting',
+    new ResourceTemplate('mtg://meetings/{id}', { list: undefined }),
+    {
+      title: 'A meeting as Markdown',
+      description:
+        'A meeting of the mirror as Markdown (the layout of `mtg export markdown`, without transcript)',
+      mimeType: 'text/markdown',
+    },
+    async (uri, variables) => {
+      const raw = variables.id;
+      const id = decodeURIComponent(String(Array.isArray(raw) ? raw[0] : raw));
+      const meeting = await access.read((r) => r.meeting(id));
+      if (!meeting) throw new UsageError(`no meeting ${id} in the mirror`);
+      return {
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: 'text/markdown',
+            text: boundedMarkdown(await options.renderMeeting(id, meeting as Obj), id),
+          },
+        ],
+      };
+    },
+  );
+}

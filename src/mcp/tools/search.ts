@@ -1,0 +1,82 @@
+// `search`: the hits of `mtg find QUERY --json`, paged by an offset that holds while the mirror does.
+
+import { z } from 'zod';
+import { UsageError } from '../../api/errors.js';
+import { type Hit, PASSAGE_KINDS, timeWindow } from '../mirror-access.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  fingerprint,
+  type HitsPosition,
+  isHitsPosition,
+  shortenStrings,
+  takePage,
+} from '../paging.js';
+import {
+  cursor,
+  defineTool,
+  meetingLinks,
+  mirrorState,
+  type Obj,
+  ok,
+  READ,
+  since,
+  text,
+  until,
+  wholeIn,
+} from './define.js';
+
+/** A search cursor from before the mirror changed: its ranking is gone. */
+class StaleSearchCursor extends UsageError {
+  constructor() {
+    super(
+      'the mirror changed since this cursor was given (a sync), so its ranking no longer holds: repeat the search without a cursor',
+    );
+  }
+}
+
+export const search = defineTool({
+  name: 'search',
+  title: 'Search meetings',
+  description:
+    'Full-text search of every stored meeting: names, notes, transcripts, action items and attendees. ' +
+    'Start here to find which meetings talk about something. Returns one result per matching passage, ' +
+    'best first: {meetingId, meetingName, createdAt, in, speaker, timestamp (seconds into the meeting), ' +
+    'snippet (matches between **), rank}. Every word must match; "quoted phrases", prefix*, a OR b and ' +
+    '-word work. Then call get_meeting with a meetingId for the meeting, and get_transcript to read what ' +
+    'was said around a hit. More results: pass nextCursor back as cursor (good until the mirror next ' +
+    'changes; after a sync, search again without it).',
+  input: z.strictObject({
+    query: text('query').describe('words, "phrases", prefix*, a OR b, -excluded'),
+    in: z
+      .array(z.enum(PASSAGE_KINDS, { error: `in must list only ${PASSAGE_KINDS.join(', ')}` }), {
+        error: `in must be an array of ${PASSAGE_KINDS.join(', ')}`,
+      })
+      .optional()
+      .describe('only these kinds of passage'),
+    since: since.optional(),
+    until: until.optional(),
+    limit: wholeIn('limit', 1, 100).optional().describe('results per page (default 20)'),
+    cursor: cursor.optional(),
+  }),
+  annotations: READ,
+  run: async (a, { access }) => {
+    const window = timeWindow(a.since, a.until);
+    const f = fingerprint(['search', a.query, a.in ?? [], a.since ?? null, a.until ?? null]);
+    const position = decodeCursor<HitsPosition>(a.cursor, f, isHitsPosition);
+    const offset = position?.o ?? 0;
+    return access.read((r) => {
+      const limit = a.limit ?? 20;
+      // The ranking holds while the mirror does: read its state before and after ranking.
+      const state = mirrorState(r);
+      if (position && position.v !== state) throw new StaleSearchCursor();
+      // Ranked up to one past the page (whether a next one exists), as `mtg find --limit` ranks.
+      const hits = r.hits(a.query, { in: a.in, ...window, limit: offset + limit + 1 });
+      const { page, more, next } = takePage<Hit, Hit>(hits, offset, limit, (h) => h, shortenStrings);
+      if (position && mirrorState(r) !== state) throw new StaleSearchCursor();
+      const result: Obj = { results: page };
+      if (more) result.nextCursor = encodeCursor(f, { o: next, v: state });
+      return ok(result, meetingLinks(page.map((h) => ({ id: h.meetingId, name: h.meetingName }))));
+    });
+  },
+});
