@@ -20,7 +20,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,11 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const ROUNDS = QUICK ? 1 : 11;
 const MEETINGS = QUICK ? 500 : 5000;
 const NODE = process.env.MTG_BENCH_NODE || process.execPath;
+// The standalone binary (`npm run build:binary`: dist-binary/mtg), measured beside the package when
+// it exists, against `node -e ""` of NODE (the binary's node should be the same version).
+const BINARY =
+  process.env.MTG_BENCH_BINARY ||
+  (existsSync(join(ROOT, 'dist-binary', 'mtg')) ? join(ROOT, 'dist-binary', 'mtg') : undefined);
 const RARE = 'zanzibarium';
 
 const work = mkdtempSync(join(tmpdir(), 'mtg-bench-startup-'));
@@ -43,17 +48,54 @@ const env = {
   MTG_DATA_DIR: DATA_DIR,
 };
 
-/** Run a child to its end: wall ms (spawn to exit), exit code, stderr. */
+// CPU time (user + sys) of the child, the steadier figure on a shared machine: read from wait4's
+// rusage by a small python3 reaper (microseconds; GNU time prints hundredths, too coarse for a
+// 25 ms process). Its own start is not counted: it forks the child and reports only the child's
+// usage and its wall time from fork to reaping, on fd 3. Without python3, CPU is NaN and the table
+// falls back to wall time.
+const PYTHON = ['/usr/bin/python3', '/bin/python3', '/usr/local/bin/python3'].find((p) => existsSync(p));
+const REAPER = [
+  'import os, sys, time',
+  'os.set_inheritable(3, False)',
+  't = time.monotonic()',
+  'pid = os.fork()',
+  'if pid == 0:',
+  '    os.execv(sys.argv[1], sys.argv[1:])',
+  '_, status, ru = os.wait4(pid, 0)',
+  't = time.monotonic() - t',
+  'os.write(3, ("%f %f" % ((ru.ru_utime + ru.ru_stime) * 1000, t * 1000)).encode())',
+  'sys.exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)',
+].join('\n');
+
+/** Run a child to its end: wall ms (spawn to exit), CPU ms (NaN without python3), exit code, stderr. */
 function runChild(cmd, args, options = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
+    const reaped = PYTHON && options.cpu;
+    const child = reaped
+      ? spawn(PYTHON, ['-S', '-c', REAPER, cmd, ...args], {
+          stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+          ...options,
+        })
+      : spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
     let stderr = '';
+    let cpu = '';
     child.stderr.setEncoding('utf8').on('data', (d) => {
       stderr += d;
     });
+    child.stdio[3]?.setEncoding('utf8').on('data', (d) => {
+      cpu += d;
+    });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: performance.now() - started, code, stderr }));
+    child.on('close', (code) => {
+      const [cpuMs, wallMs] = cpu.split(' ').map(Number);
+      resolve({
+        ms: reaped && wallMs >= 0 ? wallMs : performance.now() - started,
+        cpu: reaped && cpuMs >= 0 ? cpuMs : Number.NaN,
+        code,
+        stderr,
+      });
+    });
   });
 }
 
@@ -133,62 +175,69 @@ const rows = [];
 const notes = [];
 
 /**
- * One figure: its commands and `node -e ""`, alternating with the order rotating each round.
- * @param {{ label: string, args: string[], target?: number }[]} figures
+ * One figure: its commands and `node -e ""`, alternating with the order rotating each round. A
+ * command with `binary` runs the standalone binary (MTG_BENCH_BINARY) instead of node + bin/mtg.js;
+ * each command's ratio is to `node -e ""` of NODE, measured in the same rounds.
+ * @param {{ label: string, args: string[], target?: number, binary?: boolean }[]} figures
  */
 async function measure(figures, extraEnv = {}) {
   const childEnv = { ...env, ...extraEnv };
   const commands = [
-    { label: 'node -e ""', args: ['-e', ''] },
-    ...figures.map((f) => ({ ...f, args: [BIN, ...f.args] })),
+    { label: 'node -e ""', cmd: NODE, args: ['-e', ''] },
+    ...figures.map((f) => (f.binary ? { ...f, cmd: BINARY } : { ...f, cmd: NODE, args: [BIN, ...f.args] })),
   ];
   const live = [];
   for (const c of commands) {
-    const first = await runChild(NODE, c.args, { env: childEnv });
-    if (first.code === 0) live.push({ ...c, times: [] });
+    const first = await runChild(c.cmd, c.args, { env: childEnv });
+    if (first.code === 0) live.push({ ...c, cpu: [], wall: [] });
     else notes.push(`${c.label}: skipped, exit ${first.code}: ${first.stderr.trim().split('\n')[0]}`);
   }
   for (let i = 0; i < ROUNDS; i++) {
     for (let k = 0; k < live.length; k++) {
       const c = live[(i + k) % live.length];
-      const r = await runChild(NODE, c.args, { env: childEnv });
+      const r = await runChild(c.cmd, c.args, { env: childEnv, cpu: true });
       if (r.code !== 0) throw new Error(`${c.label} exited ${r.code}: ${r.stderr.slice(-2000)}`);
-      c.times.push(r.ms);
+      c.cpu.push(r.cpu);
+      c.wall.push(r.ms);
     }
   }
   const [base, ...rest] = live;
   if (base?.label !== 'node -e ""') throw new Error('node -e "" failed');
-  const baseMs = median(base.times);
-  const ms = (x) => x.toFixed(0);
+  const ms = (x) => (Number.isNaN(x) ? '-' : x.toFixed(0));
+  const byCpu = !base.cpu.some(Number.isNaN);
   for (const c of rest) {
-    const value = median(c.times);
-    const ratio = value / baseMs;
+    const times = byCpu ? c.cpu : c.wall;
+    const baseTimes = byCpu ? base.cpu : base.wall;
+    const ratio = median(times) / median(baseTimes);
     rows.push([
       c.label,
-      `${ms(value)} ms`,
-      `${ms(baseMs)} ms`,
+      `${ms(median(times))} ms`,
+      `${ms(median(baseTimes))} ms`,
       `${ratio.toFixed(2)}x`,
       c.target ? `<= ${c.target.toFixed(2)}x` : '-',
       c.target ? (ratio <= c.target ? 'yes' : 'NO') : '-',
-      `${ms(Math.min(...c.times))}-${ms(Math.max(...c.times))} vs ${ms(Math.min(...base.times))}-${ms(Math.max(...base.times))} ms`,
+      `${(median(c.wall) / median(base.wall)).toFixed(2)}x (${ms(median(c.wall))} vs ${ms(median(base.wall))} ms)`,
+      `${ms(Math.min(...times))}-${ms(Math.max(...times))} vs ${ms(Math.min(...baseTimes))}-${ms(Math.max(...baseTimes))} ms`,
     ]);
   }
+  if (!byCpu) notes.push('no python3: the ratios are of wall time');
 }
 
 function printTable(version) {
   const header = [
     'figure',
-    'mtg (median)',
-    'node -e "" (median)',
+    'mtg, CPU (median)',
+    'node -e "", CPU',
     'ratio',
     'target',
     'met',
-    'spread (min-max)',
+    'wall ratio',
+    'CPU spread (min-max)',
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   process.stdout.write(
-    `\nmtg start-up — ${new Date().toISOString()}\nmachine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores); measured node ${version} (${NODE}); ${ROUNDS} rounds\n\n`,
+    `\nmtg start-up — ${new Date().toISOString()}\nmachine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores), load average ${loadavg()[0].toFixed(1)}; measured node ${version} (${NODE})${BINARY ? `, binary ${BINARY}` : ''}; ${ROUNDS} rounds\n\n`,
   );
   process.stdout.write(
     `${[line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n')}\n\n`,
@@ -210,21 +259,28 @@ async function main() {
   process.stderr.write(`mtg start-up bench: node ${version}; building into ${work} ...\n`);
   await build();
   process.stderr.write('a) --version and help ...\n');
+  // The binary's rows (issue 33's targets for it) beside the package's, in the same rounds.
+  const binary = (figures) =>
+    BINARY
+      ? figures.map((f) => ({ ...f, label: `binary: ${f.label}`, binary: true, target: f.binaryTarget }))
+      : [];
   await measure([
     { label: 'a) mtg --version', args: ['--version'], target: 1.25 },
     { label: 'a) mtg action-items list --help', args: ['action-items', 'list', '--help'], target: 1.25 },
+    ...binary([{ label: 'a) mtg --version', args: ['--version'], binaryTarget: 1.2 }]),
   ]);
   process.stderr.write('g) one-page API command ...\n');
   const sandbox = await startSandbox();
   try {
+    const onePage = {
+      label: 'g) mtg action-items list --limit 1 --json',
+      args: ['action-items', 'list', '--assignee', 'anyone', '--limit', '1', '--json'],
+    };
     await measure(
       [
-        {
-          label: 'g) mtg action-items list --limit 1 --json',
-          args: ['action-items', 'list', '--assignee', 'anyone', '--limit', '1', '--json'],
-          target: 3,
-        },
+        { ...onePage, target: 3 },
         { label: 'mtg config list --json (reference)', args: ['config', 'list', '--json'] },
+        ...binary([{ ...onePage, binaryTarget: 2 }]),
       ],
       sandbox.env,
     );
@@ -233,13 +289,15 @@ async function main() {
   }
   process.stderr.write(`find, offline list: writing a mirror of ${MEETINGS} meetings ...\n`);
   await buildMirror();
+  const find = { label: `mtg find ${RARE} --format json`, args: ['find', RARE, '--format', 'json'] };
   await measure([
-    { label: `mtg find ${RARE} --format json`, args: ['find', RARE, '--format', 'json'], target: 2.5 },
+    { ...find, target: 2.5 },
     {
       label: 'mtg meetings list --offline --limit 20',
       args: ['meetings', 'list', '--offline', '--limit', '20', '--format', 'json'],
       target: 2.5,
     },
+    ...binary([{ ...find, binaryTarget: 1.8 }]),
   ]);
   printTable(version);
 }

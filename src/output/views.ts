@@ -1,4 +1,6 @@
 // Views of each resource, built from the zod schemas so --fields and csv columns follow the API.
+// The build (scripts/build.mjs) runs this module once and bundles its views as plain data instead,
+// so that a command loads neither zod nor the schemas to print (an offline read validates nothing).
 import { z } from 'zod';
 import * as S from '../api/schemas.js';
 import { fieldsOfSchema } from './fields.js';
@@ -113,6 +115,9 @@ const builders: Record<ResourceName, () => ResourceView> = {
     ),
   raw: () => ({ name: 'response', fields: [], tableColumns: [], arrayLabels: ARRAY_LABELS, open: true }),
 };
+
+/** Every resource that has a view (the build stores each one's view). */
+export const RESOURCE_NAMES = Object.keys(builders) as ResourceName[];
 
 /** A fresh view each call (callers may adjust it without affecting others). */
 export function viewFor(resource: ResourceName): ResourceView {
