@@ -263,10 +263,11 @@ try {
   console.log(`\n${bold('== Done')}`);
   if (failures) console.log(`${failures} step(s) failed.`);
   else {
-    // From a clone `npm ci` puts no `mtg` on PATH: offer what runs here (npx finds this project's
-    // own bin in its folder; `npm link` or `npm install -g .` would put mtg on PATH).
+    // From a clone `npm ci` puts no `mtg` on PATH: offer what runs here (`npm link` or
+    // `npm install -g .` would put mtg on PATH). Not `npx mtg`: run outside this folder, npx would
+    // fetch the registry's `mtg`, someone else's package.
     console.log('Try it yourself from this folder, in two terminals:');
-    console.log(`  node bin/mtg.js sandbox       ${dim('# or: npx mtg sandbox')}`);
+    console.log(`  node bin/mtg.js sandbox       ${dim('# or, after npm link: mtg sandbox')}`);
     console.log(
       `  node bin/mtg.js meetings list ${dim('# after the export line it prints; any command above')}`,
     );

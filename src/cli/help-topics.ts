@@ -208,8 +208,8 @@ Add it to an assistant (run mtg sync first):
                   {"servers": {"mtg": {"type": "stdio", "command": "mtg",
                    "args": ["mcp"]}}}
 
-More: docs/mcp.md in the installed package ($(npm root -g)/mtg/docs/mcp.md)
-and in its repository.
+More: docs/mcp.md in the installed package
+($(npm root -g)/meeting-notes-cli/docs/mcp.md) and in its repository.
 `;
 
 export const HELP_TOPICS: readonly HelpTopic[] = [

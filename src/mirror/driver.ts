@@ -84,12 +84,16 @@ function nodeSqliteIfComplete(load: DriverLoader): NodeSqlite | undefined {
   }
 }
 
+/** package.json's "name" (`mtg` on npm is someone else's package); test/docs/package-name.test.ts keeps them equal. */
+export const PACKAGE_NAME = 'meeting-notes-cli';
+
 /** The mtg install folder (where `npm rebuild` runs): the nearest folder up with mtg's package.json. */
 export function installFolder(from = dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
     try {
-      if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'mtg') return dir;
+      if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === PACKAGE_NAME)
+        return dir;
     } catch {
       // An unreadable manifest on the way up: keep looking.
     }
@@ -129,7 +133,7 @@ export function driverLoadError(
   if (e?.code === 'MODULE_NOT_FOUND' && /['"]better-sqlite3['"]/.test(message)) {
     return new MtgError(
       `${head}: it is not installed (an optional dependency, skipped or dropped when its build failed). ` +
-        `Fix: ${upgrade}, or reinstall mtg allowing its build: \`npm install -g --allow-scripts=better-sqlite3 mtg\``,
+        `Fix: ${upgrade}, or reinstall mtg allowing its build: \`npm install -g --allow-scripts=better-sqlite3 meeting-notes-cli\``,
       ExitCode.api,
     );
   }

@@ -24,7 +24,10 @@ describe('a driver that cannot load is one line: the driver, the cause, the fix'
     const install = tempDir('mtg-broken-driver-');
     cpSync(join(BIN, '..', '..', 'dist'), join(install, 'dist'), { recursive: true });
     cpSync(join(BIN, '..'), join(install, 'bin'), { recursive: true });
-    writeFileSync(join(install, 'package.json'), JSON.stringify({ name: 'mtg', type: 'module' }));
+    writeFileSync(
+      join(install, 'package.json'),
+      JSON.stringify({ name: 'meeting-notes-cli', type: 'module' }),
+    );
     const fake = join(install, 'node_modules', 'better-sqlite3');
     mkdirSync(fake, { recursive: true });
     writeFileSync(join(fake, 'package.json'), JSON.stringify({ name: 'better-sqlite3', main: 'index.js' }));

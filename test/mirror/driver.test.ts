@@ -259,7 +259,7 @@ describe('a driver that cannot load is one line: the driver, the cause, the fix'
     });
     const m = driverLoadError('better-sqlite3', missing, where).message;
     expect(m).toMatch(/cannot load: it is not installed .*Fix: upgrade Node\.js to 22\.16 or newer/);
-    expect(m).toContain('npm install -g --allow-scripts=better-sqlite3 mtg');
+    expect(m).toContain('npm install -g --allow-scripts=better-sqlite3 meeting-notes-cli');
     for (const err of [unbuilt, missing]) {
       const line = driverLoadError('better-sqlite3', err, where).message;
       expect(line).not.toContain('\n');
