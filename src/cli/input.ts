@@ -136,10 +136,23 @@ export async function readStdinText(
 
 /**
  * Read `--stdin`: IDs in any format mtg itself prints, so `mtg … list --json | mtg … --stdin` works
- * whatever the format (see parseStdinIds).
+ * whatever the format (see parseStdinIds). Empty input is exit 2 (see stdinValues).
  */
-export async function readStdinIds(stdin: NodeJS.ReadableStream & { isTTY?: boolean }): Promise<string[]> {
-  return parseStdinIds(await readStdinText(stdin));
+export async function readStdinIds(
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean },
+  what: string,
+): Promise<string[]> {
+  return stdinValues(parseStdinIds(await readStdinText(stdin)), what);
+}
+
+/**
+ * The values read from `--stdin`, refused when there are none, even beside positional IDs: a pipe
+ * that came up empty (a failed `list` upstream, `< /dev/null`) means the caller's list is lost,
+ * not that the arguments alone were meant.
+ */
+export function stdinValues<T>(values: T[], what: string): T[] {
+  if (values.length === 0) throw new UsageError(`stdin held no ${what}: nothing was sent`);
+  return values;
 }
 
 /** How to read one kind of `--stdin` value out of the formats mtg prints. */

@@ -87,6 +87,25 @@ describe('an empty file or pipe is exit 2 with nothing sent', () => {
       ' \n\n',
       /stdin held no emails or team IDs/,
     ],
+    // Positional IDs beside an empty --stdin: the piped list is lost, the arguments alone were not meant.
+    [
+      'update 9 --stdin with an empty pipe',
+      ['action-items', 'update', '9', '--stdin', '--status', 'DONE'],
+      '',
+      /^mtg: stdin held no action item IDs: nothing was sent$/m,
+    ],
+    [
+      'tags apply 1 mtg_1 --stdin with blank lines',
+      ['tags', 'apply', '1', 'mtg_1', '--stdin'],
+      '\n \n',
+      /stdin held no meeting IDs/,
+    ],
+    [
+      'meetings share --email --stdin with an empty pipe',
+      ['meetings', 'share', 'mtg_1', '--email', 'a@example.com', '--stdin'],
+      '',
+      /stdin held no emails or team IDs/,
+    ],
     ['auth login with an empty pipe', ['auth', 'login'], '', /No API key given/],
     ['auth login with blanks only', ['auth', 'login'], ' \n', /No API key given/],
   ])('%s', async (_name, argv, stdin, message) => {

@@ -35,14 +35,10 @@ export function updateBody(opts: OptsFor<typeof spec.update>): ActionItemUpdateB
 
 /** IDs from the arguments and --stdin, validated, duplicates dropped (first occurrence kept). */
 async function actionItemIds(ctx: Context, args: string[], fromStdin: boolean): Promise<ExactId[]> {
-  const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.in) : [])];
+  const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.in, 'action item IDs') : [])];
   const ids = uniqueExactIds(raw, 'action item ID');
   if (ids.length === 0) {
-    throw new UsageError(
-      fromStdin
-        ? 'stdin held no action item IDs: nothing was sent'
-        : 'no action item IDs given: pass them as arguments or pipe them in with --stdin',
-    );
+    throw new UsageError('no action item IDs given: pass them as arguments or pipe them in with --stdin');
   }
   return ids;
 }

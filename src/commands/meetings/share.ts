@@ -13,7 +13,7 @@ import {
 import type { Meeting } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { listValues, readStdinText, stringId } from '../../cli/input.js';
+import { listValues, readStdinText, stdinValues, stringId } from '../../cli/input.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
 import { counted, project, sanitizeOneLine, toJson } from '../../output/index.js';
 import { planOutput } from '../../output/plan.js';
@@ -25,13 +25,9 @@ async function shareTargets(ctx: Context, opts: OptsFor<typeof spec.share>): Pro
     ...listValues(opts.email, '--email').map(emailTarget),
     ...listValues(opts.team, '--team').map(teamTarget),
   ];
-  if (opts.stdin) targets.push(...parseShareTargets(await readStdinText(ctx.io.in, 'emails or team IDs')));
-  if (targets.length === 0)
-    throw new UsageError(
-      opts.stdin
-        ? 'stdin held no emails or team IDs: nothing was sent'
-        : 'Nothing to share with: give --email, --team or --stdin',
-    );
+  const what = 'emails or team IDs';
+  if (opts.stdin) targets.push(...stdinValues(parseShareTargets(await readStdinText(ctx.io.in, what)), what));
+  if (targets.length === 0) throw new UsageError('Nothing to share with: give --email, --team or --stdin');
   return targets;
 }
 

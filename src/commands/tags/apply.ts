@@ -11,14 +11,10 @@ import * as spec from './spec.js';
 
 /** Meeting IDs from the arguments and --stdin, validated, duplicates dropped (first occurrence kept). */
 async function meetingIds(ctx: Context, args: string[], fromStdin: boolean): Promise<string[]> {
-  const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.in) : [])];
+  const raw = [...args, ...(fromStdin ? await readStdinIds(ctx.io.in, 'meeting IDs') : [])];
   const ids = [...new Set(raw.map((id) => stringId(id, 'meeting ID')))];
   if (ids.length === 0) {
-    throw new UsageError(
-      fromStdin
-        ? 'stdin held no meeting IDs: nothing was sent'
-        : 'no meeting IDs given: pass them after TAG_ID or pipe them in with --stdin',
-    );
+    throw new UsageError('no meeting IDs given: pass them after TAG_ID or pipe them in with --stdin');
   }
   return ids;
 }
