@@ -26,7 +26,16 @@ export interface Settings {
 }
 
 export function profileName(input: SettingsInput): string {
-  return input.flags.profile || input.env.MTG_PROFILE || 'default';
+  const name = input.flags.profile || input.env.MTG_PROFILE || 'default';
+  // The config file's sections are keys of a JSON object: "__proto__" would be read and written as
+  // the object's prototype, so its settings were silently never stored (exit 0). Refused.
+  if (name === '__proto__') {
+    const from = input.flags.profile ? '--profile' : 'MTG_PROFILE';
+    throw new UsageError(
+      `${from} "${name}" cannot name a profile (it is special in JSON objects): choose another name`,
+    );
+  }
+  return name;
 }
 
 /**

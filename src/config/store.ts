@@ -84,7 +84,9 @@ export class ConfigStore {
   }
 
   async profile(name: string): Promise<ProfileSettings> {
-    return (await this.read()).profiles[name] ?? {};
+    // Own sections only: "constructor" or "toString" is not a section because every object has one.
+    const { profiles } = await this.read();
+    return Object.hasOwn(profiles, name) ? profiles[name]! : {};
   }
 
   async profiles(): Promise<Record<string, ProfileSettings>> {
@@ -103,7 +105,7 @@ export class ConfigStore {
     try {
       this.cache = undefined;
       const data = await this.read();
-      const section: ProfileSettings = { ...data.profiles[profile] };
+      const section: ProfileSettings = { ...(await this.profile(profile)) };
       for (const [key, value] of Object.entries(changes) as [ConfigKey, string | undefined][]) {
         if (value === undefined) delete section[key];
         else section[key] = value;

@@ -1,5 +1,7 @@
 // `mtg config set|get|unset` with profiles, in-process: MTG_PROFILE and --profile choose one; the
 // environment overrides the config file.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { tempConfigDir } from '../../helpers/cli.js';
@@ -49,5 +51,60 @@ describe('config profiles', () => {
     expect(unset.code).toBe(0);
     expect((await runInProcess(['config', 'get', 'base-url', '--profile', 'work'], { env })).code).toBe(1);
     expect((await runInProcess(['config', 'set', 'colour', 'x'], { env })).code).toBe(2);
+  });
+
+  it('"__proto__" is refused as a profile name, from --profile or MTG_PROFILE: exit 2, one line, nothing stored or sent', async () => {
+    const dir = tempConfigDir();
+    const before = sandbox.requests.length;
+    const runs: [string[], Record<string, string>, RegExp][] = [
+      [
+        ['config', 'set', 'base-url', 'https://x.example.com', '--profile', '__proto__'],
+        {},
+        /^mtg: --profile "__proto__"/,
+      ],
+      [['config', 'get', 'base-url', '--profile', '__proto__'], {}, /--profile "__proto__"/],
+      [
+        ['config', 'set', 'base-url', 'https://x.example.com'],
+        { MTG_PROFILE: '__proto__' },
+        /^mtg: MTG_PROFILE "__proto__"/,
+      ],
+      [
+        ['auth', 'login', '--base-url', sandbox.baseUrl, '--profile', '__proto__'],
+        {},
+        /--profile "__proto__"/,
+      ],
+    ];
+    for (const [argv, extra, message] of runs) {
+      const r = await runInProcess(argv, {
+        env: { MTG_CONFIG_DIR: dir, ...extra },
+        stdin: `${sandbox.apiKey}\n`,
+      });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toContain('choose another name');
+    }
+    expect(sandbox.requests.length).toBe(before);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('names every object has ("constructor", "toString") are ordinary profiles: stored, read back, empty until set', async () => {
+    const dir = tempConfigDir();
+    const env = { MTG_CONFIG_DIR: dir };
+    for (const name of ['constructor', 'toString']) {
+      const unset = await runInProcess(['config', 'get', 'base-url', '--profile', name], { env });
+      expect(unset.code).toBe(1);
+      const set = await runInProcess(
+        ['config', 'set', 'base-url', `https://${name}.example.com`, '--profile', name],
+        { env },
+      );
+      expect(set.code, set.stderr).toBe(0);
+      const got = await runInProcess(['config', 'get', 'base-url', '--profile', name], { env });
+      expect(got.stdout.trim()).toBe(`https://${name}.example.com`);
+    }
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles)).toEqual([
+      'constructor',
+      'toString',
+    ]);
   });
 });
