@@ -7,6 +7,7 @@
 // but dist/cli.cjs.
 
 import { answerHelpWords, type HelpAnswer, type HelpTexts } from './help-texts.js';
+import { systemErrorLine } from './system-error.js';
 
 declare const __MTG_VERSION__: string | undefined;
 
@@ -69,6 +70,13 @@ function enableCompileCache(): void {
 const argv = process.argv.slice(2);
 const version = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V');
 const help = version ? undefined : preRenderedHelp(argv);
+if (version || help !== undefined) {
+  // Help into a full disk (or a closed pipe): one line, as the CLI says it (src/cli/main.ts).
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') process.stderr.write(`mtg: ${systemErrorLine(err) ?? err.message}\n`);
+    process.exitCode = err.code === 'EPIPE' ? 0 : 1;
+  });
+}
 if (version) {
   // Same output as commander's version option (see buildProgram): the version and a newline.
   process.stdout.write(`${typeof __MTG_VERSION__ === 'string' ? __MTG_VERSION__ : '0.0.0-dev'}\n`);

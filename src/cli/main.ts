@@ -12,6 +12,7 @@ import { Context, VERSION } from './context.js';
 import { parseGlobals } from './globals.js';
 import type { Env, IOStreams } from './io.js';
 import { buildProgram } from './program.js';
+import { systemErrorLine } from './system-error.js';
 
 export interface RunOptions {
   /**
@@ -158,9 +159,11 @@ function report(err: unknown, io: IOStreams, env: Env, aborted: boolean): number
     for (const line of err.details) io.err.write(`  ${sanitizeOneLine(line)}\n`);
     return err.exitCode;
   }
+  // The machine's file system said no (read-only folder, full disk): not a bug, no stack.
+  const system = systemErrorLine(err);
   // Unexpected: a bug. Say so plainly; the stack only under MTG_DEBUG.
   const message = err instanceof Error ? err.message : String(err);
-  io.err.write(`mtg: unexpected error: ${sanitizeForTerminal(message)}\n`);
+  io.err.write(`mtg: ${sanitizeForTerminal(system ?? `unexpected error: ${message}`)}\n`);
   if (env.MTG_DEBUG && err instanceof Error && err.stack) io.err.write(`${err.stack}\n`);
   return exitCodeOf(err);
 }
