@@ -104,7 +104,7 @@ __mtg_options() {
     'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run --format --json --fields -o --output --jq --limit --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'mcp') REPLY='--sync-every --allow-writes --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --base-path --format --json' ;;
+    'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --data --base-path --format --json' ;;
     *) REPLY= ;;
   esac
 }
@@ -552,6 +552,7 @@ __mtg_value() {
     'sandbox|--churn') __mtg_kind=text ;;
     'sandbox|--action-items') __mtg_kind=text ;;
     'sandbox|--meetings') __mtg_kind=text ;;
+    'sandbox|--data') __mtg_kind=file ;;
     'sandbox|--base-path') __mtg_kind=text ;;
     'sandbox|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'sandbox|--json') __mtg_kind= ;;

@@ -218,7 +218,7 @@ function __mtg_takes_value
             return 0
         case 'mcp|--allow-writes' 'mcp|--insecure' 'mcp|-v' 'mcp|--verbose'
             return 1
-        case 'sandbox|--port' 'sandbox|--host' 'sandbox|--plan' 'sandbox|--limits' 'sandbox|--seed' 'sandbox|--page-size' 'sandbox|--latency' 'sandbox|--faults' 'sandbox|--churn' 'sandbox|--action-items' 'sandbox|--meetings' 'sandbox|--base-path' 'sandbox|--format'
+        case 'sandbox|--port' 'sandbox|--host' 'sandbox|--plan' 'sandbox|--limits' 'sandbox|--seed' 'sandbox|--page-size' 'sandbox|--latency' 'sandbox|--faults' 'sandbox|--churn' 'sandbox|--action-items' 'sandbox|--meetings' 'sandbox|--data' 'sandbox|--base-path' 'sandbox|--format'
             return 0
         case 'sandbox|--json'
             return 1
@@ -762,6 +762,7 @@ complete -c mtg -n '__mtg_at \'sandbox\'' -l faults -x -d 'inject faults, e.g. "
 complete -c mtg -n '__mtg_at \'sandbox\'' -l churn -x -d 'change the data while serving, e.g. "2/1s" (2 rounds a second): meetings, tra...'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l action-items -x -d 'number of action items to generate (e.g. 100000 for benchmarks)'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l meetings -x -d 'number of meetings to generate'
+complete -c mtg -n '__mtg_at \'sandbox\'' -l data -r -F -d 'serve the meetings, transcripts, people, companies, action items and tags of ...'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l base-path -x -d 'serve under a path prefix, e.g. /v1'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l json -d 'same as --format json'

@@ -3,6 +3,7 @@ export { type ChurnRate, type ChurnReport, parseChurn, type SandboxSnapshot } fr
 export { runSandboxCommand, type SandboxCommandIo } from './command.js';
 export { DEFAULT_SIZES, type Sizes } from './data.js';
 export { type FaultKind, type FaultRate, parseFaults } from './faults.js';
+export { DataFileError, loadDataFile } from './file-data.js';
 export {
   HOSTILE,
   HOSTILE_ACTION_ITEM_ID,

@@ -9,6 +9,7 @@ import { generateStore, type Sizes } from './data.js';
 import { ApiError, envelope, validationError } from './errors.js';
 import { FaultPicker, parseFaults } from './faults.js';
 import type { Reply } from './handlers/context.js';
+import type { Store } from './model.js';
 import { mulberry32, subSeed } from './prng.js';
 import {
   describeWindow,
@@ -32,6 +33,8 @@ export interface SandboxOptions {
   /** e.g. "500:0.05,reset:0.02,stall:0.01". */
   faults?: string;
   sizes?: Partial<Sizes>;
+  /** Serve this store (e.g. loadDataFile's) instead of generating one from the seed and sizes. */
+  store?: Store;
   /** Path prefix such as "/v1" (default ""). */
   basePath?: string;
   /** Accepted keys, all of one account. Default: one key derived from the seed. */
@@ -176,7 +179,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const o = resolveOptions(opts);
   const faults = new FaultPicker(parseFaults(opts.faults ?? ''), o.seed);
   const churnRate = opts.churn === undefined ? undefined : parseChurn(opts.churn);
-  const store = generateStore(o.seed, opts.sizes);
+  const store = opts.store ?? generateStore(o.seed, opts.sizes);
   const churner = new Churner(store, o.seed);
   const keyRng = mulberry32(subSeed(o.seed, 7));
   const apiKeys = opts.apiKeys ?? [`mtg_sk_sandbox_${keyRng.hex(24)}`];

@@ -3,7 +3,14 @@
 
 import { ExitCode, UsageError } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
-import { parseChurn, parseFaults, parseLimits, runSandboxCommand } from '../../sandbox/index.js';
+import {
+  DataFileError,
+  loadDataFile,
+  parseChurn,
+  parseFaults,
+  parseLimits,
+  runSandboxCommand,
+} from '../../sandbox/index.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.sandbox, async (ctx, _args, opts) => {
@@ -21,7 +28,17 @@ export const run = defineRun(spec.sandbox, async (ctx, _args, opts) => {
   if (limits !== undefined) check(() => parseLimits(limits));
   if (faults !== undefined) check(() => parseFaults(faults));
   if (churn !== undefined) check(() => parseChurn(churn));
-  const { actionItems, meetings } = opts;
+  const { actionItems, meetings, data } = opts;
+  if (data !== undefined) {
+    // The generated data's knobs mean nothing over a file's records; churn edits generated people.
+    const conflicting = [
+      ['--meetings', meetings],
+      ['--action-items', actionItems],
+      ['--churn', churn],
+    ].find(([, v]) => v !== undefined);
+    if (conflicting) throw new UsageError(`${conflicting[0]} works on generated data, not with --data`);
+  }
+  const store = data === undefined ? undefined : loadStore(data);
   await runSandboxCommand(
     {
       port: opts.port,
@@ -34,6 +51,7 @@ export const run = defineRun(spec.sandbox, async (ctx, _args, opts) => {
       faults,
       churn,
       basePath: opts.basePath,
+      ...(store !== undefined && { store }),
       sizes: {
         ...(actionItems !== undefined && { actionItems }),
         ...(meetings !== undefined && { meetings }),
@@ -44,3 +62,12 @@ export const run = defineRun(spec.sandbox, async (ctx, _args, opts) => {
   );
   return ExitCode.ok;
 });
+
+function loadStore(path: string) {
+  try {
+    return loadDataFile(path);
+  } catch (err) {
+    if (err instanceof DataFileError) throw new UsageError(err.message);
+    throw err;
+  }
+}

@@ -66,6 +66,11 @@ export const sandbox = defineCommand({
       description: 'number of meetings to generate',
       parse: (v: string) => wholeNumber(v, '--meetings', 1),
     },
+    {
+      flags: '--data <file>',
+      description:
+        "serve the meetings, transcripts, people, companies, action items and tags of a JSON file in the API's shapes (gzip or not) instead of generated data",
+    },
     { flags: '--base-path <path>', description: 'serve under a path prefix, e.g. /v1' },
     ...FORMAT_OPTIONS,
   ],
@@ -73,5 +78,6 @@ export const sandbox = defineCommand({
     'mtg sandbox',
     'mtg sandbox --json --port 0 --limits "5/1s,40/10s" --churn 2/1s --seed 7',
     'mtg sandbox --action-items 100000 --page-size 100 --limits none',
+    'mtg sandbox --data ../shared/bench/qmsum/corpus.json.gz --limits none',
   ],
 });
