@@ -1,16 +1,16 @@
 // What the bench scripts share: the project's own TypeScript bundled for one run with esbuild — the
 // sandbox that serves the figures (run by bench/sandbox-server.mjs in a process of its own) and the
 // fixture that writes a bench mirror through src/mirror's own modules.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-async function bundle(entry, outfile, external = []) {
+async function bundle(entry, outfile, external = [], extra = {}) {
   const { build } = await import('esbuild');
   await build({
-    entryPoints: [entry],
+    ...(typeof entry === 'string' ? { entryPoints: [entry] } : { stdin: entry }),
     outfile,
     bundle: true,
     format: 'esm',
@@ -18,6 +18,7 @@ async function bundle(entry, outfile, external = []) {
     target: 'node20.18',
     external,
     logLevel: 'warning',
+    ...extra,
   });
 }
 
@@ -35,6 +36,39 @@ export async function loadMirrorFixture() {
   await bundle(join(ROOT, 'bench', 'mirror-fixture.ts'), module, ['better-sqlite3']);
   try {
     return (await import(pathToFileURL(module).href)).buildFixture;
+  } finally {
+    rmSync(module, { force: true });
+  }
+}
+
+/**
+ * The CLI's run(argv, io, env) (src/cli/main.ts) and testIO (src/cli/io.ts), bundled from the same
+ * sources as dist/ (same defines, same external drivers), for running many commands in one process:
+ * the same code path as `mtg ARGS`, without a process start per command. Bundled beside this script
+ * (so the drivers resolve in the project) and removed as soon as it is loaded.
+ */
+export async function loadCli() {
+  const module = join(ROOT, 'bench', `.cli-${process.pid}.mjs`);
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  await bundle(
+    {
+      contents: "export { run } from './src/cli/main.ts';\nexport { testIO } from './src/cli/io.ts';\n",
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    module,
+    ['node:sqlite', 'better-sqlite3', 'jq-web'],
+    {
+      loader: { '.mustache': 'text' },
+      define: { __MTG_VERSION__: JSON.stringify(version) },
+      // Some CommonJS dependencies call require().
+      banner: {
+        js: "import { createRequire as __mtgCreateRequire } from 'node:module'; const require = __mtgCreateRequire(import.meta.url);",
+      },
+    },
+  );
+  try {
+    return await import(pathToFileURL(module).href);
   } finally {
     rmSync(module, { force: true });
   }
