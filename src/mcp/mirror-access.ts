@@ -59,6 +59,8 @@ export interface Reader {
   changes(after: number, resources: readonly ChangeResource[], limit: number): Iterable<ChangeEvent>;
   /** `mtg sql`'s rows (checked read-only first). */
   sql(query: string): { columns: string[]; rows: Iterable<Record<string, unknown>> };
+  /** The open mirror, for the operations (src/ops/) that take one. */
+  readonly mirror: Mirror;
 }
 
 export interface MirrorAccess {
@@ -104,6 +106,7 @@ function* itemsOf<T>(pages: Iterable<SourcePage<T>>): Generator<T> {
 function readerOver(mirror: Mirror): Reader {
   const source = new MirrorReads(mirror);
   return {
+    mirror,
     hits(query, options) {
       const hits = source.find(query, {
         kinds: options.in?.length ? [...new Set(options.in)] : undefined,

@@ -52,6 +52,7 @@ describe('tools/list', () => {
       'get_meeting',
       'get_transcript',
       'list_action_items',
+      'get_person',
       'changes',
       'sql',
       'mirror_status',
@@ -133,11 +134,17 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
   it('list_action_items: pending, done and all as the sandbox lists them, with mine', async () => {
     const snap = m.sandbox.snapshot();
     const mine = new Set(snap.myActionItems.map((i: Obj) => String(i.id)));
+    const meetings = new Map(snap.meetings.map((x: Obj) => [x.id, x]));
+    const meetingsOf = (i: Obj) =>
+      (i.meetingIds ?? []).flatMap((id: string) => {
+        const x = meetings.get(id) as Obj | undefined;
+        return x ? [{ id, name: x.name ?? null, createdAt: x.createdAt }] : [];
+      });
     for (const status of ['pending', 'done', 'all'] as const) {
       const { items } = await allPages('list_action_items', { status, limit: 7 }, 'actionItems');
       const expected = snap.actionItems
         .filter((i: Obj) => status === 'all' || i.status === status.toUpperCase())
-        .map((i: Obj) => ({ ...i, mine: mine.has(String(i.id)) }));
+        .map((i: Obj) => ({ ...i, mine: mine.has(String(i.id)), meetings: meetingsOf(i) }));
       expect(items).toEqual(expected);
     }
     const { items: own } = await allPages('list_action_items', { status: 'all', mine: true }, 'actionItems');

@@ -1,7 +1,12 @@
 // `list_action_items`: the mirror's action items by ID (the order the service made them), each as
-// the service sent it plus `mine`.
+// the service sent it plus `mine` and its meetings; the filters are the operation's
+// (src/ops/action-items.ts), which this adapts to MCP (arguments, cursor, size bound).
 
 import { z } from 'zod';
+import type { ListedActionItem } from '../../ops/action-items.js';
+import * as ops from '../../ops/action-items.js';
+import { UnknownMeetingError } from '../../ops/errors.js';
+import { timeWindow } from '../mirror-access.js';
 import {
   decodeCursor,
   encodeCursor,
@@ -12,16 +17,31 @@ import {
   shortenStrings,
   takePage,
 } from '../paging.js';
-import { cursor, defineTool, type Obj, ok, oneOf, READ, text, unknownMeeting, wholeIn } from './define.js';
+import {
+  cursor,
+  defineTool,
+  type Obj,
+  ok,
+  oneOf,
+  READ,
+  since,
+  text,
+  unknownMeeting,
+  until,
+  wholeIn,
+} from './define.js';
 
 export const listActionItems = defineTool({
   name: 'list_action_items',
   title: 'List action items',
   description:
     'Action items stored in the mirror, by ID (the order they were made), each exactly as the service ' +
-    "sent it plus mine (true when it is the user's own): {actionItems: [...]}. status pending (default), " +
-    "done or all; mine true for only the user's own, false for everyone else's; meetingId for one " +
-    "meeting's. More: pass nextCursor back.",
+    "sent it plus mine (true when it is the user's own) and meetings: [{id, name, createdAt}] (where it " +
+    'came from): {actionItems: [...]}. status pending (default), done or all; mine true for only the ' +
+    "user's own, false for everyone else's; meetingId for one meeting's; attendee: someone at the item's " +
+    'meeting; assignee: who it is assigned to, or me ("what did I promise Dana": assignee me, attendee ' +
+    'Dana; "what does Dana owe me": assignee Dana); since/until: the meeting\'s date; query: words in ' +
+    'the title or description. Filters combine. More: pass nextCursor back.',
   input: z.strictObject({
     status: oneOf(['pending', 'done', 'all'], 'status must be one of pending, done, all')
       .optional()
@@ -33,31 +53,58 @@ export const listActionItems = defineTool({
         "true: only the user's own items (assigned to the user); false: only everyone else's; absent: both",
       ),
     meetingId: text('meetingId').optional().describe("only this meeting's items (a meeting ID)"),
+    attendee: text('attendee')
+      .optional()
+      .describe("someone at the item's meeting: part of a name or email (accents and case do not matter)"),
+    assignee: text('assignee')
+      .optional()
+      .describe('who the item is assigned to: part of a name or email, or me for the user'),
+    since: since.optional(),
+    until: until.optional(),
+    query: text('query').optional().describe('words that all appear in the title or description'),
     limit: wholeIn('limit', 1, 200).optional().describe('items per page (default 50)'),
     cursor: cursor.optional(),
   }),
   annotations: READ,
   run: async (a, { access }) => {
     const status = (a.status ?? 'pending').toUpperCase() as 'PENDING' | 'DONE' | 'ALL';
-    const f = fingerprint(['list_action_items', status, a.mine ?? null, a.meetingId ?? null]);
+    const window = timeWindow(a.since, a.until);
+    const f = fingerprint([
+      'list_action_items',
+      status,
+      a.mine ?? null,
+      a.meetingId ?? null,
+      a.attendee ?? null,
+      a.assignee ?? null,
+      window.since ?? null,
+      window.until ?? null,
+      a.query ?? null,
+    ]);
     const key = decodeCursor<ItemKey>(a.cursor, f, isItemKey);
     return access.read(async (r) => {
-      if (a.meetingId !== undefined && !(await r.meeting(a.meetingId))) throw unknownMeeting(a.meetingId);
-      const mine = r.mineIds();
+      let listed: Iterable<ListedActionItem>;
+      try {
+        listed = await ops.listActionItems(r.mirror, {
+          status,
+          mine: a.mine,
+          meetingId: a.meetingId,
+          attendee: a.attendee,
+          assignee: a.assignee,
+          since: window.since,
+          until: window.until,
+          query: a.query,
+        });
+      } catch (err) {
+        if (err instanceof UnknownMeetingError) throw unknownMeeting(err.meetingId);
+        throw err;
+      }
       // Keyset: only the items after the last one of the previous page.
       const after = key && idSortKey(key.id);
-      const chosen: { order: string; item: Obj; mine: boolean }[] = [];
-      for (const item of (await r.actionItems(status, a.mine === true)) as Iterable<Obj>) {
-        const id = String(item.id);
-        const order = idSortKey(id);
+      const chosen: { order: string; listed: ListedActionItem }[] = [];
+      for (const l of listed) {
+        const order = idSortKey(String(l.item.id));
         if (after !== undefined && order <= after) continue;
-        const isMine = mine.has(id);
-        if (a.mine === false && isMine) continue;
-        if (a.meetingId !== undefined) {
-          const ids = (Array.isArray(item.meetingIds) ? item.meetingIds : []).map(String);
-          if (!ids.includes(a.meetingId)) continue;
-        }
-        chosen.push({ order, item, mine: isMine });
+        chosen.push({ order, listed: l });
       }
       // By ID, the order the service made them in, which no sync or write reorders: the position
       // in the service's listing moves with every item created or deleted before it.
@@ -66,11 +113,11 @@ export const listActionItems = defineTool({
         chosen,
         0,
         a.limit ?? 50,
-        (c) => ({ ...c.item, mine: c.mine }) as Obj,
+        (c) => ({ ...c.listed.item, mine: c.listed.mine, meetings: c.listed.meetings }) as Obj,
         shortenItem,
       );
       const result: Obj = { actionItems: page };
-      if (more && last) result.nextCursor = encodeCursor(f, { id: String(last.item.id) });
+      if (more && last) result.nextCursor = encodeCursor(f, { id: String(last.listed.item.id) });
       return ok(result);
     });
   },
