@@ -192,8 +192,9 @@ see the mirror's last committed state, a sync by another process included.
   --profile NAME        serve that profile's mirror (also MTG_PROFILE)
 
 Tools: search (the hits of mtg find), list_meetings, get_meeting,
-get_transcript (paged by characters: pass nextCursor back), list_action_items,
-changes, sql (read-only), mirror_status; sync (not with --offline);
+get_transcript (paged by characters: pass nextCursor back), list_action_items
+(by attendee, assignee or me, date, words), get_person, changes, sql (read-only),
+mirror_status; sync (not with --offline);
 create_action_item and update_action_item (with --allow-writes only).
 Resource: mtg://meetings/{id}, a meeting as Markdown. Every result stays under
 100,000 characters; longer lists and transcripts continue with a cursor.

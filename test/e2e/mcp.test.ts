@@ -51,6 +51,7 @@ describe('mtg mcp over stdio', () => {
       [
         'changes',
         'get_meeting',
+        'get_person',
         'get_transcript',
         'list_action_items',
         'list_meetings',

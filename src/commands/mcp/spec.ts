@@ -9,7 +9,7 @@ export const mcp = defineCommand({
   description:
     'A Model Context Protocol server on stdin/stdout for assistants such as Claude Code, Claude Desktop, ' +
     'Cursor and VS Code (`claude mcp add mtg -- mtg mcp`). Its tools (search, list_meetings, get_meeting, ' +
-    'get_transcript, list_action_items, changes, sql, mirror_status) answer from the local mirror and send ' +
+    'get_transcript, list_action_items, get_person, changes, sql, mirror_status) answer from the local mirror and send ' +
     'no request; `sync` runs one paced sync (not with --offline); --allow-writes adds create_action_item ' +
     'and update_action_item. stdout carries only protocol messages. See docs/mcp.md.',
   options: [

@@ -10,6 +10,7 @@ import { changes } from './changes.js';
 import { createActionItem } from './create-action-item.js';
 import { type Obj, registerTool, type ToolDef, type ToolsOptions } from './define.js';
 import { getMeeting } from './get-meeting.js';
+import { getPerson } from './get-person.js';
 import { getTranscript } from './get-transcript.js';
 import { listActionItems } from './list-action-items.js';
 import { listMeetings } from './list-meetings.js';
@@ -28,6 +29,7 @@ export const TOOLS: readonly ToolDef[] = [
   getMeeting,
   getTranscript,
   listActionItems,
+  getPerson,
   changes,
   sql,
   mirrorStatus,
