@@ -98,7 +98,7 @@ __mtg_options() {
     'changes') REPLY='--since --after --resource --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url' ;;
     'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer --format --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'find') REPLY='--in --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url' ;;
-    'sql') REPLY='--schema --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url' ;;
+    'sql') REPLY='--schema --format --json --fields -o --output --bom --raw-cells --jq --limit --timeout --base-url' ;;
     'mirror status') REPLY='--format --json -o --output --jq' ;;
     'mirror reset') REPLY='--force' ;;
     'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
@@ -488,6 +488,7 @@ __mtg_value() {
     'sql|--raw-cells') __mtg_kind= ;;
     'sql|--jq') __mtg_kind=text ;;
     'sql|--limit') __mtg_kind=text ;;
+    'sql|--timeout') __mtg_kind=text ;;
     'sql|--base-url') __mtg_kind=text ;;
     'mirror status|--format') __mtg_kind=choices REPLY='table json ndjson' ;;
     'mirror status|--json') __mtg_kind= ;;

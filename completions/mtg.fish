@@ -196,7 +196,7 @@ function __mtg_takes_value
             return 0
         case 'find|--json' 'find|--bom' 'find|--raw-cells'
             return 1
-        case 'sql|--format' 'sql|--fields' 'sql|-o' 'sql|--output' 'sql|--jq' 'sql|--limit' 'sql|--base-url'
+        case 'sql|--format' 'sql|--fields' 'sql|-o' 'sql|--output' 'sql|--jq' 'sql|--limit' 'sql|--timeout' 'sql|--base-url'
             return 0
         case 'sql|--schema' 'sql|--json' 'sql|--bom' 'sql|--raw-cells'
             return 1
@@ -694,6 +694,7 @@ complete -c mtg -n '__mtg_at \'sql\'' -l bom -d 'start csv output with a UTF-8 b
 complete -c mtg -n '__mtg_at \'sql\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'sql\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'sql\'' -l limit -x -d 'show at most N items (the query of the mirror stops there)'
+complete -c mtg -n '__mtg_at \'sql\'' -l timeout -x -d 'time limit of the statement (then exit 1)'
 complete -c mtg -n '__mtg_at \'sql\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'status' -d 'Where the mirror is, what it holds, when it was last synced'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'reset' -d 'Delete this profile\'s mirror (the next `mtg sync` starts over)'

@@ -180,6 +180,15 @@ export function driverName(): DriverName {
   return loaded.name;
 }
 
+/**
+ * What a child process requires to load the same driver (sql-runner.ts runs a user's statement in
+ * one): `node:sqlite`, or the path of better-sqlite3's entry.
+ */
+export function driverSpecifier(): string {
+  loaded ??= loadDriver();
+  return loaded.name === 'node:sqlite' ? 'node:sqlite' : requireHere.resolve('better-sqlite3');
+}
+
 export function openDb(path: string, options: OpenDbOptions = {}): Db {
   loaded ??= loadDriver();
   return loaded.name === 'node:sqlite'

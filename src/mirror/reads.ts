@@ -22,7 +22,14 @@ import {
   rankedMeetingIds,
   toMatchExpression,
 } from './search.js';
-import { type SqlRows, sqlRows, sqlSchema } from './sql.js';
+import {
+  type BoundedSqlOptions,
+  type BoundedSqlRows,
+  boundedSqlRows,
+  type SqlRows,
+  sqlRows,
+  sqlSchema,
+} from './sql.js';
 import type { MirrorStatus } from './status.js';
 
 type Obj = Record<string, unknown>;
@@ -106,6 +113,14 @@ export class MirrorReads implements ReadSource {
    */
   sql(query: string, caller?: string): SqlRows {
     return sqlRows(this.db(), query, caller);
+  }
+
+  /**
+   * A user's statement (`mtg sql`, the MCP sql tool): checked now (exit 2), run in a child process
+   * when its rows are iterated, within `options.timeoutMs` and stopped by `options.signal`.
+   */
+  boundedSql(query: string, caller: string, options: BoundedSqlOptions): BoundedSqlRows {
+    return boundedSqlRows(this.db(), query, caller, options);
   }
 
   /** `mtg sql --schema`: the CREATE statements of mtg's tables and indexes. */

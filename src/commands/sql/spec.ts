@@ -9,12 +9,19 @@ export const sql = defineCommand({
   description:
     'Run one SQL statement on the local mirror (SQLite, opened read-only; `mtg sql --schema` prints the ' +
     'schema, docs/mirror.md explains it). Rows come out in any output format, columns as the query names them. ' +
-    'A statement that would write, or a syntax error, is exit 2. Sends no request.',
+    'A statement that would write (or a `PRAGMA name = value`), or a syntax error, is exit 2. A statement ' +
+    'runs at most --timeout seconds (then exit 1); Ctrl-C stops it at once (exit 130). Sends no request.',
   args: [{ name: 'QUERY', description: 'one SELECT (or other read-only) statement' }],
   options: [
     { flags: '--schema', description: 'print the CREATE statements of the tables', defaultValue: false },
     ...withFields(OUTPUT_OPTIONS, "id,name (the statement's own columns)"),
     ...LOCAL_LIMIT_OPTIONS,
+    {
+      flags: '--timeout <seconds>',
+      description: 'time limit of the statement (then exit 1)',
+      defaultValue: '30',
+      global: true,
+    },
     ...MIRROR_OPTIONS,
   ],
   examples: [

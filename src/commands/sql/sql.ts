@@ -27,7 +27,16 @@ export const run = defineRun(spec.sql, async (ctx, args, opts) => {
     return ExitCode.ok;
   }
   const plan = await planOutput(ctx, 'raw');
-  const { columns, rows } = new MirrorReads(await ctx.mirror({ readonly: true })).sql(query!);
+  // Run apart (a child process), so that --timeout and Ctrl-C stop even a statement that never ends.
+  const { columns, rows } = new MirrorReads(await ctx.mirror({ readonly: true })).boundedSql(
+    query!,
+    'mtg sql',
+    {
+      timeoutMs: ctx.globals.timeoutMs,
+      timeoutHint: ' (--timeout)',
+      signal: ctx.signal,
+    },
+  );
   // The fields a query has are its columns: a misspelt one is exit 2 before any row, not a null column.
   resolveFields(ctx, { name: 'this query (its columns)', fields: columns });
   // Columns as the query names them; --limit stops the reading (plan.list).

@@ -52,9 +52,12 @@ describe('help texts', () => {
       const help = texts.texts[path];
       expect(help, path).toBeDefined();
       for (const flag of ['--api-key', '-v, --verbose', '--max-retries', '--timeout', '--max-wait']) {
+        // sql's --timeout is its statement's time limit (issue 29), not a request's.
+        if (path === 'sql' && flag === '--timeout') continue;
         expect(help, `mtg ${path} --help: ${flag}`).not.toContain(flag);
       }
     }
+    expect(texts.texts.sql).toMatch(/--timeout <seconds>\s+time limit of the statement/);
     // Nor a server's address, except where it names the server whose mirror is read.
     for (const path of LOCAL.filter((p) => !['find', 'sql', 'changes'].includes(p))) {
       expect(texts.texts[path], path).not.toContain('--base-url');

@@ -1,0 +1,271 @@
+// A user's SQL statement (`mtg sql`, `mtg mcp`'s sql tool) runs in a child process, apart from the
+// caller's event loop, so that it can be stopped. One sqlite3_step of a runaway statement (a
+// recursive CTE without end) never returns to JavaScript: a signal handler of the thread that runs
+// it never runs, and neither node:sqlite nor better-sqlite3 exposes sqlite3_interrupt() or a
+// progress handler. A worker thread does not help: measured on Node 20 (better-sqlite3), 22 and 24
+// (node:sqlite), worker.terminate() never settles while the worker is inside a step, and
+// process.exit() then hangs joining it. A child process can be SIGKILLed at any moment.
+//
+// The child opens the mirror read-only (its own connection: nothing the statement does outlives
+// it), prepares the statement the caller already checked (sql.ts), and hands its rows over in
+// batches, one batch when asked (so memory stays bounded however slowly the caller writes). The
+// time limit counts the time the caller waits for its rows (the stepping), not the child's start nor
+// the time the caller spends writing what it got. A watchdog thread in the child kills it when its parent is gone
+// (SIGKILLed, crashed), so a runaway statement never outlives the command or the server.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { ExitCode, InterruptedError, MtgError } from '../api/errors.js';
+import { driverSpecifier } from './driver.js';
+
+/** A statement that ran past its time limit; it was stopped. */
+export class SqlTimeoutError extends MtgError {
+  constructor(
+    readonly limitMs: number,
+    hint = '',
+  ) {
+    super(
+      `the statement ran longer than its time limit of ${seconds(limitMs)}${hint} and was stopped`,
+      ExitCode.api,
+    );
+  }
+}
+
+/** "30 s", "0.5 s". */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+export interface ApartOptions {
+  /** The statement's time limit, in ms (the time spent waiting for its rows). */
+  timeoutMs: number;
+  /** Said after the limit in the timeout's message, e.g. " (--timeout)". */
+  timeoutHint?: string;
+  /** Aborted: the child is killed at once and the rows end in InterruptedError. */
+  signal?: AbortSignal;
+  /** An SQLite error the child reports, as the caller presents it (sql.ts: exit 2 with SQLite's message). */
+  sqlError: (err: Error) => Error;
+}
+
+/** How long the child may take to start (node, the driver) and answer that it is ready. */
+const START_BOUND_MS = 20_000;
+/** Rows per batch, at most; a batch also ends at about BATCH_CHARS of text or BATCH_MS of stepping. */
+const BATCH_ROWS = 500;
+const BATCH_CHARS = 1 << 20;
+const BATCH_MS = 100;
+
+// The child's whole program (CommonJS, run with `node -e`). Messages over the IPC channel
+// (structured clone: BigInt and Uint8Array cells arrive as they are):
+//   parent → child  {type: 'run', path, sql, busyMs}   then {type: 'next'} for each batch
+//   child → parent  {type: 'ready'} | {type: 'rows', rows: [[cell, …], …], done} | {type: 'error', message, code}
+const CHILD = `(() => {
+  'use strict';
+  const [, specifier] = process.argv;
+  const { Worker } = require('node:worker_threads');
+  // The watchdog: a thread of its own, so it runs while the main one is inside a step.
+  new Worker(
+    "const { workerData } = require('node:worker_threads');" +
+      "setInterval(() => { if (process.ppid !== workerData.ppid) process.kill(process.pid, 'SIGKILL'); }, 250);",
+    { eval: true, workerData: { ppid: process.ppid } },
+  ).unref();
+  // The parent decides when this process ends (a terminal's Ctrl-C reaches the whole group).
+  process.on('SIGINT', () => {});
+  const send = (m) => process.send(m);
+  const fail = (err) => send({ type: 'error', message: String((err && err.message) || err), code: err && err.code });
+  let columns, rows;
+  const run = (m) => {
+    const driver = require(specifier);
+    let stmt;
+    if (specifier === 'node:sqlite') {
+      const db = new driver.DatabaseSync(m.path, { readOnly: true });
+      db.exec('PRAGMA busy_timeout = ' + m.busyMs + '; PRAGMA query_only = ON; PRAGMA cache_size = -2000');
+      stmt = db.prepare(m.sql);
+      stmt.setReadBigInts(true);
+      columns = stmt.columns().map((c) => c.name);
+    } else {
+      const db = new driver(m.path, { readonly: true, fileMustExist: true, timeout: m.busyMs });
+      db.pragma('query_only = ON');
+      db.pragma('cache_size = -2000');
+      stmt = db.prepare(m.sql);
+      stmt.safeIntegers(true);
+      columns = stmt.columns().map((c) => c.name);
+    }
+    rows = stmt.iterate();
+    send({ type: 'ready' });
+  };
+  const next = () => {
+    const batch = [];
+    const started = Date.now();
+    let chars = 0;
+    for (;;) {
+      const r = rows.next();
+      if (r.done) return send({ type: 'rows', rows: batch, done: true });
+      const cells = columns.map((c) => r.value[c]);
+      batch.push(cells);
+      for (const cell of cells) chars += typeof cell === 'string' ? cell.length : cell && cell.length ? cell.length : 8;
+      if (batch.length >= ${BATCH_ROWS} || chars >= ${BATCH_CHARS} || Date.now() - started >= ${BATCH_MS})
+        return send({ type: 'rows', rows: batch, done: false });
+    }
+  };
+  process.on('message', (m) => {
+    try {
+      if (m.type === 'run') run(m);
+      else if (m.type === 'next') next();
+    } catch (err) {
+      fail(err);
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+})();`;
+
+type ChildMessage =
+  | { type: 'ready' }
+  | { type: 'rows'; rows: unknown[][]; done: boolean }
+  | { type: 'error'; message: string; code?: string };
+
+/** Says why a child that ended on its own ended, for the one-line error. */
+function endedWhy(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
+  const line = stderr.trim().split('\n').pop()?.trim();
+  return line || (signal ? `signal ${signal}` : `exit code ${code}`);
+}
+
+/**
+ * The child's messages one at a time, each awaited within a bound; an abort, the bound or the
+ * child's end rejects the wait.
+ */
+class Runner {
+  private readonly child: ChildProcess;
+  private readonly queue: ChildMessage[] = [];
+  private waiting: ((m: ChildMessage | Error) => void) | undefined;
+  private ended: Error | undefined;
+  private exited: Promise<void>;
+  private stderr = '';
+
+  constructor(private readonly options: ApartOptions) {
+    // Only what SQLite may need from the environment (its temporary files); no NODE_OPTIONS hooks.
+    const env: NodeJS.ProcessEnv = {};
+    for (const name of ['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'SQLITE_TMPDIR', 'SYSTEMROOT']) {
+      if (process.env[name] !== undefined) env[name] = process.env[name];
+    }
+    this.child = spawn(process.execPath, ['--no-warnings', '-e', CHILD, driverSpecifier()], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+      windowsHide: true,
+    });
+    this.child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      if (this.stderr.length < 4096) this.stderr += d;
+    });
+    this.child.on('message', (m: ChildMessage) => this.deliver(m));
+    this.exited = new Promise((resolve) => {
+      this.child.on('error', (err) => {
+        this.end(
+          new MtgError(`Cannot start the SQL runner (${process.execPath}): ${err.message}`, ExitCode.api),
+        );
+        resolve();
+      });
+      this.child.on('exit', (code, signal) => {
+        this.end(
+          new MtgError(
+            `the statement's process ended before its last row (${endedWhy(code, signal, this.stderr)})`,
+            ExitCode.api,
+          ),
+        );
+        resolve();
+      });
+    });
+  }
+
+  private deliver(m: ChildMessage | Error): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (waiting) waiting(m);
+    else if (!(m instanceof Error)) this.queue.push(m);
+  }
+
+  private end(err: Error): void {
+    this.ended ??= err;
+    this.deliver(err);
+  }
+
+  send(message: object): void {
+    this.child.send(message, (err) => {
+      // The child is gone: its exit says why.
+      if (err) return;
+    });
+  }
+
+  /** The next message, within `boundMs`; the time it took is returned with it. */
+  async receive(boundMs: number, onBound: () => Error): Promise<{ message: ChildMessage; tookMs: number }> {
+    const started = performance.now();
+    const queued = this.queue.shift();
+    if (queued) return { message: queued, tookMs: 0 };
+    if (this.ended) throw this.ended;
+    const { signal } = this.options;
+    if (signal?.aborted) throw new InterruptedError();
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      const got = await new Promise<ChildMessage | Error>((resolve) => {
+        this.waiting = resolve;
+        timer = setTimeout(() => this.deliver(onBound()), Math.max(0, boundMs));
+        onAbort = () => this.deliver(new InterruptedError());
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      if (got instanceof Error) throw got;
+      return { message: got, tookMs: performance.now() - started };
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Ends the child (SIGKILL unless it has ended) and waits for it, briefly. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    await Promise.race([this.exited, new Promise((r) => setTimeout(r, 2_000).unref())]);
+  }
+}
+
+/**
+ * The rows of `sql` (already checked: one read-only statement that returns rows) on the mirror at
+ * `path`, each as an array of cells in `columns`' order, run in a child process (see the top of
+ * this file). Lazy: the child starts at the first next(); stopping the iteration (`break`,
+ * return()) ends it. Past the time limit: SqlTimeoutError; aborted: InterruptedError; an SQLite
+ * error while stepping: options.sqlError(…).
+ */
+export async function* rowsApart(
+  path: string,
+  sql: string,
+  options: ApartOptions & { busyMs?: number },
+): AsyncGenerator<unknown[]> {
+  const runner = new Runner(options);
+  let left = options.timeoutMs;
+  const timedOut = () => new SqlTimeoutError(options.timeoutMs, options.timeoutHint);
+  const answer = async (boundMs: number, onBound: () => Error, counts: boolean) => {
+    const { message, tookMs } = await runner.receive(boundMs, onBound);
+    if (counts) left -= tookMs;
+    if (message.type === 'error') {
+      throw options.sqlError(Object.assign(new Error(message.message), { code: message.code }));
+    }
+    return message;
+  };
+  try {
+    runner.send({ type: 'run', path, sql, busyMs: options.busyMs ?? 5000 });
+    // Starting node and the driver, opening and preparing (already done once by the caller) are not
+    // the statement's time: a loaded machine may take a while to start a process.
+    await answer(
+      START_BOUND_MS,
+      () => new MtgError(`the SQL runner did not start within ${seconds(START_BOUND_MS)}`, ExitCode.api),
+      false,
+    );
+    for (;;) {
+      runner.send({ type: 'next' });
+      const batch = await answer(left, timedOut, true);
+      if (batch.type !== 'rows') continue;
+      yield* batch.rows;
+      if (batch.done) return;
+    }
+  } finally {
+    await runner.stop();
+  }
+}
