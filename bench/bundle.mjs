@@ -1,7 +1,8 @@
 // What the bench scripts share: the project's own TypeScript bundled for one run with esbuild — the
 // sandbox that serves the figures (run by bench/sandbox-server.mjs in a process of its own) and the
 // fixture that writes a bench mirror through src/mirror's own modules.
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -72,4 +73,27 @@ export async function loadCli() {
   } finally {
     rmSync(module, { force: true });
   }
+}
+
+/**
+ * A private folder for one bench run (`work`, removed by the caller), its data folder (0700, as mtg
+ * makes it) and the environment that points mtg at them and at nothing of the developer's.
+ */
+export function benchFolders(prefix) {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const dataDir = join(work, 'data');
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: work,
+    MTG_DATA_DIR: dataDir,
+    MTG_CONFIG_DIR: join(work, 'config'),
+  };
+  return { work, dataDir, env };
+}
+
+/** The median of numbers. */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
