@@ -30,13 +30,18 @@ export function bundleSandbox(outfile) {
 
 /**
  * bench/mirror-fixture.ts's buildFixture. Bundled beside this script, so that the driver's
- * require('better-sqlite3') resolves in the project, and removed as soon as it is loaded.
+ * require('better-sqlite3') resolves in the project.
  */
 export async function loadMirrorFixture() {
-  const module = join(ROOT, 'bench', `.mirror-fixture-${process.pid}.mjs`);
-  await bundle(join(ROOT, 'bench', 'mirror-fixture.ts'), module, ['better-sqlite3']);
+  return (await loadSourceModule('bench/mirror-fixture.ts', ['better-sqlite3'])).buildFixture;
+}
+
+/** A module of the project (path from its root), bundled beside this script, loaded, and removed at once. */
+export async function loadSourceModule(path, external = []) {
+  const module = join(ROOT, 'bench', `.module-${process.pid}-${Date.now()}.mjs`);
+  await bundle(join(ROOT, path), module, external);
   try {
-    return (await import(pathToFileURL(module).href)).buildFixture;
+    return await import(pathToFileURL(module).href);
   } finally {
     rmSync(module, { force: true });
   }

@@ -2,7 +2,7 @@
 // meeting always gets the same name while its name and date do not change), unique even where
 // the file system folds case, and safe whatever the server sends as a meeting name.
 
-import { sanitizeForTerminal } from '../output/sanitize.js';
+import { INVISIBLE_FORMAT_CHARS, sanitizeForTerminal } from '../output/sanitize.js';
 
 /** The longest file name (one path component) most file systems accept, in UTF-8 bytes. */
 export const MAX_NAME_BYTES = 255;
@@ -10,9 +10,9 @@ const SHORT_ID_LENGTH = 8;
 
 // Windows device names are reserved with any extension ("CON.md" too); checked on the stem.
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
-// C0/C1 controls, DEL, and the invisible format characters that can reorder or hide text
-// (bidi overrides and isolates, zero-width characters, BOM): a name is shown in file managers.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+// C0/C1 controls (tab and newline too), DEL, and the invisible format characters that can reorder
+// or hide text (the terminal's set): a name is shown in file managers.
+const CONTROL = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE_FORMAT_CHARS}]`, 'g');
 // Separators and the characters Windows, macOS (:) or Obsidian links (#^[]|) cannot hold.
 const UNSAFE = /[/\\:*?"<>|#^[\]]/g;
 
