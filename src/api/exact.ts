@@ -101,8 +101,20 @@ function isNumberChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
 }
 
-/** JSON.stringify that writes ExactInteger values as their digits. */
+/**
+ * JSON.stringify that writes ExactInteger values as their digits, and C1 controls as escapes:
+ * the JSON mtg prints or sends (json/ndjson output, `mtg api`, request bodies).
+ */
 export function stringifyExact(value: unknown, indent?: number): string | undefined {
+  return escapeC1(stringifyExactRaw(value, indent));
+}
+
+/**
+ * JSON.stringify that writes ExactInteger values as their digits, every string as JSON.stringify
+ * writes it (C1 raw): the mirror's json columns, which keep the text as the API sent it. Not for
+ * output: printed JSON goes through stringifyExact.
+ */
+export function stringifyExactRaw(value: unknown, indent?: number): string | undefined {
   if (!seenExact) return JSON.stringify(value, null, indent);
   exactMarks = true;
   try {
@@ -111,6 +123,22 @@ export function stringifyExact(value: unknown, indent?: number): string | undefi
   } finally {
     exactMarks = false;
   }
+}
+
+// JSON.stringify escapes C0 controls but writes C1 (U+0080-U+009F) raw, as JSON allows: an 8-bit
+// OSC 52 (U+009D) in a server string would then reach a terminal that shows the JSON and honours
+// it (a clipboard write). Outside strings JSON.stringify writes only ASCII, so every C1 character
+// of its text is inside a string, where \u0080-\u009f is the same value for every parser.
+const C1 = /[\u0080-\u009f]/;
+const C1_ALL = /[\u0080-\u009f]/g;
+const C1_ESCAPE = (c: string) => `\\u00${c.charCodeAt(0).toString(16)}`;
+
+/**
+ * JSON text (or YAML whose C1 controls are all in double-quoted strings) with each C1 control
+ * written as its \u escape: the same value; undefined stays.
+ */
+export function escapeC1<T extends string | undefined>(text: T): T {
+  return (text !== undefined && C1.test(text) ? text.replace(C1_ALL, C1_ESCAPE) : text) as T;
 }
 
 /** An SQLite integer read as BigInt: a plain number when it is safe, else its exact digits. */

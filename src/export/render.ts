@@ -4,7 +4,8 @@
 // template cannot produce invalid YAML. The kept region is added by the writer, not the template.
 
 import { createHash } from 'node:crypto';
-import { stringify } from 'yaml';
+import { Document, Scalar, visit } from 'yaml';
+import { escapeC1 } from '../api/exact.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
 import { formatClock } from '../output/transcript.js';
 import defaultTemplate from './default-template.mustache';
@@ -66,6 +67,26 @@ export function frontMatterOf(m: Obj, id: string, appUrl?: string): Obj {
   return fm;
 }
 
+// C1 controls and U+2028/U+2029, which YAML 1.1 readers (PyYAML) refuse or take for line breaks.
+const UNSAFE_IN_PLAIN_YAML = /[\u0080-\u009f\u2028\u2029]/;
+
+/**
+ * The front matter as YAML that PyYAML and the `yaml` package both read back as the same values:
+ * a string holding a C1 control or U+2028/U+2029 is double-quoted, and in double quotes each C1
+ * control is written as its \u escape (PyYAML refuses them raw: "special characters are not
+ * allowed"). `yaml` writes no C1 control outside double quotes, so every one is in such a string.
+ */
+export function frontMatterYaml(fm: Obj): string {
+  const doc = new Document(fm);
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && UNSAFE_IN_PLAIN_YAML.test(node.value))
+        node.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  return escapeC1(doc.toString({ lineWidth: 0 }));
+}
+
 export interface MeetingView {
   id: string;
   title: string;
@@ -103,7 +124,7 @@ function insightText(v: unknown): string {
 export function meetingView(e: ExportMeeting, options: RenderOptions): MeetingView {
   const m = e.meeting;
   const fm = frontMatterOf(m, e.id, options.appUrl);
-  const frontMatter = stringify(fm, { lineWidth: 0 });
+  const frontMatter = frontMatterYaml(fm);
   const items = arr(m.actionItems)
     .filter(isObj)
     .map((a) => {

@@ -419,7 +419,7 @@ function makeMeetings(
     if (rng.chance(0.6)) meeting.recordingUrl = `https://recordings.sandbox.example/${id}.mp4?expires=86400`;
     if (hostile) {
       meeting.name = `${HOSTILE.ansiRed} ${HOSTILE.oscTitle}Board prep ${HOSTILE.bell}`;
-      meeting.notes = `# Hostile notes ${HOSTILE.clearScreen}\n\n- ${HOSTILE.oscLink}\n- ${HOSTILE.c1Csi}\n- ${HOSTILE.carriageReturn}\n`;
+      meeting.notes = `# Hostile notes ${HOSTILE.clearScreen}\n\n- ${HOSTILE.oscLink}\n- ${HOSTILE.c1Csi}\n- ${HOSTILE.carriageReturn}\n- ${HOSTILE.bidi}\n`;
       meeting.privateNotes = HOSTILE.formulaMinus;
       meeting.tagIds = [HOSTILE_TAG_ID];
       meeting.insights = {

@@ -27,4 +27,6 @@ export const HOSTILE = {
   formulaMinus: "-2+3+cmd|' /C calc'!A0",
   formulaAt: '@SUM(A1:A9)',
   leadingTab: '\tstarts with a tab',
+  /** A right-to-left override that makes the text read otherwise on screen, and a zero-width space. */
+  bidi: 'Pay \u202eevil\u202c in\u200bvoice',
 } as const;

@@ -13,12 +13,15 @@ import {
 } from '../../src/sandbox/index.js';
 import { sandboxEnv } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/inprocess.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
 // Colors off, so any ESC in the output came from the server, not from us.
 const env = () => sandboxEnv(sandbox, { NO_COLOR: '1' });
-// C0 controls other than \t and \n (ESC, BEL, CR...), DEL and C1 (0x80-0x9f).
-const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+// C0 controls other than \t and \n (ESC, BEL, CR...), DEL and C1 (0x80-0x9f), bidi overrides and
+// isolates, zero-width characters.
+const TERMINAL_CONTROL =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 
 async function raw(path: string): Promise<unknown> {
   const res = await fetch(`${sandbox.baseUrl}${path}`, {
@@ -47,6 +50,8 @@ describe('text for people carries no terminal control characters', () => {
     [['action-items', 'list', '--assignee', 'anyone', '--status', 'all', '--format', 'table'], 'HYPERLINK'],
     [['people', 'list', '--tag', String(HOSTILE_TAG_ID), '--format', 'table'], 'Mallory'],
     [['companies', 'list', '--format', 'table'], ''],
+    // The notes hold "Pay \u202eevil\u202c in\u200bvoice": the override would show "evil" reversed.
+    [['meetings', 'view', HOSTILE_MEETING_ID, '--format', 'table'], 'Pay evil invoice'],
   ];
   it.each(commands)('mtg %j', async (args, visible) => {
     // Wide enough that the visible text is not cut (a pipe's tables are 80 columns unless COLUMNS says).
@@ -85,6 +90,48 @@ describe('json and ndjson keep server strings byte-exact', () => {
     ).find((i) => i.id === HOSTILE_ACTION_ITEM_ID)!;
     expect(item).toEqual(api);
     expect(api.description).toContain(HOSTILE.oscLink);
+  });
+
+  // C1 controls (an 8-bit CSI in the hostile notes and transcript) are escaped ("\u009b"): the
+  // same values for JSON.parse, and nothing a terminal showing the JSON would act on.
+  describe('C1 controls are written as escapes, values unchanged', () => {
+    const C1 = /[\u0080-\u009f]/;
+    let dataDir: string;
+    beforeAll(async () => {
+      dataDir = tempDir('mtg-hostile-mirror-');
+      const r = await runInProcess(['sync'], { env: { ...env(), MTG_DATA_DIR: dataDir } });
+      expect(r.stderr === '' || r.code === 0).toBe(true);
+    });
+    const meeting = async () =>
+      ((await raw(`/search?meetingIds=${HOSTILE_MEETING_ID}`)) as { notes: string }[])[0]!;
+    it.each([
+      [['meetings', 'view', HOSTILE_MEETING_ID, '--json']],
+      [['meetings', 'view', HOSTILE_MEETING_ID, '--format', 'ndjson']],
+      [['meetings', 'search', '--meeting', HOSTILE_MEETING_ID, '--json']],
+      [['api', `/search?meetingIds=${HOSTILE_MEETING_ID}`]],
+      [['meetings', 'transcript', HOSTILE_MEETING_ID, '--json']],
+      [
+        [
+          'sql',
+          `SELECT json ->> '$.notes' AS notes FROM meetings WHERE id = '${HOSTILE_MEETING_ID}'`,
+          '--json',
+        ],
+      ],
+      [['find', '"starts with a tab"', '--json']],
+      [['meetings', 'view', HOSTILE_MEETING_ID, '--offline', '--json']],
+    ])('mtg %j', async (args) => {
+      const r = await runInProcess(args, { env: { ...env(), MTG_DATA_DIR: dataDir } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const bad = C1.exec(r.stdout);
+      expect(bad && JSON.stringify(r.stdout.slice(Math.max(0, bad.index - 20), bad.index + 20))).toBeNull();
+      expect(r.stdout).toContain('\\u009b');
+      // Nothing lost: the escaped text parses to the server's string.
+      const parsed = JSON.stringify(JSON.parse(args.includes('ndjson') ? r.stdout.trim() : r.stdout));
+      expect(parsed).toContain(JSON.stringify(HOSTILE.c1Csi).slice(1, -1));
+      if (args[0] === 'meetings' && args[1] === 'view' && !args.includes('--offline'))
+        expect(JSON.parse(r.stdout)).toEqual(await meeting());
+    });
   });
 
   it('meetings view --format ndjson and transcript --json equal the API response', async () => {

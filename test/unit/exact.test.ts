@@ -59,3 +59,20 @@ describe('exact integers under odd keys', () => {
     expect(stringifyExact(v)).toBe(text);
   });
 });
+
+describe('C1 controls in JSON text', () => {
+  it('are written as \\u escapes; the value parses back the same, exact integers kept', () => {
+    const c1 = Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x80 + i)).join('');
+    const text = `{"osc52":"\u009d52;c;cm0gLXJmIH4=\\u0007","all":${JSON.stringify(c1)},"k\u0085":1,"id":90071992547409931}`;
+    const value = parseJsonExact(text);
+    const out = stringifyExact(value)!;
+    expect(out).not.toMatch(/[\u0080-\u009f]/);
+    expect(out).toContain('"osc52":"\\u009d52;c;');
+    expect(out).toContain('"k\\u0085":1');
+    expect(out).toContain('"id":90071992547409931');
+    expect(JSON.parse(out)).toEqual(JSON.parse(text));
+    expect(stringifyExact({ all: c1 }, 2)).toBe(
+      `{\n  "all": "${[...c1].map((c) => `\\u00${c.charCodeAt(0).toString(16)}`).join('')}"\n}`,
+    );
+  });
+});

@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { ExitCode, UsageError } from '../../api/errors.js';
+import { stringifyExact } from '../../api/exact.js';
 import type { Context } from '../../cli/context.js';
 import { inWindow, parseTimeWindow } from '../../cli/dates.js';
 import { defineRun } from '../../cli/spec.js';
@@ -115,7 +116,7 @@ export const run = defineRun(spec.markdown, async (ctx, args, opts) => {
   if (s.failed) parts.push(`${s.failed} failed`);
   ctx.progress.note(`Exported to ${root}: ${parts.join(', ')}`);
   if (format === 'json') {
-    await writeDocument(ctx, `${JSON.stringify(s, null, 2)}\n`);
+    await writeDocument(ctx, `${stringifyExact(s, 2)}\n`);
   }
   return s.failed > 0 ? ExitCode.partial : ExitCode.ok;
 });

@@ -1,6 +1,7 @@
 // mtg mirror status: where the mirror is, what it holds, when it was last synced.
 
 import { ExitCode, UsageError } from '../../api/errors.js';
+import { stringifyExact } from '../../api/exact.js';
 import { defineRun } from '../../cli/spec.js';
 import { MirrorReads } from '../../mirror/reads.js';
 import type { MirrorStatus } from '../../mirror/status.js';
@@ -17,10 +18,7 @@ export const run = defineRun(spec.status, async (ctx) => {
   const mirror = await ctx.mirror({ readonly: true, anyBaseUrl: true });
   const status = await new MirrorReads(mirror).status();
   if (format === 'json' || format === 'ndjson') {
-    await writeDocument(
-      ctx,
-      `${format === 'json' ? JSON.stringify(status, null, 2) : JSON.stringify(status)}\n`,
-    );
+    await writeDocument(ctx, `${stringifyExact(status, format === 'json' ? 2 : undefined)}\n`);
     return ExitCode.ok;
   }
   const s = status;

@@ -1,6 +1,7 @@
 // mtg sync: copy what the key can see into the profile's local mirror (src/mirror/sync.ts).
 
 import { ExitCode, UsageError } from '../../api/errors.js';
+import { stringifyExact } from '../../api/exact.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import { mirrorWriteError } from '../../mirror/errors.js';
@@ -76,7 +77,7 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
       }
       // --json: one object on stdout whatever the ending; the exit code still says why it stopped.
       if (format === 'json') {
-        await writeDocument(ctx, `${JSON.stringify(partial.summary, null, 2)}\n`).catch(() => undefined);
+        await writeDocument(ctx, `${stringifyExact(partial.summary, 2)}\n`).catch(() => undefined);
       }
     }
     throw error;
@@ -92,7 +93,7 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
     (summary.complete ? '' : ' (run `mtg sync` again to go on)');
   ctx.progress.note(line);
   if (format === 'json') {
-    await writeDocument(ctx, `${JSON.stringify(summary, null, 2)}\n`);
+    await writeDocument(ctx, `${stringifyExact(summary, 2)}\n`);
   }
   return ExitCode.ok;
 });

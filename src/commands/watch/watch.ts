@@ -1,13 +1,13 @@
 // mtg watch: sync every interval and hand each new change event over exactly once (src/mirror/watch.ts).
 
 import { ExitCode, InterruptedError, UsageError } from '../../api/errors.js';
+import { stringifyExact } from '../../api/exact.js';
 import { parseInterval } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { outputWidth } from '../../cli/io.js';
 import { defineRun } from '../../cli/spec.js';
 import type { ChangeEvent } from '../../mirror/changes.js';
 import { mirrorWriteError } from '../../mirror/errors.js';
-import { toJsonText } from '../../mirror/json.js';
 import { runSync } from '../../mirror/sync.js';
 import * as watchMod from '../../mirror/watch.js';
 import { eventEnv, runHook } from '../../mirror/watch-hook.js';
@@ -122,9 +122,11 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
         },
         print: (event) => {
           clearStatus();
-          return write(table ? `${eventLine(event, sanitizeOneLine, width)}\n` : `${toJsonText(event)}\n`);
+          return write(
+            table ? `${eventLine(event, sanitizeOneLine, width)}\n` : `${stringifyExact(event)}\n`,
+          );
         },
-        exec: exec === undefined ? undefined : (event) => runExec(event, toJsonText(event)),
+        exec: exec === undefined ? undefined : (event) => runExec(event, stringifyExact(event)!),
         report: (text) => line(`mtg: ${sanitizeOneLine(text)}`),
         warn: (text) => line(`mtg: warning: ${text}`),
         waiting: (msLeft) => {
