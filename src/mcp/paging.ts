@@ -3,15 +3,18 @@
 
 import { createHash } from 'node:crypto';
 import { UsageError } from '../api/errors.js';
+import { estimateTokens, jsonTokens } from './tokens.js';
 
-/** No result is longer than this many characters of JSON (the contract). */
-export const RESULT_BOUND = 100_000;
+/**
+ * No result's text block is estimated at more than this many tokens (the contract: under the
+ * 25,000-token default cap of common clients, whatever the script; tokens.ts).
+ */
+export const RESULT_BOUND = 20_000;
 /** What a page's items may take of the bound, leaving room for the result's other fields. */
-export const ITEMS_BOUND = RESULT_BOUND - 4_000;
+export const ITEMS_BOUND = RESULT_BOUND - 1_000;
 
-export function jsonLength(value: unknown): number {
-  return JSON.stringify(value)?.length ?? 0;
-}
+/** What a value costs in a result: the estimated tokens of its JSON. */
+export const jsonCost = jsonTokens;
 
 /** The arguments a cursor belongs to, as a short digest (a cursor of other arguments is refused). */
 export function fingerprint(args: unknown): string {
@@ -74,7 +77,7 @@ export function decodeCursor<P extends CursorPosition>(
 export const isIndex = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
 /**
- * Up to `limit` items after skipping `offset`, as many as fit in ITEMS_BOUND characters of JSON
+ * Up to `limit` items after skipping `offset`, as many as fit in ITEMS_BOUND tokens of JSON
  * (at least one, shortened by `shorten` when it alone would not fit); `more` when items are left;
  * `last` the item the page ends with, as given (a keyset cursor's key).
  */
@@ -95,11 +98,11 @@ export function takePage<T, U>(
       if (index < offset) continue;
       if (page.length >= limit) return { page, more: true, next: offset + page.length, last };
       let item = map(r.value);
-      let size = jsonLength(item) + 1;
+      let size = jsonCost(item) + 1;
       if (size > ITEMS_BOUND - used) {
         if (page.length > 0) return { page, more: true, next: offset + page.length, last };
         item = shorten(item, ITEMS_BOUND);
-        size = jsonLength(item) + 1;
+        size = jsonCost(item) + 1;
       }
       page.push(item);
       last = r.value;
@@ -112,12 +115,12 @@ export function takePage<T, U>(
 }
 
 /**
- * A copy of `value` whose JSON fits in `room` characters: its longest strings cut (each marked with
+ * A copy of `value` whose JSON fits in `room` tokens: its longest strings cut (each marked with
  * "…[cut]"), longest first. Only for one item that alone passes the bound.
  */
 export function shortenStrings<T>(value: T, room: number): T {
   let copy = structuredClone(value) as unknown;
-  for (let round = 0; round < 64 && jsonLength(copy) > room; round++) {
+  for (let round = 0; round < 64 && jsonCost(copy) > room; round++) {
     let longest:
       | { holder: Record<string, unknown> | unknown[]; key: string | number; length: number }
       | undefined;
@@ -137,19 +140,25 @@ export function shortenStrings<T>(value: T, room: number): T {
       }
     };
     if (typeof copy === 'string') {
-      copy = cutString(copy, Math.max(0, copy.length - (jsonLength(copy) - room) - 16));
+      copy = cutString(copy, Math.max(0, copy.length - charsFor(copy, jsonCost(copy) - room) - 16));
       continue;
     }
     visit(copy);
     if (!longest) break;
-    const over = jsonLength(copy) - room;
+    const over = jsonCost(copy) - room;
     const s = (longest.holder as Record<string | number, string>)[longest.key]!;
     (longest.holder as Record<string | number, string>)[longest.key] = cutString(
       s,
-      Math.max(0, Math.min(s.length - over - 16, Math.floor(s.length / 2))),
+      Math.max(0, Math.min(s.length - charsFor(s, over) - 16, Math.floor(s.length / 2))),
     );
   }
   return copy as T;
+}
+
+/** About how many characters of `s` cost `tokens` (its own tokens per character). */
+function charsFor(s: string, tokens: number): number {
+  const perChar = estimateTokens(s) / Math.max(1, s.length);
+  return Math.ceil(tokens / Math.max(perChar, 0.1));
 }
 
 /** The first `keep` characters (never half a surrogate pair) and a mark. */

@@ -7,6 +7,7 @@
 // completed, so on a small plan calls that each stop early could never reach the end.
 
 import { UsageError } from '../api/errors.js';
+import { SyncLockedError } from '../mirror/lock.js';
 import type { MirrorAccess, SyncSummary } from './mirror-access.js';
 
 /** How long one `sync` call may wait for the run before it answers (under a 60 s timeout). */
@@ -18,7 +19,9 @@ export const SYNC_DESCRIPTION =
   'actionItems, people, companies, transcripts}. A call answers within about 45 seconds; a first sync, ' +
   'or a large one on a small plan (Free: 20 requests a minute), takes minutes: then the answer has ' +
   'complete: false, running: true and a note, the sync goes on in the server, and you call sync again ' +
-  'to wait for it (repeat until complete is true). Usually not needed: the mirror is kept by `mtg sync`.';
+  'to wait for it (repeat until complete is true). The same answer comes while a sync started otherwise ' +
+  "(this server's --sync-every, or `mtg sync` in another process) runs. Usually not needed: the mirror " +
+  'is kept by `mtg sync`.';
 
 export const BUDGET_DESCRIPTION =
   'at most this many requests, then the sync stops (complete: false; call sync again to continue)';
@@ -32,12 +35,13 @@ export interface SyncProgressReport {
 /** A sync call's answer: the summary, or while the run goes on, what it has done so far. */
 export type SyncAnswer =
   | (SyncSummary & { note?: string })
-  | { complete: false; running: true; requests: number; durationMs: number; note: string };
+  | { complete: false; running: true; requests: number; durationMs: number; note: string }
+  | { complete: false; running: true; pid: number; since: string; note: string };
 
 interface Running {
   since: number;
   promise: Promise<SyncSummary>;
-  /** Started by the `sync` tool (a later call waits for it) or by --sync-every (a call is refused). */
+  /** Started by the `sync` tool or by --sync-every: a `sync` call waits for either. */
   byTool: boolean;
   budget: number | undefined;
   requests: number;
@@ -71,7 +75,23 @@ export class InProcessSync {
    * call gives), waited for at most the time bound; `report` gets its progress meanwhile.
    */
   async call(budget: number | undefined, report?: (p: SyncProgressReport) => void): Promise<SyncAnswer> {
-    const run = this.running?.byTool ? this.running : this.start(budget, true);
+    try {
+      return await this.waitFor(this.running ?? this.start(budget, true), report);
+    } catch (err) {
+      // Another process holds the sync lock: its progress is its own; say it runs and since when.
+      if (!(err instanceof SyncLockedError)) throw err;
+      return {
+        complete: false,
+        running: true,
+        pid: err.holder.pid,
+        since: err.holder.startedAt,
+        note: `a sync of profile ${this.access.profile} is running in another process (PID ${err.holder.pid}, since ${err.holder.startedAt}); what it fetched is readable now: call sync again later to wait for it`,
+      };
+    }
+  }
+
+  /** Waits for `run` at most the time bound: its summary, or that it is still running. */
+  private async waitFor(run: Running, report?: (p: SyncProgressReport) => void): Promise<SyncAnswer> {
     if (report) run.listeners.add(report);
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<'bound'>((resolve) => {

@@ -98,8 +98,16 @@ describe('mtg mcp over stdio', () => {
     const items = await call('list_action_items', { status: 'all', limit: 200 });
     expect(items.data.actionItems.map((i: Obj) => i.id)).toEqual(snap.actionItems.map((i: Obj) => i.id));
 
-    const changes = await call('changes', { after: 0, limit: 1000 });
-    expect(changes.data.changes).toEqual(await cli(['changes', '--after', '0', '--json']));
+    // Pages within the token bound, each after the lastSeq of the one before, join to the CLI's feed.
+    const events: Obj[] = [];
+    let after = 0;
+    for (let page = 0; page < 50; page++) {
+      const changes = await call('changes', { after, limit: 1000 });
+      events.push(...changes.data.changes);
+      after = changes.data.lastSeq;
+      if (!changes.data.more) break;
+    }
+    expect(events).toEqual(await cli(['changes', '--after', '0', '--json']));
 
     const q = 'SELECT id, created_at FROM meetings ORDER BY created_at DESC';
     expect((await call('sql', { query: q })).data.rows).toEqual(await cli(['sql', q, '--json']));

@@ -199,6 +199,7 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
       counts: expected.counts,
       transcriptsPending: 0,
       lastSeq: expected.lastSeq,
+      sqlNote: expect.stringMatching(/deleted_at IS NULL/),
     });
   });
 
@@ -585,7 +586,7 @@ describe('a mirror made, reset or deleted while the server runs', () => {
 });
 
 describe('the sync tool', () => {
-  it('another sync running is an isError naming it, and nothing is sent', async () => {
+  it('another sync running: running: true naming its PID, so the assistant can wait, and nothing is sent', async () => {
     // The lock as a running `mtg sync` holds it: a live node process (the test runner's parent).
     const db = openDb(`${m.dataDir}/default.db`);
     const lock = JSON.stringify({ pid: process.ppid, startedAt: '2026-01-01T00:00:00.000Z' });
@@ -593,8 +594,9 @@ describe('the sync tool', () => {
     try {
       const before = m.sandbox.requests.length;
       const r = await c.call('sync');
-      expect(r.isError).toBe(true);
-      expect(r.text).toMatch(new RegExp(`already running \\(PID ${process.ppid}\\b`));
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data).toMatchObject({ complete: false, running: true, pid: process.ppid });
+      expect(r.data.note).toMatch(new RegExp(`another process \\(PID ${process.ppid}\\b`));
       expect(m.sandbox.requests.length).toBe(before);
     } finally {
       db.prepare("DELETE FROM meta WHERE key = 'sync_lock'").run();

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { CHANGE_RESOURCES } from '../../mirror/changes.js';
 import type { ChangeEvent, ChangeResource } from '../mirror-access.js';
-import { jsonLength, shortenStrings, takePage } from '../paging.js';
-import { defineTool, type Obj, ok, READ, wholeIn } from './define.js';
+import { jsonCost, shortenStrings, takePage } from '../paging.js';
+import { DATA_NOT_INSTRUCTIONS, defineTool, type Obj, ok, READ, wholeIn } from './define.js';
 
 const AFTER = 'after must be a whole number (a seq), 0 or more';
 
@@ -14,7 +14,8 @@ export const changes = defineTool({
   description:
     'The change log of the mirror, oldest first: each event {seq, run, at, resource, id, change (created, ' +
     'updated, deleted, completed, reopened), fields, item}. Pass after (a seq; 0 for everything) and keep ' +
-    'lastSeq to ask again later: no event is ever missed or seen twice. more is true when events are left.',
+    'lastSeq to ask again later: no event is ever missed or seen twice. more is true when events are left.' +
+    DATA_NOT_INSTRUCTIONS,
   input: z.strictObject({
     after: z
       .number({ error: AFTER })
@@ -61,5 +62,5 @@ function shortenEvent(event: Obj, room: number): Obj {
         : `sql: SELECT json FROM ${event.resource === 'action-items' ? 'action_items' : event.resource} WHERE ${event.resource === 'companies' ? 'domain' : 'id'} = '${id.replaceAll("'", "''")}'`;
   const marked = { ...event, truncated: true, readWhole };
   const cut = shortenStrings(marked, room);
-  return jsonLength(cut) <= room ? cut : { ...marked, item: null };
+  return jsonCost(cut) <= room ? cut : { ...marked, item: null };
 }

@@ -10,10 +10,20 @@ import {
   fingerprint,
   ITEMS_BOUND,
   isEntryPosition,
-  jsonLength,
+  jsonCost,
   safePrefix,
 } from '../paging.js';
-import { cursor, defineTool, type Obj, ok, READ, text, unknownMeeting, wholeIn } from './define.js';
+import {
+  cursor,
+  DATA_NOT_INSTRUCTIONS,
+  defineTool,
+  type Obj,
+  ok,
+  READ,
+  text,
+  unknownMeeting,
+  wholeIn,
+} from './define.js';
 
 export const getTranscript = defineTool({
   name: 'get_transcript',
@@ -22,7 +32,8 @@ export const getTranscript = defineTool({
     'What was said in a meeting, in order: {meetingId, total (entries in all), entries: [{speaker, text, ' +
     'timestamp (seconds into the meeting)}], nextCursor}. A page holds consecutive entries of at most ' +
     'maxChars characters of text (an entry longer than that comes alone); call again with nextCursor ' +
-    'until there is none to read the rest. Use search to find the moment, get_meeting for the summary.',
+    'until there is none to read the rest. Use search to find the moment, get_meeting for the summary.' +
+    DATA_NOT_INSTRUCTIONS,
   input: z.strictObject({
     id: text('id').describe('a meeting ID'),
     cursor: cursor.optional(),
@@ -63,7 +74,7 @@ export const getTranscript = defineTool({
         const rest = c > 0 ? whole.slice(c) : whole;
         const out: Obj = { speaker: e.speaker ?? null, text: rest, timestamp: e.timestamp ?? null };
         if (c > 0) out.continued = true;
-        const size = jsonLength(out) + 1;
+        const size = jsonCost(out) + 1;
         if (page.length > 0 && (chars + rest.length > maxChars || used + size > ITEMS_BOUND)) break;
         if (size > ITEMS_BOUND) {
           // One entry beyond the size bound: sent in pieces, each marked, that join to its text.
@@ -91,7 +102,7 @@ function longestFitting(out: Obj, rest: string): number {
   let hi = rest.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (jsonLength({ ...out, text: rest.slice(0, mid), continues: true }) + 1 <= ITEMS_BOUND) lo = mid;
+    if (jsonCost({ ...out, text: rest.slice(0, mid), continues: true }) + 1 <= ITEMS_BOUND) lo = mid;
     else hi = mid - 1;
   }
   return lo;

@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { UsageError } from '../../api/errors.js';
 import type { MirrorAccess } from '../mirror-access.js';
-import { boundedMarkdown } from '../resource.js';
+import { boundedMeetingMarkdown } from '../resource.js';
 import { changes } from './changes.js';
 import { createActionItem } from './create-action-item.js';
 import { type Obj, registerTool, type ToolDef, type ToolsOptions } from './define.js';
@@ -62,7 +62,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
           {
             uri: uri.href,
             mimeType: 'text/markdown',
-            text: boundedMarkdown(await options.renderMeeting(id, meeting as Obj), id),
+            text: await boundedMeetingMarkdown(id, meeting as Obj, (m) => options.renderMeeting(id, m)),
           },
         ],
       };

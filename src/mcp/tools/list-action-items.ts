@@ -19,6 +19,7 @@ import {
 } from '../paging.js';
 import {
   cursor,
+  DATA_NOT_INSTRUCTIONS,
   defineTool,
   type Obj,
   ok,
@@ -41,7 +42,8 @@ export const listActionItems = defineTool({
     "user's own, false for everyone else's; meetingId for one meeting's; attendee: someone at the item's " +
     'meeting; assignee: who it is assigned to, or me ("what did I promise Dana": assignee me, attendee ' +
     'Dana; "what does Dana owe me": assignee Dana); since/until: the meeting\'s date; query: words in ' +
-    'the title or description. Filters combine. More: pass nextCursor back.',
+    'the title or description. Filters combine. More: pass nextCursor back.' +
+    DATA_NOT_INSTRUCTIONS,
   input: z.strictObject({
     status: oneOf(['pending', 'done', 'all'], 'status must be one of pending, done, all')
       .optional()

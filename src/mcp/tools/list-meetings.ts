@@ -1,6 +1,7 @@
 // `list_meetings`: the mirror's meetings, newest first, with a keyset cursor that survives syncs.
 
 import { z } from 'zod';
+import { foldText } from '../../shared/fold.js';
 import { timeWindow } from '../mirror-access.js';
 import {
   afterMeetingKey,
@@ -15,6 +16,7 @@ import {
 } from '../paging.js';
 import {
   cursor,
+  DATA_NOT_INSTRUCTIONS,
   defineTool,
   meetingLinks,
   type Obj,
@@ -33,11 +35,14 @@ export const listMeetings = defineTool({
     'Meetings stored in the mirror, newest first, with who attended, tags, the number of action items ' +
     'and whether a transcript is stored: {meetings: [{id, name, createdAt, duration (seconds), tags, ' +
     'attendees: [{name, email}], actionItems, hasTranscript}]}. Filter by date, attendee (part of a name ' +
-    'or email) or tag name. To find meetings by what was said, use search instead. More: pass nextCursor back.',
+    'or email) or tag name. To find meetings by what was said, use search instead. More: pass nextCursor back.' +
+    DATA_NOT_INSTRUCTIONS,
   input: z.strictObject({
     since: since.optional(),
     until: until.optional(),
-    attendee: text('attendee').optional().describe('part of an attendee name or email'),
+    attendee: text('attendee')
+      .optional()
+      .describe('part of an attendee name or email (case and accents do not matter: muller finds Müller)'),
     tag: text('tag').optional().describe('a tag name'),
     limit: wholeIn('limit', 1, 100).optional().describe('meetings per page (default 20)'),
     cursor: cursor.optional(),
@@ -54,7 +59,7 @@ export const listMeetings = defineTool({
     ]);
     const key = decodeCursor<MeetingKey>(a.cursor, f, isMeetingKey);
     const after = afterMeetingKey(key);
-    const who = a.attendee?.trim().toLowerCase();
+    const who = a.attendee === undefined ? undefined : foldText(a.attendee.trim());
     const tag = a.tag?.trim().toLowerCase();
     return access.read(async (r) => {
       const withTranscript = r.transcriptIds();
@@ -64,7 +69,7 @@ export const listMeetings = defineTool({
           if (window.since && (!at || Date.parse(at) < Date.parse(window.since))) continue;
           if (window.until && (!at || Date.parse(at) >= Date.parse(window.until))) continue;
           const attendees = (Array.isArray(m.attendees) ? m.attendees : []) as Obj[];
-          if (who && !attendees.some((p) => `${p.name ?? ''}\n${p.email ?? ''}`.toLowerCase().includes(who)))
+          if (who && !attendees.some((p) => foldText(`${p.name ?? ''}\n${p.email ?? ''}`).includes(who)))
             continue;
           const tags = ((Array.isArray(m.tags) ? m.tags : []) as Obj[]).map((t) => String(t.name ?? ''));
           if (tag && !tags.some((t) => t.toLowerCase() === tag)) continue;

@@ -14,6 +14,7 @@ import {
 } from '../paging.js';
 import {
   cursor,
+  DATA_NOT_INSTRUCTIONS,
   defineTool,
   meetingLinks,
   mirrorState,
@@ -45,7 +46,8 @@ export const search = defineTool({
     'snippet (matches between **), rank}. Every word must match; "quoted phrases", prefix*, a OR b and ' +
     '-word work. Then call get_meeting with a meetingId for the meeting, and get_transcript to read what ' +
     'was said around a hit. More results: pass nextCursor back as cursor (good until the mirror next ' +
-    'changes; after a sync, search again without it).',
+    'changes; after a sync, search again without it).' +
+    DATA_NOT_INSTRUCTIONS,
   input: z.strictObject({
     query: text('query').describe('words, "phrases", prefix*, a OR b, -excluded'),
     in: z

@@ -3,7 +3,17 @@
 import { z } from 'zod';
 import { UsageError } from '../../api/errors.js';
 import { shortenStrings, takePage } from '../paging.js';
-import { defineTool, exactValues, type Obj, ok, READ, text, wholeIn } from './define.js';
+import {
+  DATA_NOT_INSTRUCTIONS,
+  defineTool,
+  exactValues,
+  LIVE_ROWS,
+  type Obj,
+  ok,
+  READ,
+  text,
+  wholeIn,
+} from './define.js';
 
 export const sql = defineTool({
   name: 'sql',
@@ -12,7 +22,9 @@ export const sql = defineTool({
     'One read-only SQL statement (SQLite) on the mirror, for questions the other tools cannot answer ' +
     '(counts, joins, grouping). Tables: meetings, action_items, people, companies (json column: the object ' +
     "as the service sent it; query it with json ->> '$.field'), transcripts (meeting_id, json), changes. " +
-    'Returns {columns, rows, truncated}; truncated when rows were left out (limit, default 200, or the size bound).',
+    'Returns {columns, rows, truncated}; truncated when rows were left out (limit, default 200, or the size bound). ' +
+    LIVE_ROWS +
+    DATA_NOT_INSTRUCTIONS,
   input: z.strictObject({
     query: text('query').describe('one SELECT (or other read-only) statement'),
     limit: wholeIn('limit', 1, 1_000).optional().describe('rows at most (default 200)'),
