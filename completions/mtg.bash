@@ -103,7 +103,7 @@ __mtg_options() {
     'mirror reset') REPLY='--force' ;;
     'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run --format --json --fields -o --output --jq --limit --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'mcp') REPLY='--sync-every --allow-writes --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    'mcp') REPLY='--sync-every --allow-writes --print --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --data --base-path --format --json' ;;
     *) REPLY= ;;
   esac
@@ -535,6 +535,7 @@ __mtg_value() {
     'api|--max-wait') __mtg_kind=text ;;
     'mcp|--sync-every') __mtg_kind=text ;;
     'mcp|--allow-writes') __mtg_kind= ;;
+    'mcp|--print') __mtg_kind= ;;
     'mcp|--base-url') __mtg_kind=text ;;
     'mcp|--insecure') __mtg_kind= ;;
     'mcp|-v'|'mcp|--verbose') __mtg_kind= ;;
@@ -568,6 +569,8 @@ __mtg_arg_choices() {
     'config get|0') REPLY='api-key base-url app-url' ;;
     'config set|0') REPLY='api-key base-url app-url' ;;
     'config unset|0') REPLY='api-key base-url app-url' ;;
+    'mcp|0') REPLY='install uninstall' ;;
+    'mcp|1') REPLY='claude-code claude-desktop cursor vscode windsurf' ;;
     'completion|0') REPLY='bash zsh fish' ;;
     'help|0') REPLY='exit-codes environment formats dates mirror mcp auth config meetings action-items tags calendar people companies sync changes watch find sql export api sandbox completion' ;;
     *) REPLY= ;;

@@ -216,7 +216,7 @@ function __mtg_takes_value
             return 1
         case 'mcp|--sync-every' 'mcp|--base-url' 'mcp|--api-key' 'mcp|--max-retries' 'mcp|--timeout' 'mcp|--max-wait'
             return 0
-        case 'mcp|--allow-writes' 'mcp|--insecure' 'mcp|-v' 'mcp|--verbose'
+        case 'mcp|--allow-writes' 'mcp|--print' 'mcp|--insecure' 'mcp|-v' 'mcp|--verbose'
             return 1
         case 'sandbox|--port' 'sandbox|--host' 'sandbox|--plan' 'sandbox|--limits' 'sandbox|--seed' 'sandbox|--page-size' 'sandbox|--latency' 'sandbox|--faults' 'sandbox|--churn' 'sandbox|--action-items' 'sandbox|--meetings' 'sandbox|--data' 'sandbox|--base-path' 'sandbox|--format'
             return 0
@@ -745,6 +745,7 @@ complete -c mtg -n '__mtg_at \'api\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'api\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
 complete -c mtg -n '__mtg_at \'mcp\'' -l sync-every -x -d 'also sync in the background at start and every interval: 30s, 10m, 1h'
 complete -c mtg -n '__mtg_at \'mcp\'' -l allow-writes -d 'offer the tools that create and update action items'
+complete -c mtg -n '__mtg_at \'mcp\'' -l print -d 'with install or uninstall: show the change, write nothing'
 complete -c mtg -n '__mtg_at \'mcp\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
 complete -c mtg -n '__mtg_at \'mcp\'' -l insecure -d 'allow http:// to a host other than loopback'
 complete -c mtg -n '__mtg_at \'mcp\'' -s v -l verbose -d 'log each request, status, timing and rate-limit state to stderr'
@@ -752,6 +753,8 @@ complete -c mtg -n '__mtg_at \'mcp\'' -l api-key -x -d 'API key (discouraged: vi
 complete -c mtg -n '__mtg_at \'mcp\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'mcp\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'mcp\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'mcp\'; and __mtg_args_at -eq 0' -a 'install uninstall'
+complete -c mtg -n '__mtg_at \'mcp\'; and __mtg_args_at -eq 1' -a 'claude-code claude-desktop cursor vscode windsurf'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l port -x -d 'port to listen on (0 = any free port)'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l host -x -d 'address to listen on (loopback only)'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l plan -x -a 'Free Pro Business Enterprise' -d 'rate-limit plan'

@@ -177,6 +177,7 @@ More: docs/mirror.md in the package's repository.
 const MCP = `mtg mcp: the mirror as an MCP server for AI assistants
 
   mtg mcp [--offline] [--sync-every DURATION] [--allow-writes] [--profile NAME]
+  mtg mcp install|uninstall CLIENT [--print]
   (a help topic; the command's options and defaults: mtg mcp --help)
 
 A Model Context Protocol server on stdio: Claude Code, Claude Desktop, Cursor,
@@ -199,15 +200,12 @@ create_action_item and update_action_item (with --allow-writes only).
 Resource: mtg://meetings/{id}, a meeting as Markdown. Every result stays under
 100,000 characters; longer lists and transcripts continue with a cursor.
 
-Add it to an assistant (run mtg sync first):
-  Claude Code     claude mcp add mtg -- mtg mcp
-  Claude Desktop  claude_desktop_config.json:
-                  {"mcpServers": {"mtg": {"command": "mtg", "args": ["mcp"]}}}
-  Cursor          ~/.cursor/mcp.json (or .cursor/mcp.json in a project):
-                  the same "mcpServers" object
-  VS Code         .vscode/mcp.json:
-                  {"servers": {"mtg": {"type": "stdio", "command": "mtg",
-                   "args": ["mcp"]}}}
+Add it to an assistant (run mtg sync first): one command writes the
+assistant's own configuration file (node and mtg by absolute path, other
+servers kept, a backup beside it; --print shows it first):
+  mtg mcp install claude-code       (or claude-desktop, cursor, vscode, windsurf)
+  mtg mcp install cursor --sync-every 10m --allow-writes --profile work
+  mtg mcp uninstall claude-code
 
 More: docs/mcp.md in the installed package
 ($(npm root -g)/meeting-notes-cli/docs/mcp.md) and in its repository.

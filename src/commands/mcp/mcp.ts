@@ -11,7 +11,20 @@ import { mirrorAccess } from '../../mcp/mirror-access.js';
 import { serveStdio } from '../../mcp/server.js';
 import * as spec from './spec.js';
 
-export const run = defineRun(spec.mcp, async (ctx, _args, opts) => {
+export const run = defineRun(spec.mcp, async (ctx, args, opts) => {
+  const word = args.ACTION;
+  if (word !== undefined) {
+    const action = spec.ACTIONS.find((a) => a === word.toLowerCase());
+    if (!action) {
+      throw new UsageError(
+        `unknown word "${word}": mtg mcp serves (no word), mtg mcp install CLIENT or mtg mcp uninstall CLIENT`,
+      );
+    }
+    // Loaded only for these: serving does not need it.
+    const { runInstall } = await import('./install.js');
+    return runInstall(ctx, action, args.CLIENT, opts);
+  }
+  if (opts.print) throw new UsageError('--print goes with mtg mcp install or uninstall');
   const syncEveryMs =
     opts.syncEvery === undefined ? undefined : parseInterval(opts.syncEvery, '--sync-every');
   if (syncEveryMs !== undefined && ctx.offline) {

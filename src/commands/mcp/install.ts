@@ -1,0 +1,73 @@
+// mtg mcp install|uninstall CLIENT: mtg's entry in an assistant's configuration file (src/mcp/install.ts).
+
+import { join } from 'node:path';
+import { ExitCode, UsageError } from '../../api/errors.js';
+import type { Context } from '../../cli/context.js';
+import { parseInterval } from '../../cli/dates.js';
+import * as install from '../../mcp/install.js';
+import { installFolder } from '../../mirror/driver.js';
+
+export interface InstallOptions {
+  syncEvery?: string;
+  allowWrites: boolean;
+  print: boolean;
+}
+
+/** How the assistant starts mtg: node and mtg's bin by absolute path (a standalone mtg: itself). */
+async function serveCommand(args: string[]): Promise<install.ServeCommand> {
+  const sea = (await import('node:sea').catch(() => undefined)) as { isSea?: () => boolean } | undefined;
+  if (sea?.isSea?.()) return { command: process.execPath, args: ['mcp', ...args] };
+  return { command: process.execPath, args: [join(installFolder(), 'bin', 'mtg.js'), 'mcp', ...args] };
+}
+
+export async function runInstall(
+  ctx: Context,
+  action: 'install' | 'uninstall',
+  clientName: string | undefined,
+  opts: InstallOptions,
+): Promise<number> {
+  const client = install.checkClient(clientName);
+  const where = { platform: process.platform, env: ctx.env };
+  // The profile of this shell (flag or MTG_PROFILE): the assistant's process has neither.
+  const profile = ctx.globals.profile ?? (ctx.env.MTG_PROFILE || undefined);
+  let plan: install.Plan;
+  if (action === 'install') {
+    if (opts.syncEvery !== undefined) parseInterval(opts.syncEvery, '--sync-every');
+    if (opts.syncEvery !== undefined && ctx.offline) {
+      throw new UsageError('--sync-every syncs, and --offline sends no request: give one of them');
+    }
+    const args = [
+      ...(profile ? ['--profile', profile] : []),
+      ...(ctx.offline ? ['--offline'] : []),
+      ...(opts.syncEvery !== undefined ? ['--sync-every', opts.syncEvery] : []),
+      ...(opts.allowWrites ? ['--allow-writes'] : []),
+    ];
+    plan = await install.planInstall(client, where, await serveCommand(args), profile);
+  } else {
+    if (opts.syncEvery !== undefined || opts.allowWrites) {
+      throw new UsageError('mtg mcp uninstall takes neither --sync-every nor --allow-writes');
+    }
+    plan = await install.planUninstall(client, where, profile);
+  }
+  const label = install.labelOf(client);
+  const out = (line: string) => ctx.io.out.write(`${line}\n`);
+  if (plan.change === 'none') {
+    out(`${plan.reason}: nothing to change`);
+    return ExitCode.ok;
+  }
+  const where_ = `${plan.path} (server "${plan.name}")`;
+  if (opts.print) {
+    const verb = { add: 'would add to', replace: 'would replace in', remove: 'would remove from' }[
+      plan.change
+    ];
+    out(`${verb} ${where_}${plan.entry ? ':' : ''}`);
+    if (plan.entry) out(JSON.stringify({ [plan.name]: plan.entry }, null, 2));
+    return ExitCode.ok;
+  }
+  const backup = await install.apply(plan);
+  const done = { add: 'added to', replace: 'replaced in', remove: 'removed from' }[plan.change];
+  out(
+    `${done} ${where_}${backup ? `; the old file is ${backup}` : ''}; restart ${label} to ${plan.change === 'remove' ? 'unload' : 'load'} it`,
+  );
+  return ExitCode.ok;
+}
