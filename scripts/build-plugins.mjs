@@ -1,0 +1,174 @@
+// What scripts/build.mjs (the npm package) and scripts/build-binary.mjs (the standalone binary)
+// bundle alike: the same stand-ins and trims of dependencies, the same defines, and the output
+// views stored as data. Each plugin says why it exists.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+
+// commander requires node:child_process at load time, only to run stand-alone executable
+// subcommands, which mtg never declares. Loading that builtin (it pulls in net, dgram, ...) costs
+// 2-3 ms of every start (median of 15 cold `require('node:child_process')`, against a budget of
+// about 15 ms over bare node): give commander a stand-in that loads the real module on first use.
+export const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'lazy-child-process', namespace: 'mtg-lazy' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy' }, () => ({
+      contents:
+        'let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require("node:child_process"))[key] });',
+      loader: 'js',
+    }));
+  },
+};
+
+// zod's namespace object (`import { z } from 'zod'`) re-exports every locale (`z.locales`), and a
+// namespace object cannot be tree-shaken: 264 of the 456 kB of the zod chunk, compiled by every
+// API command (bench figure b). mtg uses only English, the default that zod registers itself from
+// locales/en.js: give `z.locales` just that one.
+export const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: resolve(args.resolveDir, args.path), namespace: 'mtg-zod-locales' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+// undici's index.js loads everything it offers (fetch, WebSocket, caches, mocks, ...): 535 kB that
+// every API command compiled before its first request (bench figure b), where the client needs two
+// dispatchers and Dispatcher.request. Give src/api/client.ts just those, set up as index.js does
+// (the api methods mixed into Dispatcher.prototype): 320 kB. Deep requires, so an undici that moves
+// these files fails this build rather than mtg at run time.
+export const leanUndici = {
+  name: 'lean-undici',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, (args) =>
+      /[\\/]src[\\/]api[\\/]client\.ts$/.test(args.importer)
+        ? { path: 'lean-undici', namespace: 'mtg-lean-undici' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-lean-undici' }, () => ({
+      contents: [
+        "const Dispatcher = require('undici/lib/dispatcher/dispatcher');",
+        "Object.assign(Dispatcher.prototype, require('undici/lib/api'));",
+        'module.exports = {',
+        "  Agent: require('undici/lib/dispatcher/agent'),",
+        "  EnvHttpProxyAgent: require('undici/lib/dispatcher/env-http-proxy-agent'),",
+        "  Pool: require('undici/lib/dispatcher/pool'),",
+        '};',
+      ].join('\n'),
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+
+// undici's client.js requires client-h2.js, which requires node:http2 at load time (and with it
+// tls, http and crypto): on node 26, 20-50 ms of a one-page command that never speaks HTTP/2
+// (undici negotiates h2 only with `allowH2`, which mtg never sets). Bundle it as is, but evaluate
+// it on the first h2 connection: client.js calls it only then.
+export const lazyUndiciHttp2 = {
+  name: 'lazy-undici-http2',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
+        ? { path: join(args.resolveDir, 'client-h2.js'), namespace: 'mtg-lazy-h2' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy-h2' }, (args) => ({
+      contents: `let real; module.exports = function connectH2(...args) { return (real ??= require(${JSON.stringify(args.path)}))(...args); };`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+// node:crypto costs 5-15 ms to load on node 26 (its module graph grew: webcrypto's algorithm
+// tables, argon2, ...), and modules on every command's path import it for temporary file names
+// (config/store.ts, output/sink.ts; the export's and the sandbox's hashes too). Give them functions
+// that load it on first call. A name not listed here fails the build ("No matching export").
+export const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^node:crypto$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) ? { path: 'node:crypto', namespace: 'mtg-lazy-crypto' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy-crypto' }, () => ({
+      contents: [
+        "const crypto = () => process.getBuiltinModule('node:crypto');",
+        ...['randomBytes', 'createHash', 'createHmac', 'timingSafeEqual'].map(
+          (name) => `export function ${name}(...args) { return crypto().${name}(...args); }`,
+        ),
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
+// Some CommonJS dependencies call require(); give the ESM bundle of help-build.ts one.
+export const requireBanner =
+  "import { createRequire as __mtgCreateRequire } from 'node:module'; const require = __mtgCreateRequire(import.meta.url);";
+export const define = { __MTG_VERSION__: JSON.stringify(pkg.version) };
+
+/** Bundles one of our modules as an ES module, with the build's defines, and imports it here. */
+export async function importBundled(entry) {
+  const bundled = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    loader: { '.mustache': 'text' },
+    target: 'node20.18',
+    define,
+    banner: { js: requireBanner },
+    logLevel: 'warning',
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'mtg-build-'));
+  try {
+    const file = join(dir, 'module.mjs');
+    await writeFile(file, bundled.outputFiles[0].contents);
+    return await import(pathToFileURL(file).href);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// The output views (src/output/views.ts) as data: that module derives each resource's fields from
+// the API's zod schemas, which made every command that prints anything build zod and all the
+// schemas (~30 ms of CPU on node 26; `find` and `meetings list --offline` validate nothing else).
+// The build runs it once and bundles what it returns instead: the same views, each call a fresh
+// object as before, and no zod (test/e2e/prebuilt-views.test.ts compares them).
+export async function prebuiltViews() {
+  const { RESOURCE_NAMES, viewFor } = await importBundled('src/output/views.ts');
+  const views = RESOURCE_NAMES.map(
+    (name) => `  ${JSON.stringify(name)}: () => (${JSON.stringify(viewFor(name))}),`,
+  );
+  const contents = [
+    '// Generated by scripts/build.mjs from src/output/views.ts.',
+    `const views = {\n${views.join('\n')}\n};`,
+    `export const RESOURCE_NAMES = ${JSON.stringify(RESOURCE_NAMES)};`,
+    'export function viewFor(resource) { return views[resource](); }',
+  ].join('\n');
+  return {
+    name: 'prebuilt-views',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]output[\\/]views\.ts$/ }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
