@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { mtgCommand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { type MirrorEnv, mirrorEnv } from '../mirror/helpers.js';
 
@@ -44,7 +44,8 @@ describe('mtg export markdown', () => {
     const killedDir = tempDir('mtg-export-killed-');
     const cleanDir = tempDir('mtg-export-clean-');
 
-    const child = spawn(process.execPath, [BIN, 'export', 'markdown', killedDir], {
+    const mtg = mtgCommand(['export', 'markdown', killedDir]);
+    const child = spawn(mtg.command, mtg.args, {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...e.env },
       stdio: 'ignore',
     });

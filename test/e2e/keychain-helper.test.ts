@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, baseEnv, tempConfigDir } from '../helpers/cli.js';
+import { baseEnv, mtgCommand, tempConfigDir } from '../helpers/cli.js';
 import { type SilentBus, startSilentBus } from '../helpers/silent-bus.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -56,7 +56,8 @@ describe('a session bus that accepts connections and never answers', () => {
   it('the helper process gets no MTG_* variable (the key in MTG_API_KEY stays in mtg)', async () => {
     // auth logout asks the store even when MTG_API_KEY is set; the silent bus keeps its helper alive
     // long enough to read its environment.
-    const cli = spawn(process.execPath, [BIN, 'auth', 'logout'], {
+    const mtg = mtgCommand(['auth', 'logout']);
+    const cli = spawn(mtg.command, mtg.args, {
       env: {
         ...baseEnv(),
         MTG_CONFIG_DIR: fileWithKey(),

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+import { baseEnv, mtgCommand, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { type McpEnv, mcpEnv } from '../mcp/helpers.js';
 
@@ -19,8 +19,7 @@ afterEach(async () => {
 
 async function start(env: Record<string, string>, flags: string[] = []) {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', ...flags],
+    ...mtgCommand(['mcp', ...flags]),
     env: { ...(baseEnv() as Record<string, string>), ...env },
     stderr: 'pipe',
   });
@@ -236,7 +235,8 @@ describe('the process', () => {
   /** Spawns `mtg mcp`, sends `lines`, and collects stdout; `end` closes stdin or signals. */
   function raw(env: Record<string, string>, lines: object[], end: 'stdin' | 'SIGTERM' | 'SIGINT') {
     return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, 'mcp'], {
+      const mtg = mtgCommand(['mcp']);
+      const child = spawn(mtg.command, mtg.args, {
         env: { ...(baseEnv() as Record<string, string>), ...env },
         stdio: ['pipe', 'pipe', 'pipe'],
       });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { spawnCli } from '../hardening/helpers.js';
-import { BIN } from '../helpers/cli.js';
+import { mtgCommand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import {
   type ChangeEvent,
@@ -163,7 +163,8 @@ describe('mtg watch', () => {
     });
     cleanups.push(() => m.sandbox.close());
     expect((await m.sync()).code).toBe(0);
-    const child = spawn(process.execPath, [BIN, 'watch', '--once', '--from-start', '--consumer', 'slow'], {
+    const mtg = mtgCommand(['watch', '--once', '--from-start', '--consumer', 'slow']);
+    const child = spawn(mtg.command, mtg.args, {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...m.env },
       stdio: ['ignore', 'pipe', 'ignore'],
     });

@@ -8,6 +8,15 @@ import { tempDir } from './temp.js';
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mtg.js');
 
+/**
+ * The command that runs mtg: node and bin/mtg.js, or MTG_TEST_BIN, a standalone binary
+ * (`npm run build:binary`; CI runs the e2e tests with it), run directly.
+ */
+export function mtgCommand(args: string[]): { command: string; args: string[] } {
+  const binary = process.env.MTG_TEST_BIN;
+  return binary ? { command: binary, args } : { command: process.execPath, args: [BIN, ...args] };
+}
+
 export interface RunResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -59,7 +68,8 @@ function start(
   args: string[],
   options: { env?: Record<string, string | undefined>; cwd?: string; bin?: string; stdin: 'pipe' | 'ignore' },
 ): Spawned {
-  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
+  const mtg = options.bin ? { command: process.execPath, args: [options.bin, ...args] } : mtgCommand(args);
+  const child = spawn(mtg.command, mtg.args, {
     env: cliEnv(options.env),
     cwd: options.cwd,
     stdio: [options.stdin, 'pipe', 'pipe'],

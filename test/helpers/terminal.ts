@@ -2,7 +2,7 @@
 // TTYs as in an interactive shell. What the terminal showed (both streams, escape codes and all)
 // comes back as `screen`; stdout can be sent to a file instead to keep data apart from progress.
 import { spawn } from 'node:child_process';
-import { BIN, cliEnv } from './cli.js';
+import { cliEnv, mtgCommand } from './cli.js';
 
 export interface TerminalResult {
   code: number | null;
@@ -24,7 +24,8 @@ export interface TerminalOptions {
 const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
 export function runInTerminal(args: string[], options: TerminalOptions = {}): Promise<TerminalResult> {
-  const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  const mtg = mtgCommand(args);
+  const command = [mtg.command, ...mtg.args].map(shellQuote).join(' ');
   const redirect = options.stdoutFile ? ` > ${shellQuote(options.stdoutFile)}` : '';
   const size = options.columns ? `stty cols ${options.columns} rows 50; ` : '';
   // A clean environment: no CI (ora would not animate), no color settings unless the test sets them.
