@@ -8,6 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { loadTemplateEngine, renderMeeting } from '../export/render.js';
 import { SyncLockedError } from '../mirror/lock.js';
 import type { MirrorAccess } from './mirror-access.js';
+import { registerPrompts } from './prompts/index.js';
 import { InProcessSync } from './sync-tool.js';
 import { registerTools } from './tools/index.js';
 
@@ -52,6 +53,7 @@ export function createMcpServer(
     },
     log: options.log,
   });
+  registerPrompts(server, access);
   return server;
 }
 
