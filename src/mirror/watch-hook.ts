@@ -27,14 +27,21 @@ export interface HookOptions {
 const TAIL_BYTES = 2000;
 const KILL_GRACE_MS = 5000;
 
+/**
+ * The MTG_EVENT_* variables of an event. An environment variable cannot hold a NUL (spawn refuses
+ * the whole command), and an ID is server text: each NUL is written as the two characters \0. The
+ * event's JSON on stdin keeps the ID exact.
+ */
 export function eventEnv(event: ChangeEvent, extra: Record<string, string> = {}): Record<string, string> {
-  return {
+  const env: Record<string, string> = {
     MTG_EVENT_SEQ: String(event.seq),
     MTG_EVENT_CHANGE: event.change,
     MTG_EVENT_RESOURCE: event.resource,
     MTG_EVENT_ID: String(event.id),
     ...extra,
   };
+  for (const [name, value] of Object.entries(env)) env[name] = value.replaceAll('\0', '\\0');
+  return env;
 }
 
 export function runHook(command: string, input: string, options: HookOptions): Promise<HookResult> {

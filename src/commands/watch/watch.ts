@@ -77,11 +77,23 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
       event.resource === 'action-items'
         ? { MTG_EVENT_MINE: watchMod.isMine(mirror.db, String(event.id)) ? '1' : '0' }
         : {};
-    const result = await runHook(exec, `${json}\n`, {
-      env: { ...ctx.env, ...eventEnv(event, extra) },
-      timeoutMs: execTimeoutMs,
-      signal: ctx.signal,
-    });
+    const about = `--exec for event ${event.seq} (${sanitizeOneLine(`${event.resource} ${event.id} ${event.change}`)})`;
+    let result: Awaited<ReturnType<typeof runHook>>;
+    try {
+      result = await runHook(exec, `${json}\n`, {
+        env: { ...ctx.env, ...eventEnv(event, extra) },
+        timeoutMs: execTimeoutMs,
+        signal: ctx.signal,
+      });
+    } catch (err) {
+      if (ctx.signal.aborted) throw new InterruptedError();
+      // A command that cannot be started (no sh on PATH, an environment spawn refuses) is a failed
+      // hook like any other: reported, and the event counts as handled, so later events still run.
+      line(
+        `mtg: ${about} could not be started: ${sanitizeOneLine(err instanceof Error ? err.message : String(err))}`,
+      );
+      return;
+    }
     // Interrupted while CMD ran: the event is not recorded as handled (a restart hands it over again).
     if (ctx.signal.aborted) throw new InterruptedError();
     if (result.code === 0) return;
@@ -90,7 +102,7 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
       : result.code === null
         ? `was killed by ${result.signal}`
         : `exited with ${result.code}`;
-    line(`mtg: --exec for event ${event.seq} (${event.resource} ${event.id} ${event.change}) ${how}`);
+    line(`mtg: ${about} ${how}`);
     const tail = result.stderrTail.trimEnd().split('\n').slice(-5);
     for (const t of tail) if (t.trim()) line(`  ${sanitizeOneLine(t)}`);
   };
