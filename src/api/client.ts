@@ -206,13 +206,14 @@ export class ApiClient {
           }),
           signal,
         );
-        text = await bodyText(res, signal);
+        text = await bodyText(res, signal, what);
         clearTimeout(timer);
       } catch (err) {
         clearTimeout(timer);
         this.limiter.settle(ticket);
         this.hooks.runAfter(hooked, { kind: 'failed' });
         this.throwIfAborted();
+        if (err instanceof ResponseTooLargeError) throw err;
         const code = deadline.signal.aborted
           ? res
             ? 'UND_ERR_BODY_TIMEOUT'
@@ -468,12 +469,62 @@ function settleOnAbort<T extends Dispatcher.ResponseData>(
 }
 
 /** The body's text, cut off (the body destroyed) when `signal` aborts: the deadline covers the last byte. */
-function bodyText(res: Dispatcher.ResponseData, signal: AbortSignal): Promise<string> {
+/**
+ * The largest response body mtg reads: far above any real page (a page of 100 meetings with long
+ * notes is a few MB), and low enough that the process never holds more than a few hundred MB for
+ * one (the bytes, then the text, then the parsed objects). A 400 MB page grew it to 3.4 GB.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** A response body over MAX_RESPONSE_BYTES: not read further, not retried (it would be as large again). */
+export class ResponseTooLargeError extends MtgError {
+  constructor(what: string, declaredBytes: number | undefined) {
+    super(
+      `${what} answered with a body ${
+        declaredBytes === undefined ? 'of more than' : `of ${megabytes(declaredBytes)} (Content-Length), over`
+      } ${megabytes(MAX_RESPONSE_BYTES)}, the most mtg reads in one response; stopped reading it`,
+      ExitCode.api,
+    );
+  }
+}
+
+function megabytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0
+    ? `${bytes / (1024 * 1024)} MiB`
+    : `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/**
+ * The body as text, its bytes counted as they arrive: past MAX_RESPONSE_BYTES (or a Content-Length
+ * above it) the connection is dropped before more is read. Decoded as undici's text() does (UTF-8,
+ * a leading BOM skipped).
+ */
+async function bodyText(res: Dispatcher.ResponseData, signal: AbortSignal, what: string): Promise<string> {
+  const declared = Number(headerValue(res.headers['content-length']) ?? Number.NaN);
+  if (declared > MAX_RESPONSE_BYTES) {
+    res.body.destroy();
+    throw new ResponseTooLargeError(what, declared);
+  }
   const stop = () => res.body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   if (signal.aborted) stop();
   signal.addEventListener('abort', stop, { once: true });
-  return res.body.text().finally(() => signal.removeEventListener('abort', stop));
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_RESPONSE_BYTES) {
+        res.body.destroy();
+        throw new ResponseTooLargeError(what, undefined);
+      }
+      chunks.push(chunk);
+    }
+    return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
 }
+const utf8 = new TextDecoder();
 
 /** Query parameters whose value is never printed (-v): a key or token sent in the URL. */
 const SECRET_PARAM = /key|token|secret|passw|auth|signature|session|credential/i;
