@@ -1,5 +1,6 @@
 // The HTTP side of the sandbox (node:http only): auth, rate limits, faults, latency, recording,
 // body parsing and the error envelope around the pure handlers.
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { PLAN_LIMITS, PLANS, type Plan } from '../api/assumptions.js';
@@ -10,7 +11,6 @@ import { ApiError, envelope, validationError } from './errors.js';
 import { FaultPicker, parseFaults } from './faults.js';
 import type { Reply } from './handlers/context.js';
 import type { Store } from './model.js';
-import { mulberry32, subSeed } from './prng.js';
 import {
   describeWindow,
   type LimitWindow,
@@ -37,7 +37,8 @@ export interface SandboxOptions {
   store?: Store;
   /** Path prefix such as "/v1" (default ""). */
   basePath?: string;
-  /** Accepted keys, all of one account. Default: one key derived from the seed. */
+  /** Accepted keys, all of one account. Default: one random key per run (never derived from the seed,
+   * which anyone can know). */
   apiKeys?: string[];
   /** e.g. "2/1s": rounds of data changes while serving (see churn.ts); absent: the data only changes
    * through the API and `churn()`. */
@@ -181,8 +182,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const churnRate = opts.churn === undefined ? undefined : parseChurn(opts.churn);
   const store = opts.store ?? generateStore(o.seed, opts.sizes);
   const churner = new Churner(store, o.seed);
-  const keyRng = mulberry32(subSeed(o.seed, 7));
-  const apiKeys = opts.apiKeys ?? [`mtg_sk_sandbox_${keyRng.hex(24)}`];
+  // Random per run: a key derived from the seed could be computed by anyone (a web page included).
+  const apiKeys = opts.apiKeys ?? [`mtg_sk_sandbox_${randomBytes(12).toString('hex')}`];
   if (apiKeys.length === 0 || apiKeys.some((k) => !/^[\x21-\x7e]+$/.test(k))) {
     throw new Error('apiKeys must be non-empty strings of visible ASCII characters');
   }
@@ -244,6 +245,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   /** Requests received whose response is not over yet (RecordedRequest.inFlight). */
   let open = 0;
+  /** The Host values that name this sandbox (set once listening; see hostsOf). */
+  let hosts = new Set<string>();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const method = req.method ?? 'GET';
@@ -262,6 +265,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const log = sandbox.requests;
     log.push(rec);
     if (log.length > MAX_RECORDED) log.splice(0, log.length - MAX_RECORDED + MAX_RECORDED / 10);
+    // Only requests addressed to this sandbox: a web page that rebinds its own name to 127.0.0.1
+    // (DNS rebinding) still sends its own name as Host. Before anything else (no fault drawn, no
+    // rate-limit slot taken).
+    const host = String(req.headers.host ?? '').toLowerCase();
+    if (!hosts.has(host)) {
+      const shown = JSON.stringify(host.slice(0, 100));
+      const expected = [...hosts].filter((h) => /:\d+$/.test(h)).join(' or ');
+      const err = new ApiError(403, `Host ${shown} is not this sandbox's address (${expected}): refused`);
+      return send(res, rec, errorReply(err), {});
+    }
     // Drawn for every request in arrival order, so the fault sequence depends only on seed and order.
     const fault = faults.next();
     const { text, tooLarge } = await readBody(req);
@@ -382,6 +395,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const port = typeof address === 'object' && address ? address.port : o.port;
   const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
   sandbox.baseUrl = `http://${hostForUrl}:${port}${o.basePath}`;
+  hosts = hostsOf(o.host, typeof address === 'object' && address ? address.address : o.host, port);
   // Rounds run between requests (handlers are synchronous), so no response sees half a round.
   const churnTimer = churnRate
     ? setInterval(() => churner.run(1), churnRate.windowMs / churnRate.rounds)
@@ -403,4 +417,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     return closed;
   };
   return sandbox;
+}
+
+/** `127.x.x.x`, `::1` (or IPv4-mapped 127.x.x.x): addresses only this machine reaches. */
+function isLoopback(address: string): boolean {
+  return /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address) || address === '::1';
+}
+
+/**
+ * The Host header values that name a sandbox listening on `bound` (the address it got for `given`,
+ * e.g. 127.0.0.1 for "localhost") at `port`: that address and the name it was given, and
+ * `localhost` when the address is loopback; with the port, and also without it on port 80 (where a
+ * client may leave it out). Lower case: host names are compared without case.
+ */
+export function hostsOf(given: string, bound: string, port: number): Set<string> {
+  const names = new Set([given.toLowerCase(), bound.toLowerCase()]);
+  if (isLoopback(bound)) names.add('localhost');
+  const out = new Set<string>();
+  for (const name of names) {
+    const h = name.includes(':') ? `[${name}]` : name;
+    out.add(`${h}:${port}`);
+    if (port === 80) out.add(h);
+  }
+  return out;
 }

@@ -268,8 +268,16 @@ describe('mtg watch', () => {
     await sandbox.close();
     await until('a failed sync reported', () => /Sync failed: .*retrying in 1s/.test(w.stderr()));
     expect(w.child.exitCode).toBe(null);
-    // Back on the same port with the same seed: the same data, then changes.
-    sandbox = await startSandbox({ limits: 'none', pageSize: 5, sizes: SMALL, seed: 14, port });
+    // Back on the same port with the same seed and key (the key is random per run): the same data,
+    // then changes.
+    sandbox = await startSandbox({
+      limits: 'none',
+      pageSize: 5,
+      sizes: SMALL,
+      seed: 14,
+      port,
+      apiKeys: [m.sandbox.apiKey],
+    });
     sandbox.churn(1);
     await syncAfterNow(m);
     await until('every event', () => (w.events().at(-1)?.seq ?? 0) >= lastSeq(m));

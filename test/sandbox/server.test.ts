@@ -349,7 +349,7 @@ describe('sandbox determinism and size', () => {
         const paths = ['/meetings', '/action-items?status=ALL&assigneeType=Anyone', '/people', '/companies'];
         const out = [];
         for (const p of paths) out.push(JSON.stringify(await collect(sb, p)));
-        return { key: sb.apiKey, out };
+        return { out };
       } finally {
         await sb.close();
       }

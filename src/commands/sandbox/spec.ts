@@ -11,7 +11,8 @@ export const sandbox = defineCommand({
   description:
     'Serve the whole API on loopback from deterministic seeded data. Prints one line when listening ' +
     '(with --json: {"baseUrl","apiKey","plan"}) and runs until Ctrl-C. It enforces auth, the plan\'s rate limits, ' +
-    'pagination with opaque cursors and the error envelope, like the real service.',
+    'pagination with opaque cursors and the error envelope, like the real service. Its key is random per run ' +
+    '(take it from the line), and it answers only requests addressed to it (Host: its own address).',
   options: [
     {
       flags: '--port <n>',
