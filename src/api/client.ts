@@ -13,6 +13,7 @@ import {
   NetworkError,
   RateLimitExhaustedError,
   ResponseShapeError,
+  WRITE_MAY_HAVE_BEEN_APPLIED,
 } from './errors.js';
 import { parseJsonExact, stringifyExact } from './exact.js';
 import { type Attempt, RequestHooks } from './hooks.js';
@@ -228,7 +229,7 @@ export class ApiClient {
                 deadline.signal.aborted
                   ? `its body did not arrive within ${this.options.timeoutMs / 1000} s (--timeout)`
                   : 'its body was cut off'
-              }; the write may have been applied: check before running it again`
+              }; ${WRITE_MAY_HAVE_BEEN_APPLIED}`
             : refused === undefined
               ? describeNetworkError(
                   err,
@@ -239,7 +240,7 @@ export class ApiClient {
                 ) +
                 // Not sent again (retry.ts): whoever runs it again must know it may have been applied.
                 (write && !isIdempotent(req.method) && mayHaveReachedServer(code)
-                  ? '; the write may have been applied: check before running it again'
+                  ? `; ${WRITE_MAY_HAVE_BEEN_APPLIED}`
                   : '')
               : `the proxy at ${proxyFor(url, this.options.env ?? {}) ?? 'the configured proxy'} refused the tunnel (HTTP ${refused})`;
         lastError = new NetworkError(
@@ -326,6 +327,18 @@ export class ApiClient {
       if (attempt < maxRetries && shouldRetryStatus(req.method, res.statusCode)) {
         await this.backoff(attempt++, what);
         continue;
+      }
+      if (res.statusCode >= 500 && !isIdempotent(req.method)) {
+        // Not sent again (retry.ts), and a server error may come after the write was applied.
+        throw new ApiError(
+          res.statusCode,
+          (lastError as ApiError).code,
+          `${what} failed with HTTP ${res.statusCode}: ${lastError.message}; ${WRITE_MAY_HAVE_BEEN_APPLIED}`,
+          (lastError as ApiError).issues,
+          retryAfter,
+          req.method,
+          url.pathname,
+        );
       }
       if (attempt > 0) {
         throw new ApiError(

@@ -73,6 +73,22 @@ export function exitCodeForStatus(status: number): ExitCode {
 }
 
 /** The request never produced an HTTP answer (refused, reset, timed out). */
+/**
+ * The words of a write that failed after it may have reached the server (no answer, a body cut
+ * off, or a 5xx to a POST, which is never sent again): whoever runs it again must check first.
+ */
+export const WRITE_MAY_HAVE_BEEN_APPLIED = 'the write may have been applied: check before running it again';
+
+/**
+ * `err`, given one more line saying how to check whether the write was applied when it says it may
+ * have been (the command knows how; the client does not).
+ */
+export function withApplyCheck(err: unknown, howToCheck: string): unknown {
+  if (err instanceof MtgError && err.message.includes(WRITE_MAY_HAVE_BEEN_APPLIED))
+    err.details.push(howToCheck);
+  return err;
+}
+
 export class NetworkError extends MtgError {
   constructor(
     message: string,

@@ -1,5 +1,6 @@
 // Under injected server errors and dropped connections, a 5,000-item export still returns every
-// item exactly once; a fault that never clears ends with exit 1 and says how many tries it took.
+// item exactly once; a fault that never clears ends with exit 1 and says how many tries it took; a
+// write answered 500 (never sent again) says it may have been applied, and how to check.
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv } from '../helpers/cli.js';
@@ -58,4 +59,41 @@ describe('export under faults "500:0.15,reset:0.1"', () => {
     expect(last).toMatch(/^mtg: GET \/action-items failed with HTTP 500: .*\(after 3 tries\)$/);
     expect(broken.requests.length).toBe(3);
   });
+});
+
+describe('a write answered 500', () => {
+  const sandboxes: Sandbox[] = [];
+  afterAll(async () => {
+    await Promise.all(sandboxes.map((s) => s.close()));
+  });
+
+  it.each([
+    [
+      ['action-items', 'create', 'Send the deck'],
+      'POST /action-items',
+      'to check: mtg action-items list --assignee anyone --status all --fields id,title',
+    ],
+    [
+      ['tags', 'create', 'Q3'],
+      'POST /tag',
+      'to check: run it again; if it was applied, the server refuses the name "Q3" as taken',
+    ],
+    [['api', '/action-items', '--method', 'POST', '--field', 'title=x'], 'POST /action-items', undefined],
+  ])(
+    '%j: sent once, exit 1, says the write may have been applied and how to check',
+    async (args, what, check) => {
+      const broken = await startSandbox({ limits: 'none', faults: '500:1' });
+      sandboxes.push(broken);
+      const r = await runInProcess(args, { env: sandboxEnv(broken) });
+      expect(r.code).toBe(1);
+      expect(broken.requests.length).toBe(1);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^mtg: ${what} failed with HTTP 500: .*; the write may have been applied: check before running it again$`,
+        ),
+      );
+      if (check) expect(lines.slice(1)).toEqual([`  ${check}`]);
+    },
+  );
 });

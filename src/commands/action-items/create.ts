@@ -1,7 +1,7 @@
 // mtg action-items create: one action item, not linked to a meeting.
 
 import { createActionItem, createActionItemRequest } from '../../api/endpoints.js';
-import { ExitCode, UsageError } from '../../api/errors.js';
+import { ExitCode, UsageError, withApplyCheck } from '../../api/errors.js';
 import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { exactId } from '../../cli/input.js';
@@ -21,7 +21,12 @@ export const run = defineRun(spec.create, async (ctx, args, opts) => {
   };
   if (isDryRun(opts)) return printDryRun(ctx, [createActionItemRequest(body)]);
   const plan = await planOutput(ctx, 'actionItem');
-  const created = await createActionItem(await ctx.client(), body);
+  const created = await createActionItem(await ctx.client(), body).catch((err: unknown) => {
+    throw withApplyCheck(
+      err,
+      'to check: mtg action-items list --assignee anyone --status all --fields id,title',
+    );
+  });
   // A 2xx with no body: created, but there is nothing (not even an ID) to print.
   if (created === undefined) ctx.progress.note(`Created the action item; ${NO_BODY}`);
   else await plan.one(created);

@@ -1,7 +1,7 @@
 // mtg tags create: a new tag (an existing name is a conflict error).
 
 import { createTag, createTagRequest } from '../../api/endpoints.js';
-import { ExitCode } from '../../api/errors.js';
+import { ExitCode, withApplyCheck } from '../../api/errors.js';
 import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { defineRun } from '../../cli/spec.js';
@@ -17,7 +17,11 @@ export const run = defineRun(spec.create, async (ctx, args, opts) => {
   const plan = await planOutput(ctx, 'tag');
   const client = await ctx.client();
   const tag = await createTag(client, body).catch((err: unknown) => {
-    throw nameConflict(err, name);
+    // Running it again is the check: a name that exists is refused as a conflict (409).
+    throw withApplyCheck(
+      nameConflict(err, name),
+      `to check: run it again; if it was applied, the server refuses the name "${name}" as taken`,
+    );
   });
   // A 2xx with no body: created, but the new tag's ID is not known.
   if (tag === undefined) ctx.progress.note(`Created tag "${name}"; ${NO_BODY}`);
