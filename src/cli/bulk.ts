@@ -2,7 +2,14 @@
 // over a list of items. The ApiClient's one RateLimiter paces the requests; the pool only bounds how
 // many are in flight, so a large batch neither floods the server nor runs one request at a time.
 
-import { ExitCode, exitCodeOf, InterruptedError, MtgError, RateLimitExhaustedError } from '../api/errors.js';
+import {
+  ApiError,
+  ExitCode,
+  exitCodeOf,
+  InterruptedError,
+  MtgError,
+  RateLimitExhaustedError,
+} from '../api/errors.js';
 import { sanitizeOneLine } from '../output/sanitize.js';
 import type { ResourceName } from '../output/views.js';
 import type { Context } from './context.js';
@@ -29,8 +36,11 @@ export const NO_BODY = 'the server returned no body';
 export type BulkResult<R> =
   | { status: 'ok'; value: R }
   | { status: 'failed'; error: unknown }
-  /** Never finished: Ctrl-C came before it started or while it was in flight. */
-  | { status: 'skipped' };
+  /**
+   * Never finished: Ctrl-C came before it started (`started: false`: never sent) or while it waited
+   * for its turn or was in flight (`started: true`: it may have been applied).
+   */
+  | { status: 'skipped'; started: boolean };
 
 export interface BulkOptions<R> {
   /** Workers running at once (default DEFAULT_BULK_CONCURRENCY; runBulkCommand: MTG_CONCURRENCY too). */
@@ -77,13 +87,14 @@ export async function runBulk<T, R>(
         settle(index, { status: 'ok', value: await worker(items[index]!, index) });
       } catch (error) {
         const interrupted = signal?.aborted || error instanceof InterruptedError;
-        settle(index, interrupted ? { status: 'skipped' } : { status: 'failed', error });
+        settle(index, interrupted ? { status: 'skipped', started: true } : { status: 'failed', error });
       }
     }
   };
 
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
-  for (let i = 0; i < items.length; i++) if (results[i] === undefined) settle(i, { status: 'skipped' });
+  for (let i = 0; i < items.length; i++)
+    if (results[i] === undefined) settle(i, { status: 'skipped', started: false });
   emitReady();
   await emitting;
   return results as BulkResult<R>[];
@@ -127,8 +138,43 @@ export function failureText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * What became of an item that was not applied, as the json/ndjson output of a batch says it, beside
+ * the applied items (the server's objects, as before). `id` is the item's own, so that
+ * `select(.outcome)` piped back to `--stdin` sends exactly what was not applied (docs/scripting.md):
+ * - `failed`: the server refused it, or it was interrupted after it may have been sent;
+ * - `not-sent`: never applied and safe to send again: `--max-wait` ran out before its turn (or the
+ *   server's 429s outlasted it), or Ctrl-C came before it started.
+ */
+export type ItemOutcome =
+  | { outcome: 'failed'; error: { message: string; status?: number; code?: string } }
+  | { outcome: 'not-sent'; reason: 'max-wait' | 'interrupted' };
+
+/** The outcome record of an item not applied, or undefined for an applied one. */
+export function outcomeOf(result: BulkResult<unknown>): ItemOutcome | undefined {
+  if (result.status === 'ok') return undefined;
+  if (result.status === 'skipped') {
+    return result.started
+      ? { outcome: 'failed', error: { message: 'interrupted after it was sent: it may have been applied' } }
+      : { outcome: 'not-sent', reason: 'interrupted' };
+  }
+  if (result.error instanceof RateLimitExhaustedError) return { outcome: 'not-sent', reason: 'max-wait' };
+  const { error } = result;
+  return {
+    outcome: 'failed',
+    error: {
+      message: failureText(error),
+      ...(error instanceof ApiError
+        ? { status: error.status, ...(error.code ? { code: error.code } : {}) }
+        : {}),
+    },
+  };
+}
+
 /** Where a batch command writes the items that were applied: the list writer, in input order. */
 export interface ItemOutput {
+  /** json or ndjson: the outcome of each item not applied is written too. */
+  readonly outcomes: boolean;
   write(items: readonly unknown[]): Promise<void>;
   /** Finish the document; with -o, the file is kept only when something was applied. */
   finish(keep: boolean): Promise<void>;
@@ -157,6 +203,7 @@ export async function openItemOutput(ctx: Context, resource: ResourceName): Prom
     return output;
   };
   return {
+    outcomes: plan.format === 'json' || plan.format === 'ndjson',
     write: async (items) => (await opened()).write(items),
     finish: async (keep) => {
       if (keep) return (await opened()).commit();
@@ -175,6 +222,8 @@ export interface BulkCommand<T, R> {
   worker: (item: T, index: number) => Promise<R>;
   /** What goes to stdout for an applied item. */
   printed: (value: R) => readonly unknown[];
+  /** What names an item in its outcome record (json/ndjson), as `--stdin` reads it back: `{ id }`. */
+  keys: (item: T) => readonly Record<string, unknown>[];
   /** The stderr line for a failed item. */
   failureLine: (item: T, index: number, message: string) => string;
   /** Spinner text once `settled` items are done, `applied` of them successfully. */
@@ -202,11 +251,16 @@ export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommand<T, R>
         if (result.status === 'ok') {
           applied.push(result.value);
           await output.write(spec.printed(result.value));
-        } else if (result.status === 'failed') {
-          // The message may hold server text (an error envelope): sanitized before the terminal sees it.
-          ctx.progress.line(
-            sanitizeOneLine(spec.failureLine(spec.items[index]!, index, failureText(result.error))),
-          );
+        } else {
+          if (result.status === 'failed') {
+            // The message may hold server text (an error envelope): sanitized before the terminal sees it.
+            ctx.progress.line(
+              sanitizeOneLine(spec.failureLine(spec.items[index]!, index, failureText(result.error))),
+            );
+          }
+          const outcome = output.outcomes ? outcomeOf(result) : undefined;
+          if (outcome)
+            await output.write(spec.keys(spec.items[index]!).map((key) => ({ ...key, ...outcome })));
         }
         ctx.progress.update(spec.progressText(settled, applied));
       },

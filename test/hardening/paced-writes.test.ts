@@ -119,28 +119,49 @@ describe('a 429 is waited out, not counted as a retry', () => {
       { env: { ...oddEnv(server), MTG_CONFIG_DIR: configDir } },
     );
     expect(r.code).toBe(5);
-    expect(r.stdout).toBe('');
+    expect(r.stdout).toBe('{"id":7,"outcome":"not-sent","reason":"max-wait"}\n');
     expect(r.stderr).toContain('--max-wait');
     expect(server.requests).toHaveLength(1);
   });
 });
 
 describe('a batch that runs out of --max-wait part-way', () => {
-  it('exits 5, not 6, and names the items the limit held back', async () => {
+  it('exits 5, not 6, says which items were not sent, and those fed back to --stdin are exactly the rest', async () => {
     // 20 in 10 s: the items past the 20th would wait about 10 s, beyond --max-wait 2.
     sandbox = await startSandbox({ port: 0, limits: '3/1s,20/10s' });
-    const r = await runInProcess(
-      ['action-items', 'update', '--stdin', '--status', 'done', '--format', 'ndjson', '--max-wait', '2'],
-      { env: { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: configDir }, stdin: `${ids(26).join('\n')}\n` },
-    );
-    const applied = ndjsonIds(r.stdout);
-    expect(applied.length).toBeGreaterThan(0);
-    expect(applied.length).toBeLessThan(26);
-    const failures = r.stderr.split('\n').filter((l) => /^action item \d+: /.test(l));
-    expect(failures).toHaveLength(26 - applied.length);
-    for (const line of failures) expect(line).toMatch(/Still rate-limited.*--max-wait 2 s/);
+    const args = ['action-items', 'update', '--stdin', '--status', 'done', '--format', 'ndjson'];
+    const env = { ...sandboxEnv(sandbox), MTG_CONFIG_DIR: configDir };
+    const r = await runInProcess([...args, '--max-wait', '2'], { env, stdin: `${ids(26).join('\n')}\n` });
     expect(r.code).toBe(5);
-  }, 60_000);
+    // One line per item, in input order: the applied ones as the server sent them, the others
+    // as their outcome.
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; status?: string; outcome?: string; reason?: string });
+    expect(lines.map((l) => l.id)).toEqual(ids(26));
+    const applied = lines.filter((l) => l.outcome === undefined);
+    const rest = lines.filter((l) => l.outcome !== undefined);
+    expect(applied.length).toBeGreaterThan(0);
+    expect(rest.length).toBeGreaterThan(0);
+    for (const l of applied) expect(l.status).toBe('DONE');
+    for (const l of rest) expect(l).toEqual({ id: l.id, outcome: 'not-sent', reason: 'max-wait' });
+    const failures = r.stderr.split('\n').filter((l) => /^action item \d+: /.test(l));
+    expect(failures).toHaveLength(rest.length);
+    for (const line of failures) expect(line).toMatch(/Still rate-limited.*--max-wait 2 s/);
+
+    // The documented way (docs/scripting.md): the lines with an outcome, back to --stdin.
+    const before = sandbox.requests.length;
+    const again = await runInProcess(args, {
+      env,
+      stdin: rest.map((l) => `${JSON.stringify(l)}\n`).join(''),
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(ndjsonIds(again.stdout)).toEqual(rest.map((l) => l.id));
+    // Exactly the rest was sent: no applied item twice.
+    const sent = sandbox.requests.slice(before).filter((q) => q.method === 'PUT' && q.status === 200);
+    expect(sent.map((q) => q.path).sort()).toEqual(rest.map((l) => `/action-item/${l.id}`).sort());
+  }, 90_000);
   it('meetings share: a later batch held back past --max-wait exits 5, its targets reported', async () => {
     // One request per 5 s: the first batch goes at once, the second would wait about 5 s.
     sandbox = await startSandbox({ port: 0, limits: '1/5s' });

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ExitCode, InterruptedError, UsageError } from '../../src/api/errors.js';
-import { type BulkResult, bulkExitCode, failureText, runBulk, summarize } from '../../src/cli/bulk.js';
+import {
+  ApiError,
+  ExitCode,
+  InterruptedError,
+  RateLimitExhaustedError,
+  UsageError,
+} from '../../src/api/errors.js';
+import {
+  type BulkResult,
+  bulkExitCode,
+  failureText,
+  outcomeOf,
+  runBulk,
+  summarize,
+} from '../../src/cli/bulk.js';
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const notFound = (id: number) =>
@@ -94,11 +107,11 @@ describe('runBulk', () => {
     expect(bulkExitCode(results)).toBe(ExitCode.interrupted);
   });
 
-  it('counts an item interrupted in flight as skipped, not failed', async () => {
+  it('counts an item interrupted in flight as skipped (started: it may have been sent), not failed', async () => {
     const results = await runBulk([1], async () => {
       throw new InterruptedError();
     });
-    expect(results).toEqual([{ status: 'skipped' }]);
+    expect(results).toEqual([{ status: 'skipped', started: true }]);
   });
 
   it('handles an empty list', async () => {
@@ -138,5 +151,40 @@ describe('failureText', () => {
     expect(failureText(err)).toBe('Validation failed (title: must not be blank)');
     expect(failureText(new UsageError('nope'))).toBe('nope');
     expect(failureText('plain')).toBe('plain');
+  });
+});
+
+describe('outcomeOf: what a batch prints in json/ndjson for an item not applied', () => {
+  it.each([
+    [{ status: 'ok', value: {} }, undefined],
+    [
+      { status: 'skipped', started: false },
+      { outcome: 'not-sent', reason: 'interrupted' },
+    ],
+    [
+      { status: 'skipped', started: true },
+      { outcome: 'failed', error: { message: 'interrupted after it was sent: it may have been applied' } },
+    ],
+    [
+      { status: 'failed', error: new RateLimitExhaustedError('Still rate-limited') },
+      { outcome: 'not-sent', reason: 'max-wait' },
+    ],
+    [
+      {
+        status: 'failed',
+        error: new ApiError(
+          404,
+          'NOT_FOUND',
+          'Action item 9 not found',
+          [],
+          undefined,
+          'PUT',
+          '/action-item/9',
+        ),
+      },
+      { outcome: 'failed', error: { message: 'Action item 9 not found', status: 404, code: 'NOT_FOUND' } },
+    ],
+  ] as [BulkResult<unknown>, unknown][])('%j', (result, outcome) => {
+    expect(outcomeOf(result)).toEqual(outcome);
   });
 });

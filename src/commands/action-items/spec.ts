@@ -83,7 +83,10 @@ export const update = defineCommand({
     'the arguments and/or --stdin (one per line, or the output of `action-items list` in any format ' +
     'but table: json, ndjson, csv or tsv, the "id" column anywhere). ' +
     `Up to ${DEFAULT_BULK_CONCURRENCY} requests are in flight at once, paced by the rate limit. ` +
-    'The updated items go to stdout in input order, each failure to stderr; exit 6 when some failed.',
+    'The updated items go to stdout in input order, each failure to stderr; exit 6 when some failed. ' +
+    'With --json or --format ndjson the items not applied are there too, in their place, each with its ' +
+    '"outcome" ("failed" with the error, or "not-sent" when --max-wait or Ctrl-C cut the batch short), ' +
+    'so that they can be fed back to --stdin (docs/scripting.md).',
   args: [{ name: 'ID', description: 'action item IDs', variadic: true }],
   options: [
     { flags: '--stdin', description: 'also read IDs from stdin (one per line, or mtg json/ndjson/csv/tsv)' },
@@ -98,6 +101,8 @@ export const update = defineCommand({
   examples: [
     'mtg action-items update 42 --status done',
     'mtg action-items list --assignee me \\\n  | mtg action-items update --stdin --status DONE',
-    'mtg action-items update 42 43 --assignee none --dry-run',
+    'mtg action-items update --stdin --status DONE --format ndjson <ids >out\n' +
+      '# cut short (exit 5, 130)? the entries with an "outcome" were not applied:\n' +
+      "jq -c 'select(.outcome)' out | mtg action-items update --stdin --status DONE",
   ],
 });

@@ -60,6 +60,7 @@ export const run = defineRun(spec.update, async (ctx, args, opts) => {
     worker: async (id) => ({ id, item: await updateActionItem(client, id, body) }),
     // A 2xx with no body was applied: what is known is the ID.
     printed: (r) => [r.item ?? { id: r.id }],
+    keys: (id) => [{ id }],
     failureLine: (id, _index, message) => `action item ${id}: ${message}`,
     progressText: (settled) => `Updated ${settled} of ${ids.length} ${noun(ids.length)}`,
     summaryLine: (s, applied) => {

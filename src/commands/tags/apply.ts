@@ -47,6 +47,7 @@ export const run = defineRun(spec.apply, async (ctx, args, opts) => {
     worker: async (group) => ({ group, meetings: await applyTag(client, tagId, group) }),
     // A 2xx with no body was applied: what is known are the meeting IDs.
     printed: (result) => result.meetings ?? result.group.map((id) => ({ id })),
+    keys: (group) => group.map((id) => ({ id })),
     failureLine: (group, index, message) => {
       const which =
         groups.length === 1

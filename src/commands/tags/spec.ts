@@ -59,7 +59,8 @@ export const apply = defineCommand({
     `${TAG_APPLY_BATCH_SIZE} meetings are sent in batches of ${TAG_APPLY_BATCH_SIZE}, up to ` +
     `${DEFAULT_BULK_CONCURRENCY} batches at once within the rate limit; a failed batch is reported ` +
     'with the meetings it held, and the exit code is 6 when some batches failed and others applied. ' +
-    'The tagged meetings go to stdout.',
+    'The tagged meetings go to stdout; with --json or --format ndjson each meeting not tagged too, ' +
+    'with its "outcome" ("failed" with the error, or "not-sent"), to feed back to --stdin.',
   args: [
     { name: 'TAG_ID', description: 'the tag', required: true },
     { name: 'MEETING_ID', description: 'meetings to tag', variadic: true },
@@ -76,6 +77,8 @@ export const apply = defineCommand({
   examples: [
     'mtg tags apply 7 mtg_abc123 mtg_def456',
     'mtg meetings search "interview" --fields id | mtg tags apply 7 --stdin',
-    'mtg meetings list --since 7d --fields id \\\n  | mtg tags apply 7 --stdin --dry-run',
+    'mtg tags apply 7 --stdin --format ndjson <ids >out\n' +
+      '# cut short (exit 5, 130)? the entries with an "outcome" were not applied:\n' +
+      "jq -c 'select(.outcome)' out | mtg tags apply 7 --stdin",
   ],
 });

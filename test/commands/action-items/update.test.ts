@@ -96,8 +96,28 @@ describe('action-items update', () => {
       sb: slow,
     });
     expect(r.code).toBe(6);
-    // stdout: the applied items, in input order.
-    expect(JSON.parse(r.stdout).map((i: { id: number }) => i.id)).toEqual(known);
+    // stdout: every item in input order: the applied ones as the server sent them, the failed ones
+    // as their outcome (id, error), so a script can tell them apart.
+    const out = JSON.parse(r.stdout) as { id: number; outcome?: string; status?: string }[];
+    expect(out.map((i) => i.id)).toEqual(ids);
+    expect(out.filter((i) => !i.outcome).every((i) => i.status === 'DONE')).toBe(true);
+    expect(out.filter((i) => i.outcome)).toEqual([
+      {
+        id: 9001,
+        outcome: 'failed',
+        error: { message: 'Action item 9001 not found', status: 404, code: 'NOT_FOUND' },
+      },
+      {
+        id: 9002,
+        outcome: 'failed',
+        error: { message: 'Action item 9002 not found', status: 404, code: 'NOT_FOUND' },
+      },
+      {
+        id: 9003,
+        outcome: 'failed',
+        error: { message: 'Action item 9003 not found', status: 404, code: 'NOT_FOUND' },
+      },
+    ]);
     const errLines = r.stderr.trim().split('\n');
     expect(errLines.filter((l) => l.startsWith('action item '))).toEqual([
       'action item 9001: Action item 9001 not found',
@@ -119,7 +139,18 @@ describe('action-items update', () => {
   it('exits with the failure code itself when every update failed', async () => {
     const r = await run(['action-items', 'update', '9101', '9102', '--status', 'done', '--json']);
     expect(r.code).toBe(4);
-    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(JSON.parse(r.stdout)).toEqual([
+      {
+        id: 9101,
+        outcome: 'failed',
+        error: { message: 'Action item 9101 not found', status: 404, code: 'NOT_FOUND' },
+      },
+      {
+        id: 9102,
+        outcome: 'failed',
+        error: { message: 'Action item 9102 not found', status: 404, code: 'NOT_FOUND' },
+      },
+    ]);
     expect(r.stderr).toContain('Updated 0 of 2 action items; 2 failed');
 
     const auth = await runInProcess(['action-items', 'update', '1', '2', '--status', 'done'], {

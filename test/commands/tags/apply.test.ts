@@ -43,9 +43,14 @@ describe('tags apply', () => {
     const bodies = puts.map((q) => q.body as { tagId: number; meetingIds: string[] });
     expect(bodies.map((b) => b.meetingIds.length).sort((a, b) => b - a)).toEqual([100, 100, 51]);
     expect(bodies.flatMap((b) => b.meetingIds).sort()).toEqual([...ids].sort());
-    // stdout: the meetings of the batches that applied, in input order.
-    const printed = (JSON.parse(r.stdout) as { id: string }[]).map((m) => m.id);
-    expect(printed).toEqual([...ids.slice(0, 100), ...ids.slice(200)]);
+    // stdout: in input order, the meetings of the batches that applied and one outcome per meeting
+    // of the batch that failed (its id, the batch's error).
+    const printed = JSON.parse(r.stdout) as { id: string; outcome?: string; error?: { status: number } }[];
+    expect(printed.map((m) => m.id)).toEqual(ids);
+    expect(printed.slice(100, 200).every((m) => m.outcome === 'failed' && m.error?.status === 404)).toBe(
+      true,
+    );
+    expect(printed.filter((m) => m.outcome)).toHaveLength(100);
     expect(r.stderr).toMatch(
       /tag 3: 100 meetings not tagged \(batch 2 of 3: \S+ … \S+\): Meeting\(s\) not found: mtg_does_not_exist/,
     );
