@@ -260,8 +260,9 @@ async function main() {
   await build();
   process.stderr.write('a) --version and help ...\n');
   // The binary's rows (issue 33's targets for it) beside the package's, in the same rounds.
+  // Only against node 26, the node inside the binary (scripts/build-binary.mjs).
   const binary = (figures) =>
-    BINARY
+    BINARY && version.startsWith('v26.')
       ? figures.map((f) => ({ ...f, label: `binary: ${f.label}`, binary: true, target: f.binaryTarget }))
       : [];
   await measure([
