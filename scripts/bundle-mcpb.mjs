@@ -94,6 +94,7 @@ try {
       entry_point: 'bin/mtg.js',
       mcp_config: {
         command: 'node',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifest's own variable, which Claude Desktop fills in
         args: ['${__dirname}/bin/mtg.js', 'mcp'],
         env: {},
       },
