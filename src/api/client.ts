@@ -4,6 +4,7 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { sanitizeOneLine } from '../output/sanitize.js';
+import { boundDepth, MAX_JSON_DEPTH } from './depth.js';
 import {
   ApiError,
   type ApiIssue,
@@ -286,7 +287,7 @@ export class ApiClient {
             noBody: true,
           };
         }
-        const data = parseJson(text, what);
+        const data = parseJson(this.withinDepth(text, what), what);
         if (req.schema) validate(req.schema, data, what);
         if (req.unlisted && !this.warnedUnlisted) this.warnUnlisted(req.unlisted(data), what);
         return { status: res.statusCode, data: data as z.output<S>, headers: res.headers, url };
@@ -435,6 +436,24 @@ export class ApiClient {
 
   private throwIfAborted(): void {
     if (this.options.signal?.aborted) throw new InterruptedError();
+  }
+
+  /**
+   * The body, bounded in depth before it is parsed (src/api/depth.ts): an element of a list nested
+   * too deep is left out with a warning naming it (the rest of the page is used); any other body
+   * nested too deep does not match the spec.
+   */
+  private withinDepth(text: string, what: string): string {
+    const bounded = boundDepth(text);
+    if (bounded === undefined) return text;
+    const problem = `nested deeper than ${MAX_JSON_DEPTH} levels`;
+    if (bounded === 'too-deep') throw new ResponseShapeError(what, [`(body): ${problem}`]);
+    for (const index of bounded.dropped) {
+      this.options.warn?.(
+        `warning: unexpected response from ${what}: item [${index}] of the page does not match the API spec (${problem}); it is left out`,
+      );
+    }
+    return bounded.text;
   }
 
   /** One warning per command run, however many items hold unlisted values. */

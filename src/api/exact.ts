@@ -66,6 +66,18 @@ function revive(value: unknown): unknown {
   return value;
 }
 
+/** Where the JSON string opened by the quote at `open` ends (its closing quote, or the text's length), escapes skipped. */
+export function jsonStringEnd(text: string, open: number): number {
+  const n = text.length;
+  let i = open + 1;
+  for (; i < n; i++) {
+    const d = text.charCodeAt(i);
+    if (d === 0x5c) i++;
+    else if (d === 0x22) break;
+  }
+  return i;
+}
+
 /** The text with each unsafe integer literal (outside strings) replaced by a marked string. */
 function markUnsafeIntegers(text: string): string {
   let out = '';
@@ -74,12 +86,7 @@ function markUnsafeIntegers(text: string): string {
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      // Skip a string, escapes included.
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
+      i = jsonStringEnd(text, i);
       continue;
     }
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
