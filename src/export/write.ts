@@ -12,7 +12,10 @@
 
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
+  constants,
+  fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -25,7 +28,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { join, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { writeFileAtomicSync } from '../output/atomic-file.js';
 import { type ExportMeeting, KEPT_MARKER, type RenderOptions, renderMeeting, splitKept } from './render.js';
@@ -108,16 +111,71 @@ export interface ExportSummary {
   problems: Problem[];
 }
 
-/** DIR as a real path, created when missing; not a folder is a usage error. */
+// The files hold notes and transcripts (the mirror with the same data is 0600 in 0700): a folder
+// mtg creates is 0700 and a file it writes 0600, whatever the umask; an existing folder keeps its mode.
+const FOLDER_MODE = 0o700;
+const FILE_MODE = 0o600;
+// Never through a link (ELOOP), never blocked on a FIFO (O_NONBLOCK: ENXIO without a reader).
+const NOFOLLOW = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** DIR as a real path, created when missing (0700, and so are the missing folders above it); not a folder is a usage error. */
 export function resolveExportDir(dir: string): string {
   try {
-    mkdirSync(dir, { recursive: true });
+    const first = mkdirSync(dir, { recursive: true, mode: FOLDER_MODE });
+    // mkdir's mode goes through the umask: set it exactly on each folder this call made.
+    if (first !== undefined) {
+      for (let d = resolve(dir); ; d = dirname(d)) {
+        chmodSync(d, FOLDER_MODE);
+        if (d === resolve(first) || dirname(d) === d) break;
+      }
+    }
   } catch (err) {
     throw new UsageError(`Cannot create the export folder ${dir}: ${(err as Error).message}`);
   }
   const real = realpathSync(dir);
   if (!statSync(real).isDirectory()) throw new UsageError(`${dir} is not a folder`);
   return real;
+}
+
+/**
+ * The export's own files in DIR (the index and the journal) are never opened through a link: one
+ * planted there (`ln -s ~/.bashrc DIR/.mtg-export.journal`) would have mtg append to its target.
+ * Refused before anything is written, in one line.
+ */
+function checkOwnFiles(root: string): void {
+  for (const name of [MANIFEST, JOURNAL]) {
+    const st = lstatOrUndefined(join(root, name));
+    if (st && !st.isFile()) {
+      throw new UsageError(
+        `${join(root, name)} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}: mtg does not write through it; remove it and run again`,
+      );
+    }
+  }
+}
+
+/** Opens `path` without following a link, and only when it is a regular file (else closed, EFTYPE-like error). */
+function openRegular(path: string, flags: number, mode?: number): number {
+  const fd = openSync(path, flags | NOFOLLOW, mode);
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREGULAR' });
+  }
+  return fd;
+}
+
+/** A regular file's text, never through a link; undefined when there is none (or a link, a FIFO...). */
+function readRegularText(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openRegular(path, constants.O_RDONLY);
+  } catch {
+    return undefined;
+  }
+  try {
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {
@@ -148,15 +206,14 @@ export function readManifest(root: string): Map<string, ManifestEntry> {
     }
   };
   try {
-    const doc = JSON.parse(readFileSync(join(root, MANIFEST), 'utf8')) as { files?: Record<string, unknown> };
+    const doc = JSON.parse(readRegularText(join(root, MANIFEST)) ?? '{}') as {
+      files?: Record<string, unknown>;
+    };
     for (const [id, e] of Object.entries(doc.files ?? {})) accept(id, e);
   } catch {
     // No manifest (first run) or an unreadable one: the files are recognised by their marker.
   }
-  let journal = '';
-  try {
-    journal = readFileSync(join(root, JOURNAL), 'utf8');
-  } catch {}
+  const journal = readRegularText(join(root, JOURNAL)) ?? '';
   // Replayed in order; a torn last line (killed mid-write) is skipped.
   for (const line of journal.split('\n')) {
     if (!line) continue;
@@ -182,7 +239,12 @@ function writeManifest(root: string, files: Map<string, ManifestEntry>): void {
  * swept by its prefix on the next run.
  */
 export function writeAtomic(folder: string, name: string, content: string): void {
-  writeFileAtomicSync(join(folder, name), content, { mode: 0o666, fsync: false, tempPrefix: TEMP_PREFIX });
+  writeFileAtomicSync(join(folder, name), content, {
+    mode: FILE_MODE,
+    exactMode: true,
+    fsync: false,
+    tempPrefix: TEMP_PREFIX,
+  });
 }
 
 /** Removes temp files a killed run left in DIR and its year folders (never following links). */
@@ -234,7 +296,8 @@ class Writer {
     const abs = join(this.root, year);
     const st = lstatOrUndefined(abs);
     if (st === undefined) {
-      mkdirSync(abs);
+      mkdirSync(abs, { mode: FOLDER_MODE });
+      chmodSync(abs, FOLDER_MODE);
       this.created.add(year);
       known = abs;
     } else if (st.isSymbolicLink()) {
@@ -263,7 +326,11 @@ class Writer {
   // still recognised on the next run (its marker, its content compared), so a batch lost to a
   // kill costs a comparison, never a wrong file.
   journal(line: object): void {
-    this.journalFd ??= openSync(join(this.root, JOURNAL), 'a');
+    this.journalFd ??= openRegular(
+      join(this.root, JOURNAL),
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
+      FILE_MODE,
+    );
     this.journalLines.push(`${JSON.stringify(line)}\n`);
     if (this.journalLines.length >= 64) this.flushJournal();
   }
@@ -295,7 +362,8 @@ function readRegular(path: string): { text?: string; link?: boolean } {
   const st = lstatOrUndefined(path);
   if (!st) return {};
   if (!st.isFile()) return { link: true };
-  return { text: readFileSync(path, 'utf8') };
+  const text = readRegularText(path);
+  return text === undefined ? { link: true } : { text };
 }
 
 function removeRegular(path: string, root: string): boolean {
@@ -318,6 +386,7 @@ export function exportMarkdown(
   templateText: string,
 ): ExportSummary {
   const root = options.dir;
+  checkOwnFiles(root);
   removeStaleTemps(root);
   const files = readManifest(root);
   let journalExisted = false;

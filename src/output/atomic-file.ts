@@ -10,6 +10,7 @@
 // node:path, which every command loads already (the exit hook loads this module at start-up).
 import {
   closeSync,
+  constants,
   fchmodSync,
   fsyncSync,
   openSync,
@@ -26,6 +27,8 @@ export interface AtomicFileOptions {
   mode: number;
   /** The new file takes the mode of the file it replaces (an -o target someone made 0600). */
   keepMode?: boolean;
+  /** The new file gets exactly `mode`, whatever the umask (export's files: 0600). */
+  exactMode?: boolean;
   /**
    * fsync the file before the rename (default true). Off only for export's files: one fsync per
    * file made a 1,000-meeting export 8x slower (1.1 s -> 9.3 s), and export does without today.
@@ -66,6 +69,10 @@ export function removeUnfinishedTemps(): void {
   unfinished.clear();
 }
 
+// A new temp file: O_EXCL fails on anything already there (a planted link included), and
+// O_NOFOLLOW says so again where it exists.
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
 function tempPathFor(target: string, prefix: string | undefined): string {
   // Unique by pid and 48 random bits; O_EXCL makes a clash (or a planted file) fail, not follow.
   const random = Math.floor(Math.random() * 2 ** 48)
@@ -80,7 +87,7 @@ function tempPathFor(target: string, prefix: string | undefined): string {
  */
 export async function openAtomicFile(target: string, options: AtomicFileOptions): Promise<AtomicFile> {
   const tempPath = tempPathFor(target, options.tempPrefix);
-  const handle = await open(tempPath, 'wx', options.mode);
+  const handle = await open(tempPath, TEMP_FLAGS, options.mode);
   unfinished.set(tempPath, handle.fd);
   let state: 'open' | 'committing' | 'done' = 'open';
 
@@ -150,9 +157,10 @@ export function writeFileAtomicSync(
   options: AtomicFileOptions,
 ): void {
   const tempPath = tempPathFor(target, options.tempPrefix);
-  const fd = openSync(tempPath, 'wx', options.mode);
+  const fd = openSync(tempPath, TEMP_FLAGS, options.mode);
   let open = true;
   try {
+    if (options.exactMode) fchmodSync(fd, options.mode);
     writeFileSync(fd, data);
     if (options.keepMode) {
       const old = statSync(target, { throwIfNoEntry: false });

@@ -45,6 +45,7 @@ export async function resolveDestination(path: string, what: string): Promise<De
       throw destinationError(err, path, what);
     }
     if (info.isSymbolicLink()) {
+      await mayFollow(current, info, path, what);
       current = resolve(dirname(current), await readlink(current));
       continue;
     }
@@ -60,6 +61,24 @@ export async function resolveDestination(path: string, what: string): Promise<De
     }
     return { kind: 'special', path: current, dev: info.dev, ino: info.ino };
   }
+}
+
+/**
+ * The kernel's protected_symlinks rule, applied here because mtg resolves links itself (and then
+ * renames over the target): in a sticky world-writable folder (/tmp), a link is followed only when
+ * it is ours or the folder owner's. Otherwise anyone could plant `/tmp/out.csv -> ~/.bashrc` and
+ * have `-o /tmp/out.csv` replace the victim's file.
+ */
+async function mayFollow(link: string, info: { uid: number }, shown: string, what: string): Promise<void> {
+  const me = process.geteuid?.();
+  if (me === undefined || info.uid === me) return; // no uids (Windows), or our own link
+  const folder = await stat(dirname(link));
+  const STICKY_AND_WORLD_WRITABLE = 0o1002;
+  if ((folder.mode & STICKY_AND_WORLD_WRITABLE) !== STICKY_AND_WORLD_WRITABLE || folder.uid === info.uid)
+    return;
+  throw new UsageError(
+    `${what} ${shown}: ${link} is a symbolic link in a shared folder (sticky, world-writable) owned by someone else (uid ${info.uid}): not followed`,
+  );
 }
 
 /** A file that does not exist yet: its folder must exist and take new files. Returns its real path. */

@@ -4,8 +4,10 @@
 // -o /dev/stdout needs a process of its own: test/e2e/dev-stdout.test.ts.
 import { execFileSync } from 'node:child_process';
 import {
+  chmodSync,
   createReadStream,
   existsSync,
+  lchownSync,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -124,6 +126,73 @@ describe('-o onto what is not a regular file (9.1)', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readlinkSync(link)).toBe(real);
     expect(readFileSync(real, 'utf8').split('\n')[0]).toMatch(/^id,/);
+  });
+});
+
+// Issue 29 §3: the kernel's protected_symlinks rule, which mtg must apply itself as it resolves
+// links on its own: a link planted in /tmp by another user (`/tmp/out.csv -> ~/.bashrc`) replaced
+// the victim's file.
+describe('-o and --checkpoint through a link in a sticky world-writable folder', () => {
+  const OTHER_UID = 12345;
+  let shared: string;
+  let victim: string;
+  beforeAll(() => {
+    shared = join(dir, 'shared-tmp');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777); // as /tmp: sticky, world-writable, owned by us (root)
+    victim = join(dir, 'victim-bashrc');
+    writeFileSync(victim, 'alias ll="ls -l"\n');
+  });
+  const planted = (name: string, uid: number) => {
+    const link = join(shared, name);
+    symlinkSync(victim, link);
+    lchownSync(link, uid, uid);
+    return link;
+  };
+
+  it("-o: a link owned by neither us nor the folder's owner is refused: exit 2, one line, nothing sent", async () => {
+    const link = planted('out.csv', OTHER_UID);
+    const r = await runRecordedInProcess(sandbox, [...LIST, '--format', 'csv', '-o', link]);
+    expect(r.code).toBe(2);
+    expect(r.requests).toHaveLength(0);
+    expect(r.stderr).toBe(
+      `mtg: -o ${link}: ${link} is a symbolic link in a shared folder (sticky, world-writable) owned by someone else (uid ${OTHER_UID}): not followed\n`,
+    );
+    expect(readFileSync(victim, 'utf8')).toBe('alias ll="ls -l"\n');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  });
+
+  it('--checkpoint: the same', async () => {
+    const link = planted('export.ckpt', OTHER_UID);
+    const out = join(dir, 'sticky-ok.csv');
+    const r = await runRecordedInProcess(sandbox, [
+      ...LIST,
+      '--format',
+      'csv',
+      '-o',
+      out,
+      '--checkpoint',
+      link,
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.requests).toHaveLength(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /^mtg: --checkpoint .* is a symbolic link in a shared folder .*: not followed$/m,
+    );
+    expect(readFileSync(victim, 'utf8')).toBe('alias ll="ls -l"\n');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('our own link there is followed as the contract says: the file it points to gets the data', async () => {
+    const mine = join(dir, 'mine.csv');
+    writeFileSync(mine, 'old\n');
+    const link = join(shared, 'mine-link.csv');
+    symlinkSync(mine, link);
+    const r = await runRecordedInProcess(sandbox, [...LIST, '--format', 'csv', '-o', link]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(mine, 'utf8').split('\n')[0]).toMatch(/^id,/);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
 });
 
