@@ -8,11 +8,10 @@
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { getEncoding } from 'js-tiktoken';
+import { loadSourceText } from './bundle.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.env.BENCH_QUICK === '1';
 const SIZES = QUICK
   ? { meetings: 12, actionItems: 30, people: 14, companies: 5 }
@@ -22,11 +21,8 @@ const MAX_TOKENS = 6000;
 
 /** The sandbox, a mirror synced from it, and mtg's server with a client: bundled from the sources. */
 async function loadHarness() {
-  const module = join(ROOT, 'bench', `.assistant-replay-${process.pid}.mjs`);
-  const { build } = await import('esbuild');
-  await build({
-    stdin: {
-      contents: `
+  return (
+    await loadSourceText(`
         import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
         import { ApiClient } from './src/api/client.js';
         import { Context } from './src/cli/context.js';
@@ -58,24 +54,8 @@ async function loadHarness() {
             snapshot: () => sandbox.snapshot(),
             close: async () => { await client.close(); await server.close(); access.close(); await ctx.dispose(); await sandbox.close(); },
           };
-        }`,
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile: module,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.18',
-    packages: 'external',
-    loader: { '.mustache': 'text' },
-    logLevel: 'warning',
-  });
-  try {
-    return (await import(pathToFileURL(module).href)).start;
-  } finally {
-    rmSync(module, { force: true });
-  }
+        }`)
+  ).start;
 }
 
 const enc = getEncoding('o200k_base');

@@ -48,6 +48,24 @@ export async function loadSourceModule(path, external = []) {
 }
 
 /**
+ * TypeScript `contents` (imports from the project root, e.g. './src/mcp/server.js') bundled beside
+ * this script with every package left to load as itself from node_modules (zod's cycles do not
+ * survive a re-bundle), loaded, and removed at once: the module's exports.
+ */
+export async function loadSourceText(contents) {
+  const module = join(ROOT, 'bench', `.source-${process.pid}-${Date.now()}.mjs`);
+  await bundle({ contents, resolveDir: ROOT, loader: 'ts' }, module, [], {
+    packages: 'external',
+    loader: { '.mustache': 'text' },
+  });
+  try {
+    return await import(pathToFileURL(module).href);
+  } finally {
+    rmSync(module, { force: true });
+  }
+}
+
+/**
  * The CLI's run(argv, io, env) (src/cli/main.ts) and testIO (src/cli/io.ts), bundled from the same
  * sources as dist/ (same defines, same external drivers), for running many commands in one process:
  * the same code path as `mtg ARGS`, without a process start per command. Bundled beside this script

@@ -12,8 +12,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadMirrorFixture } from './bundle.mjs';
+import { fileURLToPath } from 'node:url';
+import { loadMirrorFixture, loadSourceText } from './bundle.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -41,11 +41,8 @@ const row = (label, value, target, met) =>
 
 /** mtg's server and the SDK's Client, in this process (bundled from the sources for this run). */
 async function inProcess() {
-  const module = join(ROOT, 'bench', `.mcp-inprocess-${process.pid}.mjs`);
-  const { build } = await import('esbuild');
-  await build({
-    stdin: {
-      contents: `
+  return (
+    await loadSourceText(`
         import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
         import { Context } from './src/cli/context.js';
         import { parseGlobals } from './src/cli/globals.js';
@@ -62,25 +59,8 @@ async function inProcess() {
           const client = new Client({ name: 'bench', version: '1' });
           await client.connect(b);
           return { client, close: async () => { await client.close(); await server.close(); } };
-        }`,
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile: module,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.18',
-    // Packages load as themselves from node_modules (zod's cycles do not survive a re-bundle).
-    packages: 'external',
-    loader: { '.mustache': 'text' },
-    logLevel: 'warning',
-  });
-  try {
-    return (await import(pathToFileURL(module).href)).start;
-  } finally {
-    rmSync(module, { force: true });
-  }
+        }`)
+  ).start;
 }
 
 /** A line-delimited JSON-RPC session with a child process on stdio. */
