@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/mcp/tokens.js';
 
 const tokenizers = [new Tiktoken(cl100k), new Tiktoken(o200k)];
-export const realTokens = (text: string) => Math.max(...tokenizers.map((t) => t.encode(text).length));
+const realTokens = (text: string) => Math.max(...tokenizers.map((t) => t.encode(text).length));
 
 const SAMPLES: Record<string, string> = {
   English:
