@@ -1,6 +1,14 @@
 // mtg export markdown (in this process) against a sandbox: sync, export, churn, sync, export again.
 // An export killed midway then rerun: test/e2e/export-killed.test.ts.
-import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SandboxSnapshot } from '../../../src/sandbox/index.js';
@@ -118,6 +126,24 @@ describe('mtg export markdown', () => {
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('--since "yesterday"');
     expect(existsSync(bad)).toBe(false);
+  });
+
+  // Issue 29 §3: `ln -s ~/.bashrc DIR/.mtg-export.journal` had JSON lines with server-chosen IDs
+  // appended to the target.
+  it('a journal planted as a link is refused: exit 2, one line, its target untouched, no file written', async () => {
+    const e = await mirrorEnv({ sizes: { meetings: 5, actionItems: 2, people: 2, companies: 1 } });
+    envs.push(e);
+    expect((await e.sync(['--no-transcripts'])).code).toBe(0);
+    const dir = tempDir('mtg-export-planted-');
+    const victim = join(tempDir('mtg-export-victim-'), '.bashrc');
+    writeFileSync(victim, 'alias ll="ls -l"\n');
+    symlinkSync(victim, join(dir, '.mtg-export.journal'));
+    const r = await e.mtg(['export', 'markdown', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/\.mtg-export\.journal is a symbolic link: mtg does not write through it/);
+    expect(readFileSync(victim, 'utf8')).toBe('alias ll="ls -l"\n');
+    expect(readdirSync(dir)).toEqual(['.mtg-export.journal']);
   });
 
   it('after churn and a sync rewrites or moves exactly the changed meetings, touching nothing else', async () => {
