@@ -68,22 +68,86 @@ export function meetingPassages(meeting: Obj, transcript: unknown): Passage[] {
   return out;
 }
 
+/** Transcript entries in one indexed window, and how far each window starts after the previous. */
+export const WINDOW_ENTRIES = 10;
+export const WINDOW_STRIDE = 5;
+
+/**
+ * One row of the index: passages [first, first + count) of meetingPassages(), their texts joined.
+ * A transcript entry is often a few words ("Hmm hmm . Yeah ."), too little to rank: the index holds
+ * windows of WINDOW_ENTRIES neighbouring entries, overlapping by half, so a question whose words are
+ * spread over a few turns of a conversation is found in one row. Every other passage is a row alone.
+ */
+export interface IndexRow {
+  first: number;
+  count: number;
+  kind: PassageKind;
+  text: string;
+  /** The speakers of the row's entries, each once (an indexed column: `find "Dana budget"`). */
+  speakers: string;
+}
+
+export function indexRows(passages: readonly Passage[]): IndexRow[] {
+  const rows: IndexRow[] = [];
+  let i = 0;
+  while (i < passages.length && passages[i]!.kind !== 'transcript') {
+    const p = passages[i]!;
+    rows.push({ first: i, count: 1, kind: p.kind, text: p.text, speakers: '' });
+    i++;
+  }
+  const start = i;
+  const end = passages.length;
+  for (let first = start; first < end; first += WINDOW_STRIDE) {
+    const last = Math.min(end, first + WINDOW_ENTRIES);
+    const window = passages.slice(first, last);
+    const speakers = [...new Set(window.map((p) => p.speaker).filter((s): s is string => !!s))];
+    rows.push({
+      first,
+      count: last - first,
+      kind: 'transcript',
+      text: window.map((p) => p.text).join('\n'),
+      speakers: speakers.join(' · '),
+    });
+    if (last === end) break;
+  }
+  return rows;
+}
+
 export interface PassageWriter {
   /** Replace a meeting's passages from its stored row and transcript (none when it is tombstoned). */
   rewrite(meetingId: string): void;
   remove(meetingId: string): void;
 }
 
-/**
- * Each meeting owns the passage rowids [base * 2^20, (base + 1) * 2^20): deleting them is a rowid
- * range, where `WHERE meeting_id = ?` would scan the whole index (meeting_id is UNINDEXED).
- */
+/** A meeting indexes at most this many passages (the first ones). */
 export const PASSAGES_PER_MEETING = 2 ** 20;
+
+/** The kinds, as the rowid holds them. */
+export const KIND_CODES: readonly PassageKind[] = ['name', 'notes', 'transcript', 'action-items', 'attendees'];
+
+/** Bits of a rowid below the meeting's passage_base: 3 for the kind, 20 for the first passage. */
+export const ROWID_MEETING_SHIFT = 23;
+
+/**
+ * A row's rowid: base * 2^23 + kind * 2^20 + first passage. Each meeting owns the rowids
+ * [base * 2^23, (base + 1) * 2^23): deleting them is a rowid range, and a hit's meeting, kind and
+ * place are read from its rowid (the index stores no other column).
+ */
+export function rowIdOf(base: number, kind: PassageKind, first: number): number {
+  return base * 2 ** ROWID_MEETING_SHIFT + KIND_CODES.indexOf(kind) * PASSAGES_PER_MEETING + first;
+}
+
+export function fromRowId(rowid: number): { base: number; kind: PassageKind; first: number } {
+  const base = Math.floor(rowid / 2 ** ROWID_MEETING_SHIFT);
+  const rest = rowid - base * 2 ** ROWID_MEETING_SHIFT;
+  const code = Math.floor(rest / PASSAGES_PER_MEETING);
+  return { base, kind: KIND_CODES[code] ?? 'transcript', first: rest - code * PASSAGES_PER_MEETING };
+}
 
 export function passageWriter(db: Db): PassageWriter {
   const del: Statement = db.prepare('DELETE FROM passages WHERE rowid BETWEEN ? AND ?');
   const ins: Statement = db.prepare(
-    'INSERT INTO passages(rowid, text, meeting_id, kind, speaker, timestamp) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO passages(rowid, text, speakers) VALUES (?, ?, ?)',
   );
   const row = db.prepare<{
     json: string;
@@ -97,7 +161,8 @@ export function passageWriter(db: Db): PassageWriter {
     'SELECT coalesce(max(passage_base), 0) + 1 AS base FROM meetings',
   );
   const setBase = db.prepare('UPDATE meetings SET passage_base = ? WHERE id = ?');
-  const clear = (base: number) => del.run(base * PASSAGES_PER_MEETING, (base + 1) * PASSAGES_PER_MEETING - 1);
+  const block = 2 ** ROWID_MEETING_SHIFT;
+  const clear = (base: number) => del.run(base * block, (base + 1) * block - 1);
   return {
     rewrite(meetingId) {
       const r = row.get(meetingId);
@@ -111,15 +176,52 @@ export function passageWriter(db: Db): PassageWriter {
       const passages = meetingPassages(
         fromJsonText(r.json) as Obj,
         r.transcript === null ? undefined : fromJsonText(r.transcript),
-      );
-      const first = base * PASSAGES_PER_MEETING;
-      passages.slice(0, PASSAGES_PER_MEETING).forEach((p, i) => {
-        ins.run(first + i, segmentCjk(p.text), meetingId, p.kind, p.speaker ?? null, p.timestamp ?? null);
-      });
+      ).slice(0, PASSAGES_PER_MEETING);
+      for (const w of indexRows(passages))
+        ins.run(rowIdOf(base, w.kind, w.first), segmentCjk(w.text), segmentCjk(w.speakers));
     },
     remove(meetingId) {
       const base = row.get(meetingId)?.base;
       if (base !== null && base !== undefined) clear(base);
     },
   };
+}
+
+/** Live meetings whose passages are not indexed yet (after the upgrade that rebuilds the index). */
+export function unindexedCount(db: Db): number {
+  return db
+    .prepare<{ n: number }>(
+      'SELECT count(*) AS n FROM meetings WHERE passage_base IS NULL AND deleted_at IS NULL',
+    )
+    .get()!.n;
+}
+
+/** Meetings indexed per transaction while the index is built: a kill loses at most one batch. */
+const BUILD_BATCH = 25;
+
+/**
+ * Index the live meetings that have no passages yet (a mirror made before the current index: its
+ * migration emptied it), from what the mirror holds, in small transactions: killed, it resumes where
+ * it stopped, and the database is consistent after every batch (a meeting is indexed whole, or not).
+ * `progress(done, total)` after each batch. Returns the number of meetings indexed.
+ */
+export function buildIndex(db: Db, progress?: (done: number, total: number) => void): number {
+  const total = unindexedCount(db);
+  if (total === 0) return 0;
+  const writer = passageWriter(db);
+  const next = db.prepare<{ id: string }>(
+    'SELECT id FROM meetings WHERE passage_base IS NULL AND deleted_at IS NULL ORDER BY rowid LIMIT ?',
+  );
+  let done = 0;
+  // Bounded: each batch indexes at least one meeting, or there is none left.
+  for (let round = 0; round <= total; round++) {
+    const ids = next.all(BUILD_BATCH).map((r) => String(r.id));
+    if (ids.length === 0) break;
+    db.transaction(() => {
+      for (const id of ids) writer.rewrite(id);
+    });
+    done += ids.length;
+    progress?.(Math.min(done, total), total);
+  }
+  return done;
 }

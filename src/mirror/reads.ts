@@ -17,9 +17,13 @@ import type { Mirror } from './open.js';
 import { mapFilter, pagesOf } from './pages.js';
 import {
   type FindOptions,
+  findMeetings,
   findPassages,
+  type MeetingHit,
   type PassageHit,
+  planSearch,
   rankedMeetingIds,
+  type SearchPlan,
   toMatchExpression,
 } from './search.js';
 import {
@@ -67,10 +71,19 @@ export class MirrorReads implements ReadSource {
     return this.opened.db;
   }
 
-  /** `mtg find`: passages matching `query` (its search syntax: search.ts), best first. Exit 2 on a bad query. */
-  find(query: string, options: FindOptions = {}): Generator<PassageHit> {
-    const match = toMatchExpression(query);
-    return findPassages(this.db(), match, options);
+  /** `query` (its search syntax: search.ts) planned on this mirror; exit 2 on a bad query. */
+  plan(query: string, options: { exact?: boolean } = {}): SearchPlan {
+    return planSearch(this.db(), query, options);
+  }
+
+  /** `mtg find`: passages matching `query` (or its plan), best first. Exit 2 on a bad query. */
+  find(query: string | SearchPlan, options: FindOptions = {}): Generator<PassageHit> {
+    return findPassages(this.db(), typeof query === 'string' ? this.plan(query) : query, options);
+  }
+
+  /** `mtg find --by meeting`: meetings matching `query` (or its plan), best first, with their best passages. */
+  findMeetings(query: string | SearchPlan, options: FindOptions = {}): Generator<MeetingHit> {
+    return findMeetings(this.db(), typeof query === 'string' ? this.plan(query) : query, options);
   }
 
   /**

@@ -8,9 +8,7 @@
 // position of the walk's next item), walks.abandoned_at (a walk given up by --full), runs.error (why a run stopped early); walks and
 // runs ids are never reused (AUTOINCREMENT), since items keep the id of the walk that saw them.
 
-import { hasCjk } from './cjk.js';
 import type { Db } from './driver.js';
-import { passageWriter } from './passages.js';
 
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -112,29 +110,40 @@ DROP TABLE passages_v1;
  * text holds such characters are written again from the stored JSON (the index keeps no text to
  * convert); every other passage is tokenized as before and stays. Same transaction as the version.
  */
-function V3(db: Db): void {
-  const candidates: string[] = [];
-  // Collected first: the driver runs no write while a read iterates. A JSON with \u escapes may
-  // hide such characters, so it is parsed and indexed again too.
-  for (const row of db
-    .prepare<{ id: string; json: string; transcript: string | null }>(
-      'SELECT m.id, m.json, t.json AS transcript FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id' +
-        ' WHERE m.deleted_at IS NULL AND m.passage_base IS NOT NULL',
-    )
-    .iterate()) {
-    if (mayHoldCjk(row.json) || (row.transcript !== null && mayHoldCjk(row.transcript)))
-      candidates.push(row.id);
-  }
-  const writer = passageWriter(db);
-  for (const id of candidates) writer.rewrite(id);
+function V3(_db: Db): void {
+  // Was: the passages of meetings holding CJK text written again. V4 drops the index and rebuilds
+  // every meeting's passages (CJK text included) from the stored JSON, so a mirror migrating
+  // through V3 has nothing to do here (and the writer of today's index could not write V3's).
 }
 
-function mayHoldCjk(json: string): boolean {
-  return hasCjk(json) || json.includes('\\u');
-}
+/**
+ * V4: the index that answers questions (search.ts). Rows are windows of neighbouring transcript
+ * entries (passages.ts: indexRows), with their speakers in an indexed column, and nothing else: the
+ * rowid says the meeting (its passage_base), the kind and the first passage (passages.ts: rowIdOf),
+ * so the index stores no column of its own (smaller, and no content table). Words are stemmed
+ * (FTS5's porter tokenizer over unicode61, accents and case folded); `passages_terms` lists the
+ * indexed terms (fts5vocab: the typo correction's candidates and the words' rarity). The old index
+ * cannot be converted (it keeps no text): it is emptied ('delete-all': SQLite leaves the content
+ * table of a contentless_unindexed table behind on DROP, and defensive mode forbids dropping it:
+ * it stays, empty) and dropped here, in one short transaction, and rebuilt
+ * from the stored JSON by the first search (passages.ts: buildIndex), in batches that survive a
+ * kill; a live meeting whose passage_base is NULL is not indexed yet.
+ */
+const V4 = `
+INSERT INTO passages(passages) VALUES ('delete-all');
+DROP TABLE passages;
+CREATE VIRTUAL TABLE passages USING fts5(
+  text,
+  speakers,
+  content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE passages_terms USING fts5vocab(passages, row);
+UPDATE meetings SET passage_base = NULL;
+`;
 
 /** migrations[i] takes the schema from version i to i + 1: SQL, or a step over the rows. */
-const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3];
+const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4];
 
 export const SCHEMA_VERSION = migrations.length;
 

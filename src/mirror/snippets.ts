@@ -20,7 +20,9 @@ export const MATCH_END = `]${NONCE}\uE000`;
  * when the index stored the text: same words marked (case-, accent-insensitive, prefixes), same
  * window, same ellipses.
  */
-export function snippetMaker(match: string): ((texts: readonly string[]) => string[]) & { close(): void } {
+export function snippetMaker(
+  match: string,
+): ((texts: readonly string[]) => { snippet: string; matched: string[] }[]) & { close(): void } {
   let scratch: Db | undefined;
   // CJK characters are tokens of their own in the index (cjk.ts): here the same split is made with
   // a private-use character declared a separator, which is then taken out of the snippet, so the
@@ -30,15 +32,15 @@ export function snippetMaker(match: string): ((texts: readonly string[]) => stri
   let separator: string | undefined;
   let put: Statement | undefined;
   let clear: Statement | undefined;
-  let get: Statement<{ rowid: number; snippet: string | null }> | undefined;
-  const make = (texts: readonly string[]): string[] => {
+  let get: Statement<{ rowid: number; snippet: string | null; marked: string | null }> | undefined;
+  const make = (texts: readonly string[]): { snippet: string; matched: string[] }[] => {
     if (!scratch || (separator !== undefined && texts.some((t) => t.includes(separator!)))) {
       scratch?.close();
       separator = freeSeparator(texts);
       scratch = openDb(':memory:');
       const separators = separator === undefined ? '' : ` separators '${separator}'`;
       scratch.exec(
-        `CREATE VIRTUAL TABLE hit USING fts5(text, tokenize = "unicode61 remove_diacritics 2${separators}")`,
+        `CREATE VIRTUAL TABLE hit USING fts5(text, tokenize = "porter unicode61 remove_diacritics 2${separators}")`,
       );
       put = scratch.prepare('INSERT INTO hit(rowid, text) SELECT key, value FROM json_each(?)');
       clear = scratch.prepare('DELETE FROM hit');
@@ -47,28 +49,65 @@ export function snippetMaker(match: string): ((texts: readonly string[]) => stri
       // text holding the separator (CJK) is highlighted whole instead; clampSnippet windows it.
       get = scratch.prepare(
         `SELECT rowid, CASE WHEN instr(text, ?) > 0 THEN highlight(hit, 0, ?, ?)
-           ELSE snippet(hit, 0, ?, ?, '…', 16) END AS snippet FROM hit WHERE hit MATCH ?`,
+           ELSE snippet(hit, 0, ?, ?, '…', 24) END AS snippet,
+           highlight(hit, 0, ?, ?) AS marked FROM hit WHERE hit MATCH ?`,
       );
     }
     const db = scratch;
-    const out: string[] = new Array(texts.length).fill('');
+    const out: { snippet: string; matched: string[] }[] = texts.map(() => ({ snippet: '', matched: [] }));
     db.transaction(() => {
       clear!.run();
-      put!.run(JSON.stringify(texts.map((t) => segmentCjk(t, separator ?? ' '))));
+      put!.run(
+        JSON.stringify(texts.map((t) => segmentCjk(t.replace(/[\u0002\u0003]/g, ' '), separator ?? ' '))),
+      );
       // With no free separator (hostile text) the space stands in: nearly every text holds one, so
       // texts are then highlighted whole and windowed by clampSnippet, as CJK texts are.
       const marker = separator ?? ' ';
-      for (const row of get!.iterate(marker, MATCH_START, MATCH_END, MATCH_START, MATCH_END, match)) {
+      const rows = get!.iterate(
+        marker,
+        MATCH_START,
+        MATCH_END,
+        MATCH_START,
+        MATCH_END,
+        MARK_OPEN,
+        MARK_CLOSE,
+        match,
+      );
+      for (const row of rows) {
         const snippet = String(row.snippet ?? '');
         // Highlighted whole (it holds the marker): a short window; snippet()'s own: only bounded.
         const whole = snippet.includes(marker);
         const text = separator === undefined ? snippet : snippet.split(separator).join('');
-        out[row.rowid] = whole ? clampSnippet(text, WHOLE_TEXT_WINDOW) : clampSnippet(text);
+        out[row.rowid] = {
+          snippet: whole ? clampSnippet(text, WHOLE_TEXT_WINDOW) : clampSnippet(text),
+          matched: markedWords(String(row.marked ?? ''), separator),
+        };
       }
     });
     return out;
   };
   return Object.assign(make, { close: () => scratch?.close() });
+}
+
+/** Marks around the matches of the whole text (the words that matched): control characters, as
+ * the text's own are taken out first. */
+const MARK_OPEN = '\u0002';
+const MARK_CLOSE = '\u0003';
+
+/** The distinct words between the marks, lowercased, separators taken out (at most 20). */
+function markedWords(marked: string, separator: string | undefined): string[] {
+  const words = new Set<string>();
+  let at = marked.indexOf(MARK_OPEN);
+  while (at >= 0 && words.size < 20) {
+    const end = marked.indexOf(MARK_CLOSE, at + 1);
+    if (end < 0) break;
+    let word = marked.slice(at + 1, end);
+    if (separator !== undefined) word = word.split(separator).join('');
+    word = word.replace(/[\u0002\u0003]/g, '').trim().toLowerCase();
+    if (word) words.add(word);
+    at = marked.indexOf(MARK_OPEN, end + 1);
+  }
+  return [...words];
 }
 
 /** Private-use code points a snippet table may declare a separator, tried in this order. */

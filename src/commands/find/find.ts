@@ -5,7 +5,8 @@ import { parseTimeWindow } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import { MirrorReads } from '../../mirror/reads.js';
-import type { PassageHit } from '../../mirror/search.js';
+import { ensureSearchIndex } from '../../mirror/open.js';
+import type { MeetingHit, PassageHit } from '../../mirror/search.js';
 import * as search from '../../mirror/search.js';
 import { createChalk, sanitizeOneLine } from '../../output/index.js';
 import { planOutput } from '../../output/plan.js';
@@ -16,28 +17,40 @@ import * as spec from './spec.js';
 export const run = defineRun(spec.find, async (ctx, args, opts) => {
   const kinds = listValues(opts.in, '--in', spec.KINDS).map((v) => oneOf(v, spec.KINDS, '--in value'));
   const window = parseTimeWindow(opts.since, opts.until, ctx.io.now());
+  const byMeeting = oneOf(opts.by ?? 'passage', spec.UNITS, '--by value') === 'meeting';
   const query = args.QUERY.join(' ');
-  search.toMatchExpression(query); // a bad query is exit 2 before the output or the mirror is opened
+  search.parseQuery(query); // a bad query is exit 2 before the output or the mirror is opened
   const plan = await planOutput(ctx, 'hit');
-  const reads = new MirrorReads(await ctx.mirror({ readonly: true }));
-  const hits = reads.find(query, {
+  const mirror = await ctx.mirror({ readonly: true });
+  ensureSearchIndex(mirror, (line) => ctx.progress.note(line));
+  const reads = new MirrorReads(mirror);
+  const planned = reads.plan(query, { exact: opts.exact === true });
+  for (const { from, to } of planned.corrections)
+    ctx.progress.note(`"${sanitizeOneLine(from)}" matches nothing; searched for: ${sanitizeOneLine(to)}`);
+  const options = {
     kinds: kinds.length ? [...new Set(kinds)] : undefined,
     since: window.since?.toISOString(),
     until: window.until?.toISOString(),
     limit: plan.limit,
-  });
+  };
+  const hits: Iterable<PassageHit | MeetingHit> = byMeeting
+    ? reads.findMeetings(planned, options)
+    : reads.find(planned, options);
   let count = 0;
   if (plan.readable) {
     const lines: string[] = [];
     for (const hit of hits) {
       lines.push(...renderHit(hit, plan.color, plan.width));
+      if ('passages' in hit)
+        for (const more of hit.passages.slice(1))
+          lines.push(renderHit({ ...hit, ...more }, plan.color, plan.width)[1]!);
       count++;
     }
     await plan.document(lines.length ? `${lines.join('\n')}\n` : '');
   } else {
     const rows = function* () {
       for (const hit of hits) {
-        yield { ...hit, snippet: search.plainSnippet(hit.snippet) };
+        yield search.plainHit(hit);
       }
     };
     ({ count } = await plan.list(rows()));
