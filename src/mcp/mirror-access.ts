@@ -17,7 +17,7 @@ import type * as S from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
 import { parseTimeWindow } from '../cli/dates.js';
 import type { ChangeEvent, ChangeResource } from '../mirror/changes.js';
-import { type Mirror, mirrorPathIn, openMirror } from '../mirror/open.js';
+import { ensureSearchIndex, type Mirror, mirrorPathIn, openMirror } from '../mirror/open.js';
 import { MirrorReads } from '../mirror/reads.js';
 import * as search from '../mirror/search.js';
 import { type MirrorStatus, mirrorStatus } from '../mirror/status.js';
@@ -28,7 +28,7 @@ export const PASSAGE_KINDS = search.PASSAGE_KINDS;
 export type PassageKind = search.PassageKind;
 
 /** What `mtg find --json` prints for one hit. */
-export type Hit = Omit<search.PassageHit, 'snippet'> & { snippet: string };
+export type Hit = Omit<search.PassageHit, 'snippet'> & { snippet: string; passages?: unknown[] };
 
 /** No mirror for the profile yet: every tool but mirror_status says so. */
 export class NoMirrorError extends UsageError {
@@ -42,7 +42,14 @@ export interface Reader {
   /** `mtg find QUERY --json`'s hits, best first (FTS5 errors: UsageError, before any hit). */
   hits(
     query: string,
-    options: { in?: readonly PassageKind[]; since?: string; until?: string; limit?: number },
+    options: {
+      in?: readonly PassageKind[];
+      since?: string;
+      until?: string;
+      limit?: number;
+      /** One result per meeting with its best passages (`mtg find --by meeting`). */
+      groupBy?: 'passage' | 'meeting';
+    },
   ): Iterable<Hit>;
   /** Live meetings, newest first, as the API last sent them (`mtg meetings list --offline`). */
   meetings(): Promise<Iterable<S.Meeting>>;
@@ -108,15 +115,19 @@ function readerOver(mirror: Mirror): Reader {
   return {
     mirror,
     hits(query, options) {
-      const hits = source.find(query, {
+      // A mirror made by an older mtg gets its search index here, once (progress on stderr).
+      ensureSearchIndex(mirror, (line) => process.stderr.write(`mtg mcp: ${line}\n`));
+      const find = {
         kinds: options.in?.length ? [...new Set(options.in)] : undefined,
         since: options.since,
         until: options.until,
         // Ranked up to here only (as `mtg find --limit`): ranking every match of a common word is slow.
         limit: options.limit,
-      });
+      };
+      const hits: Iterable<search.PassageHit | search.MeetingHit> =
+        options.groupBy === 'meeting' ? source.findMeetings(query, find) : source.find(query, find);
       return (function* () {
-        for (const hit of hits) yield { ...hit, snippet: search.plainSnippet(hit.snippet) };
+        for (const hit of hits) yield search.plainHit(hit);
       })();
     },
     async meetings() {

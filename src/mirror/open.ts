@@ -400,14 +400,20 @@ function describeFsError(err: unknown): string {
  * as it is (what is indexed), said once.
  */
 export function ensureSearchIndex(mirror: Mirror, note: (line: string) => void): void {
-  if (mirror.db.prepare<{ n: number }>(
-    'SELECT EXISTS (SELECT 1 FROM meetings WHERE passage_base IS NULL AND deleted_at IS NULL) AS n',
-  ).get()!.n === 0)
+  if (
+    mirror.db
+      .prepare<{ n: number }>(
+        'SELECT EXISTS (SELECT 1 FROM meetings WHERE passage_base IS NULL AND deleted_at IS NULL) AS n',
+      )
+      .get()!.n === 0
+  )
     return;
   try {
     checkWritable(mirror.path);
   } catch {
-    note(`The search index of ${mirror.path} is incomplete and cannot be built here: run \`mtg sync\` as its owner`);
+    note(
+      `The search index of ${mirror.path} is incomplete and cannot be built here: run \`mtg sync\` as its owner`,
+    );
     return;
   }
   const writer = openMirror({
@@ -420,7 +426,8 @@ export function ensureSearchIndex(mirror: Mirror, note: (line: string) => void):
     let told = 0;
     const started = Date.now();
     buildIndex(writer.db, (done, total) => {
-      if (told === 0) note(`Building the search index from the mirror (${total} meetings; once, after an upgrade)…`);
+      if (told === 0)
+        note(`Building the search index from the mirror (${total} meetings; once, after an upgrade)…`);
       // A line at most every two seconds, and the last.
       if (done === total || Date.now() - told >= 2000) {
         told = Date.now();

@@ -123,7 +123,13 @@ export interface PassageWriter {
 export const PASSAGES_PER_MEETING = 2 ** 20;
 
 /** The kinds, as the rowid holds them. */
-export const KIND_CODES: readonly PassageKind[] = ['name', 'notes', 'transcript', 'action-items', 'attendees'];
+export const KIND_CODES: readonly PassageKind[] = [
+  'name',
+  'notes',
+  'transcript',
+  'action-items',
+  'attendees',
+];
 
 /** Bits of a rowid below the meeting's passage_base: 3 for the kind, 20 for the first passage. */
 export const ROWID_MEETING_SHIFT = 23;
@@ -146,9 +152,7 @@ export function fromRowId(rowid: number): { base: number; kind: PassageKind; fir
 
 export function passageWriter(db: Db): PassageWriter {
   const del: Statement = db.prepare('DELETE FROM passages WHERE rowid BETWEEN ? AND ?');
-  const ins: Statement = db.prepare(
-    'INSERT INTO passages(rowid, text, speakers) VALUES (?, ?, ?)',
-  );
+  const ins: Statement = db.prepare('INSERT INTO passages(rowid, text, speakers) VALUES (?, ?, ?)');
   const row = db.prepare<{
     json: string;
     deleted_at: string | null;

@@ -130,6 +130,7 @@ function V3(_db: Db): void {
  * kill; a live meeting whose passage_base is NULL is not indexed yet.
  */
 const V4 = `
+DROP TABLE IF EXISTS passages_terms;
 INSERT INTO passages(passages) VALUES ('delete-all');
 DROP TABLE passages;
 CREATE VIRTUAL TABLE passages USING fts5(

@@ -165,7 +165,8 @@ export function parseQuery(query: string): ParsedQuery {
     throw new UsageError('The query has no word to search for');
   }
   // Stop and question words go, unless nothing else is left; a repeated concept counts once.
-  const isStop = (c: Concept) => c.alternatives.length === 1 && c.alternatives[0]!.word && STOP_WORDS.has(c.alternatives[0]!.text);
+  const isStop = (c: Concept) =>
+    c.alternatives.length === 1 && c.alternatives[0]!.word && STOP_WORDS.has(c.alternatives[0]!.text);
   const content = concepts.filter((c) => !isStop(c));
   const seen = new Set<string>();
   const kept = (content.length > 0 ? content : concepts).filter((c) => {
@@ -272,7 +273,10 @@ function docCount(db: Db, term: string): number {
 }
 
 function indexSize(db: Db): number {
-  return Math.max(1, Number(db.prepare<{ n: number }>('SELECT count(*) AS n FROM passages_docsize').get()!.n));
+  return Math.max(
+    1,
+    Number(db.prepare<{ n: number }>('SELECT count(*) AS n FROM passages_docsize').get()!.n),
+  );
 }
 
 const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -357,7 +361,8 @@ function nearestWord(db: Db, word: string, stem: string): string | undefined {
     for (const form of spelledForms(t)) {
       const d = editDistance(target, form, max);
       if (d > max) continue;
-      if (!best || d < best.d || (d === best.d && Number(doc) > best.doc)) best = { form, d, doc: Number(doc) };
+      if (!best || d < best.d || (d === best.d && Number(doc) > best.doc))
+        best = { form, d, doc: Number(doc) };
     }
   }
   return best?.form;
@@ -365,7 +370,16 @@ function nearestWord(db: Db, word: string, stem: string): string | undefined {
 
 /** Words a porter stem may stand for: itself, and with the endings that stemming takes off. */
 function spelledForms(stem: string): string[] {
-  const forms = [stem, `${stem}s`, `${stem}ed`, `${stem}ing`, `${stem}e`, `${stem}es`, `${stem}er`, `${stem}ion`];
+  const forms = [
+    stem,
+    `${stem}s`,
+    `${stem}ed`,
+    `${stem}ing`,
+    `${stem}e`,
+    `${stem}es`,
+    `${stem}er`,
+    `${stem}ion`,
+  ];
   if (stem.endsWith('e')) {
     const base = stem.slice(0, -1);
     forms.push(`${base}ing`, `${base}ed`, `${base}ion`);
@@ -385,7 +399,8 @@ export function editDistance(a: string, b: string, max: number): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, prev2[j - 2]! + 1);
       cur.push(v);
       rowMin = Math.min(rowMin, v);
     }
@@ -414,7 +429,7 @@ export const TUNE = {
   floor: 0.25,
   power: 2,
   near: 1,
-  meeting: 0.5,
+  meeting: 0.25,
   ...(process.env.MTG_SEARCH_TUNE ? (JSON.parse(process.env.MTG_SEARCH_TUNE) as object) : {}),
 };
 
@@ -471,7 +486,10 @@ function rankWindows(
   const meetingOf = db.prepare<{ id: string; name: string | null; createdAt: string | null }>(
     'SELECT id, name, created_at AS createdAt FROM meetings WHERE passage_base = ? AND deleted_at IS NULL',
   );
-  const meetings = new Map<number, { id: string; name: string | null; createdAt: string | null } | undefined>();
+  const meetings = new Map<
+    number,
+    { id: string; name: string | null; createdAt: string | null } | undefined
+  >();
   const windows: Window[] = [];
   for (const { rowid, score } of ranked) {
     const { base, kind, first } = fromRowId(Number(rowid));
@@ -657,7 +675,7 @@ export function* findPassages(
   const chosen = windows.slice(0, options.limit);
   const hits = materialize(planned, chosen, passagesOf);
   let rank = 0;
-  for (const hit of hits) yield { ...hit, rank: ++rank };
+  for (const { matched, ...hit } of hits) yield { ...hit, rank: ++rank, matched };
 }
 
 /** One row per meeting, best first, each with its best passages (up to three). */
@@ -690,8 +708,9 @@ export function* findMeetings(db: Db, plan: SearchPlan, options: FindOptions = {
     at += mine.length;
     const [first] = mine;
     if (!first) continue;
+    const { matched: _, ...where } = first;
     yield {
-      ...first,
+      ...where,
       rank: ++rank,
       matched: [...new Set(mine.flatMap((h) => h.matched))],
       passages: mine.map(({ in: kind, speaker, timestamp, snippet, matched }) => ({

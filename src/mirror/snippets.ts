@@ -103,7 +103,10 @@ function markedWords(marked: string, separator: string | undefined): string[] {
     if (end < 0) break;
     let word = marked.slice(at + 1, end);
     if (separator !== undefined) word = word.split(separator).join('');
-    word = word.replace(/[\u0002\u0003]/g, '').trim().toLowerCase();
+    word = word
+      .replace(/[\u0002\u0003]/g, '')
+      .trim()
+      .toLowerCase();
     if (word) words.add(word);
     at = marked.indexOf(MARK_OPEN, end + 1);
   }

@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { lastSeq } from './changes.js';
 import { lockHolder } from './lock.js';
 import type { Mirror } from './open.js';
+import { unindexedCount } from './passages.js';
 import { schemaVersion } from './schema.js';
 import { pendingTranscriptCount } from './sync.js';
 
@@ -28,6 +29,8 @@ export interface MirrorStatus {
   deleted: { meetings: number; actionItems: number; people: number; companies: number };
   transcriptsPending: number;
   lastSeq: number;
+  /** The search index: building (live meetings not indexed yet, after an upgrade) or ready. */
+  searchIndex: { state: 'building' | 'ready'; pending: number };
 }
 
 export function mirrorStatus(mirror: Mirror): MirrorStatus {
@@ -84,5 +87,9 @@ export function mirrorStatus(mirror: Mirror): MirrorStatus {
     },
     transcriptsPending: pendingTranscriptCount(db),
     lastSeq: lastSeq(db),
+    searchIndex: (() => {
+      const pending = unindexedCount(db);
+      return { state: pending > 0 ? 'building' : 'ready', pending };
+    })(),
   };
 }

@@ -74,11 +74,15 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
       ['the', {}],
       ['pricing OR roadmap', { in: ['transcript'] }],
       ['a*', { in: ['name', 'notes'], since: '3650d' }],
+      ['what did they decide about the pricing of the roadmap?', {}],
+      ['what did they decide about the budget?', { groupBy: 'meeting' }],
     ] as const) {
       const cliArgs = ['find', query, '--json'];
       if ('in' in extra) cliArgs.push('--in', extra.in.join(','));
       if ('since' in extra) cliArgs.push('--since', extra.since);
+      if ('groupBy' in extra) cliArgs.push('--by', extra.groupBy);
       const expected = await cli(cliArgs);
+      if (query.startsWith('what')) expect((expected as unknown[]).length, query).toBeGreaterThan(0);
       const { items } = await allPages('search', { query, ...extra, limit: 7 }, 'results');
       expect(items).toEqual(expected);
     }

@@ -53,7 +53,13 @@ export const run = defineRun(spec.status, async (ctx) => {
         'transcripts',
         `${humanCount(s.counts.transcripts)} stored, ${humanCount(s.transcriptsPending)} pending`,
       ) +
-      row('changes', `last seq ${s.lastSeq}`),
+      row('changes', `last seq ${s.lastSeq}`) +
+      row(
+        'search index',
+        s.searchIndex.state === 'ready'
+          ? 'ready'
+          : `building: ${humanCount(s.searchIndex.pending)} meetings to index (the next find or search does it)`,
+      ),
   );
   return ExitCode.ok;
 });

@@ -40,16 +40,23 @@ export const search = defineTool({
   name: 'search',
   title: 'Search meetings',
   description:
-    'Full-text search of every stored meeting: names, notes, transcripts, action items and attendees. ' +
-    'Start here to find which meetings talk about something. Returns one result per matching passage, ' +
-    'best first: {meetingId, meetingName, createdAt, in, speaker, timestamp (seconds into the meeting), ' +
-    'snippet (matches between **), rank}. Every word must match; "quoted phrases", prefix*, a OR b and ' +
-    '-word work. Then call get_meeting with a meetingId for the meeting, and get_transcript to read what ' +
-    'was said around a hit. More results: pass nextCursor back as cursor (good until the mirror next ' +
-    'changes; after a sync, search again without it).' +
+    'Full-text search of every stored meeting: names, notes, transcripts (windows of neighbouring ' +
+    'entries), action items, attendees and speaker names. Start here to find which meetings talk about ' +
+    'something. Ask the question as the user phrased it: plain questions work ("what did Dana say about ' +
+    'the budget?"); a result need not hold every word, those holding all of them, the rarer ones and the ' +
+    'words close together come first; word forms and small typos match. Keywords, "quoted phrases", ' +
+    'prefix*, a OR b and -word work too. Narrow by date with since/until, by kind with in (e.g. ' +
+    '["transcript"]), by speaker by naming them in the query. Returns one result per passage, best first: ' +
+    '{meetingId, meetingName, createdAt, in, speaker, timestamp (seconds into the meeting: the entry that ' +
+    'matches best), snippet (matches between **), rank, matched (the words that matched)}; groupBy ' +
+    '"meeting": one result per meeting with its best passages. Then call get_transcript with the meetingId ' +
+    'and read the entries around the timestamp, or get_meeting for the meeting. More results: pass ' +
+    'nextCursor back as cursor (good until the mirror next changes; after a sync, search again without it).' +
     DATA_NOT_INSTRUCTIONS,
   input: z.strictObject({
-    query: text('query').describe('words, "phrases", prefix*, a OR b, -excluded'),
+    query: text('query').describe(
+      'a question in plain words, or words, "phrases", prefix*, a OR b, -excluded',
+    ),
     in: z
       .array(z.enum(PASSAGE_KINDS, { error: `in must list only ${PASSAGE_KINDS.join(', ')}` }), {
         error: `in must be an array of ${PASSAGE_KINDS.join(', ')}`,
@@ -58,13 +65,26 @@ export const search = defineTool({
       .describe('only these kinds of passage'),
     since: since.optional(),
     until: until.optional(),
+    groupBy: z
+      .enum(['passage', 'meeting'], { error: 'groupBy must be passage or meeting' })
+      .optional()
+      .describe(
+        'passage (default): one result per passage; meeting: one per meeting, with its best passages',
+      ),
     limit: wholeIn('limit', 1, 100).optional().describe('results per page (default 20)'),
     cursor: cursor.optional(),
   }),
   annotations: READ,
   run: async (a, { access }) => {
     const window = timeWindow(a.since, a.until);
-    const f = fingerprint(['search', a.query, a.in ?? [], a.since ?? null, a.until ?? null]);
+    const f = fingerprint([
+      'search',
+      a.query,
+      a.in ?? [],
+      a.since ?? null,
+      a.until ?? null,
+      a.groupBy ?? 'passage',
+    ]);
     const position = decodeCursor<HitsPosition>(a.cursor, f, isHitsPosition);
     const offset = position?.o ?? 0;
     return access.read((r) => {
@@ -73,7 +93,7 @@ export const search = defineTool({
       const state = mirrorState(r);
       if (position && position.v !== state) throw new StaleSearchCursor();
       // Ranked up to one past the page (whether a next one exists), as `mtg find --limit` ranks.
-      const hits = r.hits(a.query, { in: a.in, ...window, limit: offset + limit + 1 });
+      const hits = r.hits(a.query, { in: a.in, ...window, groupBy: a.groupBy, limit: offset + limit + 1 });
       const { page, more, next } = takePage<Hit, Hit>(hits, offset, limit, (h) => h, shortenStrings);
       if (position && mirrorState(r) !== state) throw new StaleSearchCursor();
       const result: Obj = { results: page };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/mirror/driver.js';
 import { openMirror } from '../../../src/mirror/open.js';
-import { PASSAGES_PER_MEETING, passageWriter } from '../../../src/mirror/passages.js';
+import { passageWriter, ROWID_MEETING_SHIFT } from '../../../src/mirror/passages.js';
 import { SCHEMA_VERSION, schemaVersion } from '../../../src/mirror/schema.js';
 import { freeSeparator } from '../../../src/mirror/search.js';
 import { tempConfigDir } from '../../helpers/cli.js';
@@ -139,22 +139,22 @@ describe('find: a passage that is one long token', () => {
   });
 });
 
-describe('a mirror indexed by an older mtg (schema 2: a CJK run was one word)', () => {
+describe('a mirror indexed by an older mtg (schema 3: its index is rebuilt)', () => {
   it('is re-indexed on open, by a read-only find too, and then finds the runs', async () => {
     const dir = tempDir('mtg-find-v2-');
     const path = buildMirror(dir);
-    // What schema 2 left: the same rows, the CJK passages indexed as one token per run.
+    // An index that misses the meeting (what an older index could not find), schema 3.
     const db = openDb(path);
     db.transaction(() => {
       const base = db
         .prepare<{ b: number }>("SELECT passage_base AS b FROM meetings WHERE id = 'm_zh'")
         .get()!.b;
-      const first = base * PASSAGES_PER_MEETING;
-      db.prepare('DELETE FROM passages WHERE rowid BETWEEN ? AND ?').run(first, first + 10);
-      const ins = db.prepare("INSERT INTO passages(rowid, text, meeting_id, kind) VALUES (?, ?, 'm_zh', ?)");
-      ins.run(first, MEETINGS[0]!.name, 'name');
-      ins.run(first + 1, MEETINGS[0]!.notes, 'notes');
-      db.pragma('user_version = 2');
+      const first = base * 2 ** ROWID_MEETING_SHIFT;
+      db.prepare('DELETE FROM passages WHERE rowid BETWEEN ? AND ?').run(
+        first,
+        first + 2 ** ROWID_MEETING_SHIFT - 1,
+      );
+      db.pragma('user_version = 3');
     });
     db.close();
     const before = openDb(path, { readonly: true });
