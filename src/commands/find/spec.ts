@@ -52,8 +52,7 @@ export const find = defineCommand({
   ],
   examples: [
     'mtg find "pricing page" --in transcript',
-    "mtg find 'roadmap -draft' --since 30d --limit 10",
-    'mtg find "onboard*" OR welcome --json',
+    "mtg find 'roadmap -draft' --since 30d --limit 10 --json",
     'mtg find "what did Dana say about the budget?" --by meeting',
   ],
 });
