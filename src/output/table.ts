@@ -6,7 +6,7 @@ import { createChalk } from './color.js';
 import { fieldsOfValue, getPath, isPlainObject } from './fields.js';
 import { sanitizeOneLine } from './sanitize.js';
 import { writeChunk, writeNoWait } from './stream.js';
-import { humanDate, humanDuration, textWidth, truncate } from './text.js';
+import { humanDate, humanDuration, shortDate, textWidth, truncate } from './text.js';
 import type { ItemWriter, ResourceView, WriterOptions } from './types.js';
 
 const DEFAULT_WIDTH = 80;
@@ -15,11 +15,28 @@ const MIN_COL = 4;
 const HUMAN_KEYS = ['name', 'title', 'email', 'domain', 'url', 'id'];
 
 /** Cell text for people: arrays of objects by a readable key (tags by name), joined with ", ". */
+/** A column of timestamps ("createdAt", "at"): printed for people, and shorter when space is short. */
+const isDateColumn = (column: string): boolean => {
+  const last = column.slice(column.lastIndexOf('.') + 1);
+  return /At$/.test(last) || last === 'at';
+};
+
+/**
+ * The short form of a date cell as humanDate printed it: "2025-06-01 13:11" (local time) becomes
+ * "5 months ago"; a relative one ("3 days ago") is short already, and any other text stays.
+ */
+function shortOf(cell: string, now?: number): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})$/.exec(cell);
+  if (!m) return cell;
+  const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
+  return shortDate(new Date(y, mo - 1, d, h, mi).toISOString(), now);
+}
+
 function humanCell(value: unknown, view: ResourceView, column: string, now?: number): string {
   const last = column.slice(column.lastIndexOf('.') + 1);
   let v = value;
   // Times and durations for people (json/csv keep the raw values): "3 days ago", "33m 16s".
-  if (typeof v === 'string' && (/At$/.test(last) || last === 'at')) return humanDate(sanitizeOneLine(v), now);
+  if (typeof v === 'string' && isDateColumn(column)) return humanDate(sanitizeOneLine(v), now);
   if (typeof v === 'number' && last === 'duration') return humanDuration(v);
   if (Array.isArray(v)) {
     const label = view.arrayLabels?.[last];
@@ -136,11 +153,29 @@ const NO_BORDERS = {
 const BLOCK_ROWS = 200;
 
 /** The table as text chunks (one per block of rows), so each can be written with backpressure. */
-async function render(headers: string[], rows: string[][], width: number, paint: Paint, head: Paint) {
+async function render(
+  headers: string[],
+  full: string[][],
+  width: number,
+  paint: Paint,
+  head: Paint,
+  short?: (row: number, column: number) => string | undefined,
+) {
   const { default: Table } = await import('cli-table3');
-  const natural = headers.map((h) => textWidth(h));
-  for (const r of rows) {
-    for (let i = 0; i < natural.length; i++) natural[i] = Math.max(natural[i] ?? 0, textWidth(r[i] ?? ''));
+  const naturalOf = (rows: string[][]) => {
+    const natural = headers.map((h) => textWidth(h));
+    for (const r of rows) {
+      for (let i = 0; i < natural.length; i++) natural[i] = Math.max(natural[i] ?? 0, textWidth(r[i] ?? ''));
+    }
+    return natural;
+  };
+  let rows = full;
+  let natural = naturalOf(rows);
+  // Too wide: dates take their short form ("3 weeks ago") before any name or title is cut, since
+  // a cut name is lost while a relative date still says when.
+  if (short && natural.reduce((a, b) => a + b, 0) + GAP * (headers.length - 1) > width) {
+    rows = full.map((r, y) => r.map((c, x) => short(y, x) ?? c));
+    natural = naturalOf(rows);
   }
   const widths = fitWidths(
     natural,
@@ -242,7 +277,12 @@ export function tableWriter(out: NodeJS.WritableStream, view: ResourceView, opts
     if (rows.length === 0 || !columns) return; // the caller reports "No … found." on stderr
     const { paint, head } = painters(view, opts.color);
     const { headers, cells } = shown(columns);
-    const chunks = await render(headers, cells, opts.width ?? DEFAULT_WIDTH, paint, head);
+    const now = opts.now;
+    const dates = headers.map(isDateColumn);
+    const short = dates.some(Boolean)
+      ? (y: number, x: number) => (dates[x] ? shortOf(cells[y]?.[x] ?? '', now) : undefined)
+      : undefined;
+    const chunks = await render(headers, cells, opts.width ?? DEFAULT_WIDTH, paint, head, short);
     for (const text of chunks) {
       if (interrupted) writeNoWait(out, text);
       else await writeChunk(out, text);

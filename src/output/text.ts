@@ -115,6 +115,35 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60 * 1000],
 ];
 const pad2 = (n: number) => String(n).padStart(2, '0');
+const DAY_MS = 24 * 3600 * 1000;
+const AGES: [string, number][] = [
+  ['year', 365 * DAY_MS],
+  ['month', 30 * DAY_MS],
+  ['week', 7 * DAY_MS],
+  ['day', DAY_MS],
+  ['hour', 3600 * 1000],
+  ['minute', 60 * 1000],
+];
+
+/**
+ * The short form of a timestamp, for a table too narrow for "2025-06-01 13:11": relative at any
+ * age ("3 weeks ago", "11 months ago"); a future one as its local date. Text that is no date comes
+ * back unchanged.
+ */
+export function shortDate(iso: string, now: number = Date.now()): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const ago = now - t;
+  if (ago < 0) {
+    const d = new Date(t);
+    return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+  }
+  for (const [unit, ms] of AGES) {
+    const n = Math.floor(ago / ms);
+    if (n >= 1) return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+  }
+  return 'just now';
+}
 
 /**
  * A timestamp as people read it, one rule everywhere (like gh): within the last 7 days relative

@@ -12,13 +12,18 @@ import { type ResourceName, viewFor } from '../../src/output/views.js';
 const WIDTHS = [60, 80, 120, 200];
 const LONG_ID = 'mtg_01HZX3Q9V8K2M4N6P8R0T2W4Y6';
 
-async function render(resource: ResourceName, items: unknown[], width: number): Promise<string[]> {
+async function render(
+  resource: ResourceName,
+  items: unknown[],
+  width: number,
+  now?: number,
+): Promise<string[]> {
   const out = new PassThrough();
   let text = '';
   out.on('data', (d: Buffer) => {
     text += d.toString('utf8');
   });
-  const w = tableWriter(out, viewFor(resource), { format: 'table', color: false, width });
+  const w = tableWriter(out, viewFor(resource), { format: 'table', color: false, width, now });
   await w.writeMany(items);
   await w.end();
   return text.trimEnd().split('\n');
@@ -59,6 +64,55 @@ describe('human units', () => {
     const local = humanDate('2025-05-01T11:11:00.000Z', now);
     expect(local).toMatch(/^2025-05-0[12] \d\d:11$/);
     expect(humanDate('not a date', now)).toBe('not a date');
+  });
+});
+
+describe('a date gives way before a name does', () => {
+  // COLUMNS=60 and a long ID: the name had kept 5 columns while the date kept all 16.
+  const now = Date.parse('2025-06-25T12:00:00Z');
+  const nameCell = (lines: string[], row: number) => {
+    const header = lines[0]!;
+    return lines[row]!.slice(header.indexOf('name'), header.indexOf('createdAt')).trim();
+  };
+
+  it('at 60 columns every date takes its relative form and the name keeps the room', async () => {
+    const rows = [
+      {
+        id: 'mtg_450526d9f2a2',
+        name: 'Incident retro with Stark Industries',
+        createdAt: '2025-06-01T11:11:00.000Z',
+        duration: 4200,
+        tags: [],
+      },
+      {
+        id: 'mtg_3fa1c9e07b42',
+        name: 'Pricing review',
+        createdAt: '2025-05-02T08:00:00.000Z',
+        duration: 60,
+        tags: [],
+      },
+    ];
+    const lines = await render('meeting', rows, 60, now);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    expect(lines[1]).toContain('3 weeks ago');
+    expect(lines[2]).toContain('1 month ago');
+    expect(lines.join('\n')).not.toMatch(/2025-0\d-\d\d \d\d:\d\d/);
+    // With the 16-column date the name kept 8 columns; now it has the date's 5 more.
+    expect(stringWidth(nameCell(lines, 1))).toBe(13);
+  });
+
+  it('when everything fits, dates stay local date and time', async () => {
+    const lines = await render('meeting', meetings, 200, now);
+    expect(lines[1]).toMatch(/2025-06-01 \d\d:11/);
+  });
+
+  it('short forms: weeks, months, years ago; a future date as its day', async () => {
+    const { shortDate } = await import('../../src/output/text.js');
+    expect(shortDate('2025-06-01T11:11:00.000Z', now)).toBe('3 weeks ago');
+    expect(shortDate('2024-01-01T00:00:00.000Z', now)).toBe('1 year ago');
+    expect(shortDate('2025-06-25T11:00:00.000Z', now)).toBe('1 hour ago');
+    expect(shortDate('2025-07-02T12:00:00.000Z', now)).toBe('2025-07-02');
+    expect(shortDate('soon', now)).toBe('soon');
   });
 });
 
@@ -113,15 +167,16 @@ describe('columns give way in the order a person would', () => {
     };
   };
 
-  it('at 60 columns the name and the tags share what is left; the date and duration stay whole', async () => {
-    const lines = await render('meeting', [meeting], 60);
+  it('at 60 columns the date gives way to its relative form, then the name and the tags share what is left', async () => {
+    const lines = await render('meeting', [meeting], 60, Date.parse('2025-06-25T12:00:00Z'));
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
     const c = cellsOf(lines);
-    expect(c.createdAt).toMatch(/^2025-06-01 \d\d:\d\d$/);
+    expect(c.createdAt).toBe('3 weeks ago');
     expect(c.duration).toBe('1h 10m');
     expect(c.name.endsWith('…')).toBe(true);
-    // Widest first: the name is never cut below the width of the tag list beside it.
-    expect(stringWidth(c.name)).toBeGreaterThanOrEqual(stringWidth(c.tags));
+    // Widest first: the name is not cut below the width of the tag list beside it (give or take
+    // the one column of an odd share).
+    expect(stringWidth(c.name)).toBeGreaterThanOrEqual(stringWidth(c.tags) - 1);
   });
 
   it('a column keeps its header whole while others can still give way', async () => {
