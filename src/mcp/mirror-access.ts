@@ -20,6 +20,7 @@ import type { ChangeEvent, ChangeResource } from '../mirror/changes.js';
 import { ensureSearchIndex, type Mirror, mirrorPathIn, openMirror } from '../mirror/open.js';
 import { MirrorReads } from '../mirror/reads.js';
 import * as search from '../mirror/search.js';
+import type { BoundedSqlOptions, BoundedSqlRows } from '../mirror/sql.js';
 import { type MirrorStatus, mirrorStatus } from '../mirror/status.js';
 import { runSync, type SyncSummary, storeWrittenActionItem, type WrittenActionItem } from '../mirror/sync.js';
 
@@ -64,8 +65,13 @@ export interface Reader {
   mineIds(): Set<string>;
   /** `mtg changes --after SEQ --json`'s events, oldest first. */
   changes(after: number, resources: readonly ChangeResource[], limit: number): Iterable<ChangeEvent>;
-  /** `mtg sql`'s rows (checked read-only first). */
+  /** mtg's own statement's rows, in this process (checked read-only first). */
   sql(query: string): { columns: string[]; rows: Iterable<Record<string, unknown>> };
+  /**
+   * The sql tool's statement, as `mtg sql` runs it: checked now (UsageError), run in a child process
+   * as its rows are read, ended by the bound, the signal, or when the reading stops.
+   */
+  boundedSql(query: string, options: BoundedSqlOptions): BoundedSqlRows;
   /** The open mirror, for the operations (src/ops/) that take one. */
   readonly mirror: Mirror;
 }
@@ -151,6 +157,7 @@ function readerOver(mirror: Mirror): Reader {
       const { columns, rows } = source.sql(query, 'the sql tool');
       return { columns, rows: rows() };
     },
+    boundedSql: (query, options) => source.boundedSql(query, 'the sql tool', options),
   };
 }
 

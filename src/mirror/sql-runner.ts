@@ -60,6 +60,8 @@ const BATCH_MS = 100;
 const CHILD = `(() => {
   'use strict';
   const [, specifier] = process.argv;
+  // node:sqlite's ExperimentalWarning (Node 22) would be the last line of stderr, read only if this dies.
+  process.removeAllListeners('warning');
   const { Worker } = require('node:worker_threads');
   // The watchdog: a thread of its own, so it runs while the main one is inside a step.
   new Worker(
@@ -71,18 +73,25 @@ const CHILD = `(() => {
   process.on('SIGINT', () => {});
   const send = (m) => process.send(m);
   const fail = (err) => send({ type: 'error', message: String((err && err.message) || err), code: err && err.code });
-  let columns, rows;
+  let columns, rows, db;
   const run = (m) => {
     const driver = require(specifier);
+    // A process serves one statement after another (a server's pool): the last one's connection
+    // goes first, its iteration ended (better-sqlite3 refuses to close a connection mid-iteration).
+    try {
+      if (rows && rows.return) rows.return();
+      if (db) db.close();
+    } catch {}
+    rows = db = undefined;
     let stmt;
     if (specifier === 'node:sqlite') {
-      const db = new driver.DatabaseSync(m.path, { readOnly: true });
+      db = new driver.DatabaseSync(m.path, { readOnly: true });
       db.exec('PRAGMA busy_timeout = ' + m.busyMs + '; PRAGMA query_only = ON; PRAGMA cache_size = -2000');
       stmt = db.prepare(m.sql);
       stmt.setReadBigInts(true);
       columns = stmt.columns().map((c) => c.name);
     } else {
-      const db = new driver(m.path, { readonly: true, fileMustExist: true, timeout: m.busyMs });
+      db = new driver(m.path, { readonly: true, fileMustExist: true, timeout: m.busyMs });
       db.pragma('query_only = ON');
       db.pragma('cache_size = -2000');
       stmt = db.prepare(m.sql);
@@ -128,26 +137,33 @@ function endedWhy(code: number | null, signal: NodeJS.Signals | null, stderr: st
   return line || (signal ? `signal ${signal}` : `exit code ${code}`);
 }
 
+/** Only what SQLite may need from the environment (its temporary files); no NODE_OPTIONS hooks. */
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'SQLITE_TMPDIR', 'SYSTEMROOT']) {
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  }
+  return env;
+}
+
 /**
- * The child's messages one at a time, each awaited within a bound; an abort, the bound or the
- * child's end rejects the wait.
+ * One child process: its messages one at a time, each awaited within a bound; an abort, the bound
+ * or the child's end rejects the wait.
  */
 class Runner {
   private readonly child: ChildProcess;
   private readonly queue: ChildMessage[] = [];
   private waiting: ((m: ChildMessage | Error) => void) | undefined;
   private ended: Error | undefined;
-  private exited: Promise<void>;
+  readonly exited: Promise<void>;
   private stderr = '';
+  /** A request sent and not answered yet: the child is busy (stepping, or starting). */
+  pending = false;
 
-  constructor(private readonly options: ApartOptions) {
-    // Only what SQLite may need from the environment (its temporary files); no NODE_OPTIONS hooks.
-    const env: NodeJS.ProcessEnv = {};
-    for (const name of ['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'SQLITE_TMPDIR', 'SYSTEMROOT']) {
-      if (process.env[name] !== undefined) env[name] = process.env[name];
-    }
-    this.child = spawn(process.execPath, ['--no-warnings', '-e', CHILD, driverSpecifier()], {
-      env,
+  constructor() {
+    // `-e` first: the standalone binary runs `mtg -e CODE ARGS...` as node would (src/cli/sea-main.ts).
+    this.child = spawn(process.execPath, ['-e', CHILD, driverSpecifier()], {
+      env: childEnv(),
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
       windowsHide: true,
@@ -175,6 +191,10 @@ class Runner {
     });
   }
 
+  get alive(): boolean {
+    return this.ended === undefined;
+  }
+
   private deliver(m: ChildMessage | Error): void {
     const waiting = this.waiting;
     this.waiting = undefined;
@@ -188,19 +208,38 @@ class Runner {
   }
 
   send(message: object): void {
+    this.pending = true;
     this.child.send(message, (err) => {
       // The child is gone: its exit says why.
       if (err) return;
     });
   }
 
+  /** Idle in a pool: it does not keep this process's event loop alive. */
+  park(parked: boolean): void {
+    const channel = this.child.channel as { ref(): void; unref(): void } | undefined;
+    if (parked) {
+      this.child.unref();
+      channel?.unref();
+    } else {
+      this.child.ref();
+      channel?.ref();
+    }
+  }
+
   /** The next message, within `boundMs`; the time it took is returned with it. */
-  async receive(boundMs: number, onBound: () => Error): Promise<{ message: ChildMessage; tookMs: number }> {
+  async receive(
+    boundMs: number,
+    onBound: () => Error,
+    signal: AbortSignal | undefined,
+  ): Promise<{ message: ChildMessage; tookMs: number }> {
     const started = performance.now();
     const queued = this.queue.shift();
-    if (queued) return { message: queued, tookMs: 0 };
+    if (queued) {
+      this.pending = false;
+      return { message: queued, tookMs: 0 };
+    }
     if (this.ended) throw this.ended;
-    const { signal } = this.options;
     if (signal?.aborted) throw new InterruptedError();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
@@ -212,6 +251,7 @@ class Runner {
         signal?.addEventListener('abort', onAbort, { once: true });
       });
       if (got instanceof Error) throw got;
+      this.pending = false;
       return { message: got, tookMs: performance.now() - started };
     } finally {
       clearTimeout(timer);
@@ -227,22 +267,115 @@ class Runner {
 }
 
 /**
+ * Statement processes a long-lived caller (`mtg mcp`) reuses: at most `max` at once (each is a node
+ * process: tens of MB), an idle one kept for the next statement (a process start costs more than
+ * most statements) and ended after `idleMs`. A statement that was stopped mid-step takes its
+ * process with it; close() ends them all.
+ */
+export class StatementPool {
+  private readonly idle: Runner[] = [];
+  private readonly idleTimers = new Map<Runner, NodeJS.Timeout>();
+  private running = 0;
+  private wakers: (() => void)[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly max = 4,
+    private readonly idleMs = 15_000,
+  ) {}
+
+  /** A process for one statement: an idle one, a new one, or the next one freed (within `boundMs`). */
+  async acquire(boundMs: number, onBound: () => Error, signal: AbortSignal | undefined): Promise<Runner> {
+    const end = performance.now() + boundMs;
+    for (;;) {
+      if (this.closed || signal?.aborted) throw new InterruptedError();
+      const parked = this.idle.pop();
+      if (parked) {
+        clearTimeout(this.idleTimers.get(parked));
+        this.idleTimers.delete(parked);
+        if (!parked.alive) continue;
+        parked.park(false);
+        return parked;
+      }
+      if (this.running < this.max) {
+        const runner = new Runner();
+        this.running++;
+        void runner.exited.then(() => {
+          this.running--;
+          const at = this.idle.indexOf(runner);
+          if (at >= 0) this.idle.splice(at, 1);
+          this.wake();
+        });
+        return runner;
+      }
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => finish(onBound()), Math.max(0, end - performance.now()));
+        const onAbort = () => finish(new InterruptedError());
+        const finish = (err?: Error) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          this.wakers = this.wakers.filter((w) => w !== waker);
+          if (err) reject(err);
+          else resolve();
+        };
+        const waker = () => finish();
+        this.wakers.push(waker);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+  }
+
+  /** A process whose statement ended between batches: kept for the next one. */
+  release(runner: Runner): void {
+    if (this.closed || !runner.alive || runner.pending) {
+      void runner.stop();
+      return;
+    }
+    runner.park(true);
+    this.idle.push(runner);
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(runner);
+      void runner.stop();
+    }, this.idleMs);
+    timer.unref();
+    this.idleTimers.set(runner, timer);
+    this.wake();
+  }
+
+  private wake(): void {
+    this.wakers[0]?.();
+  }
+
+  /** Ends every idle process now; a statement still running is ended by its caller's signal. */
+  close(): void {
+    this.closed = true;
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
+    this.idleTimers.clear();
+    for (const runner of this.idle.splice(0)) void runner.stop();
+    for (const waker of [...this.wakers]) waker();
+  }
+}
+
+/**
  * The rows of `sql` (already checked: one read-only statement that returns rows) on the mirror at
  * `path`, each as an array of cells in `columns`' order, run in a child process (see the top of
- * this file). Lazy: the child starts at the first next(); stopping the iteration (`break`,
- * return()) ends it. Past the time limit: SqlTimeoutError; aborted: InterruptedError; an SQLite
+ * this file; from `options.pool` when given, else one of its own). Lazy: the process is taken at the
+ * first next(); stopping the iteration (`break`, return()) ends the statement. Past the time limit
+ * (a wait for a pool's process included): SqlTimeoutError; aborted: InterruptedError; an SQLite
  * error while stepping: options.sqlError(…).
  */
 export async function* rowsApart(
   path: string,
   sql: string,
-  options: ApartOptions & { busyMs?: number },
+  options: ApartOptions & { busyMs?: number; pool?: StatementPool },
 ): AsyncGenerator<unknown[]> {
-  const runner = new Runner(options);
-  let left = options.timeoutMs;
+  const { signal, pool } = options;
   const timedOut = () => new SqlTimeoutError(options.timeoutMs, options.timeoutHint);
+  const asked = performance.now();
+  const runner = pool ? await pool.acquire(options.timeoutMs, timedOut, signal) : new Runner();
+  let left = options.timeoutMs - (performance.now() - asked);
   const answer = async (boundMs: number, onBound: () => Error, counts: boolean) => {
-    const { message, tookMs } = await runner.receive(boundMs, onBound);
+    const { message, tookMs } = await runner.receive(boundMs, onBound, signal);
     if (counts) left -= tookMs;
     if (message.type === 'error') {
       throw options.sqlError(Object.assign(new Error(message.message), { code: message.code }));
@@ -266,6 +399,9 @@ export async function* rowsApart(
       if (batch.done) return;
     }
   } finally {
-    await runner.stop();
+    // Between batches (done, or the reader stopped) the process is idle: a pool keeps it. Mid-step
+    // (the limit, an abort, an error) it is killed.
+    if (pool) pool.release(runner);
+    else await runner.stop();
   }
 }

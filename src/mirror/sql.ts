@@ -4,7 +4,7 @@
 import { UsageError } from '../api/errors.js';
 import { fromBigInt } from '../api/exact.js';
 import type { Db, Statement } from './driver.js';
-import { rowsApart } from './sql-runner.js';
+import { rowsApart, type StatementPool } from './sql-runner.js';
 
 /** SQLite's message on one line, for a usage error. */
 function oneLine(err: unknown): string {
@@ -180,6 +180,8 @@ export interface BoundedSqlOptions {
   /** Said after the limit in the timeout's message, e.g. " (--timeout)". */
   timeoutHint?: string;
   signal?: AbortSignal;
+  /** Where a long-lived caller (`mtg mcp`) takes a process for the statement from; none: one of its own. */
+  pool?: StatementPool;
 }
 
 /**

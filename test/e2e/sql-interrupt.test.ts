@@ -2,11 +2,11 @@
 // JavaScript (a recursive CTE without end): SIGINT (Ctrl-C) and SIGTERM end it at once, exit 130,
 // and the process that ran the statement is gone with it; a `mtg sql` killed outright (SIGKILL)
 // does not leave its statement running. The time limit and PRAGMA: test/commands/sql/sql.test.ts.
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openMirror } from '../../src/mirror/open.js';
 import { waitUntil } from '../hardening/helpers.js';
 import { type Spawned, spawnCli } from '../helpers/cli.js';
+import { childrenOf, cpuSeconds, running, within } from '../helpers/processes.js';
 import { tempDir } from '../helpers/temp.js';
 
 const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
@@ -17,40 +17,6 @@ beforeAll(() => {
   env = { MTG_DATA_DIR: dir };
   openMirror({ profile: 'default', dataDir: dir, baseUrl: 'https://api.example.com' }).close();
 });
-
-/** A process's children (Linux: /proc). */
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
-/** Running (a zombie waiting for its reaper counts as ended). */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-/** CPU seconds a process has used (Linux: /proc/PID/stat, utime + stime in clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      .replace(/^.*\) /, '')
-      .split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * `mtg sql RUNAWAY`, once the statement has been stepping for a while; `statement`: the process
@@ -76,22 +42,12 @@ afterEach(() => {
   for (const run of started.splice(0)) run.child.kill('SIGKILL');
 });
 
-/** The exit of `run`, or an error if it has not ended within 10 s (it ignored the signal). */
-function ended(run: Spawned) {
-  return Promise.race([
-    run.done,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error('mtg sql had not ended 10 s after the signal')), 10_000),
-    ),
-  ]);
-}
-
 describe('mtg sql stuck in one step', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`${signal} ends it: exit 130, and the statement's process is gone`, async () => {
       const { run, statement } = await runaway();
       run.child.kill(signal);
-      const { code } = await ended(run);
+      const { code } = await within(run.done, 10_000, 'mtg sql');
       expect(code).toBe(130);
       expect(run.stderr()).toBe('Interrupted.\n');
       expect(run.stdout()).toBe('');

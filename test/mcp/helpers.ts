@@ -62,6 +62,8 @@ export async function connect(
     offline?: boolean;
     allowWrites?: boolean;
     syncTimeBoundMs?: number;
+    /** The sql tool's bound on one statement (`--timeout`), in ms. */
+    sqlTimeoutMs?: number;
     /** The server's log lines (its stderr in `mtg mcp`). */
     log?: (line: string) => void;
   } = {},
@@ -78,6 +80,9 @@ export async function connect(
       offline: !!flags.offline,
       allowWrites: !!flags.allowWrites,
       log: flags.log ?? (() => {}),
+      sqlTimeoutMs: flags.sqlTimeoutMs,
+      // As serveStdio: closing ends a statement still running.
+      stopping: controller.signal,
     },
     flags.offline ? undefined : new InProcessSync(access, { timeBoundMs: flags.syncTimeBoundMs }),
   );

@@ -52,6 +52,8 @@ export const run = defineRun(spec.mcp, async (ctx, args, opts) => {
     signal: ctx.signal,
     syncEveryMs,
     log: (line) => ctx.progress.line(line),
+    // A request's bound bounds a statement of the sql tool too.
+    sqlTimeoutMs: ctx.globals.timeoutMs,
   });
   return ExitCode.ok;
 });

@@ -16,7 +16,8 @@ export const mcp = defineCommand({
     'Cursor and VS Code. Its tools (search, list_meetings, get_meeting, get_transcript, list_action_items, ' +
     'get_person, changes, sql, mirror_status) answer from the local mirror and send no request; `sync` ' +
     'runs one paced sync (not with --offline); --allow-writes adds create_action_item and ' +
-    'update_action_item. stdout carries only protocol messages. `mtg mcp install CLIENT` adds this server ' +
+    'update_action_item; a statement of the sql tool runs at most --timeout seconds. stdout carries only ' +
+    'protocol messages. `mtg mcp install CLIENT` adds this server ' +
     "to the assistant's own configuration file (absolute paths of node and mtg; --profile, --sync-every " +
     'and --allow-writes passed on; every other entry kept; a backup beside it; --print to see it first); ' +
     '`mtg mcp uninstall CLIENT` removes it. See docs/mcp.md.',

@@ -6,6 +6,7 @@ import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MtgError, UsageError } from '../../api/errors.js';
 import { ExactInteger } from '../../api/exact.js';
+import type { StatementPool } from '../../mirror/sql-runner.js';
 import type { MirrorAccess, Reader } from '../mirror-access.js';
 import type { SyncProgressReport } from '../sync-tool.js';
 
@@ -20,6 +21,12 @@ export interface ToolsOptions {
   renderMeeting: (id: string, meeting: Obj) => Promise<string>;
   /** Logs a failure that is not the caller's (stderr). */
   log: (line: string) => void;
+  /** The sql tool's bound on one statement, in ms. */
+  sqlTimeoutMs: number;
+  /** Aborted when the server stops. */
+  stopping?: AbortSignal;
+  /** The processes the sql tool's statements run in. */
+  sqlPool: StatementPool;
 }
 
 /** What a tool's run gets besides its arguments. */

@@ -1,0 +1,90 @@
+// Issue 29, item 1: the sql tool of `mtg mcp` runs a statement apart from the server's event loop.
+// A runaway one (a recursive CTE without end: one SQLite step that never returns to JavaScript)
+// blocks no other call, is isError in one sentence past the server's bound, and the server goes on
+// serving; `PRAGMA name = value` is isError while reading a PRAGMA works. In-process, over the
+// SDK's in-memory transport; the process (stdin closed, signals mid-query): test/e2e/mcp-sql.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Connected, connect, type McpEnv, mcpEnv } from './helpers.js';
+
+const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
+
+let m: McpEnv;
+const open: Connected[] = [];
+beforeAll(async () => {
+  m = await mcpEnv();
+});
+afterAll(async () => {
+  for (const c of open) await c.close();
+  await m?.sandbox.close();
+});
+
+async function server(sqlTimeoutMs: number): Promise<Connected> {
+  const c = await connect(m.env, { sqlTimeoutMs });
+  open.push(c);
+  return c;
+}
+
+describe('the sql tool and a runaway statement', () => {
+  it('blocks no other call: they answer while it runs', async () => {
+    // A bound far beyond the test: the statement is still running when the other calls return.
+    const c = await server(60_000);
+    let settled = false;
+    const runaway = c.call('sql', { query: RUNAWAY }).finally(() => {
+      settled = true;
+    });
+    const status = await c.call('mirror_status');
+    expect(status.isError, status.text).toBe(false);
+    const count = await c.call('sql', { query: 'SELECT count(*) AS n FROM meetings' });
+    expect(count.isError, count.text).toBe(false);
+    expect(count.data.rows[0].n).toBeGreaterThan(0);
+    const hits = await c.call('search', { query: 'the', limit: 1 });
+    expect(hits.isError, hits.text).toBe(false);
+    expect(settled).toBe(false);
+    // Closing the server ends the statement (its process is killed); the call fails or says so.
+    open.splice(open.indexOf(c), 1);
+    await c.close();
+    await runaway.catch(() => undefined);
+  }, 60_000);
+
+  it('past the bound it is isError in one sentence naming the bound, and the server goes on serving', async () => {
+    const c = await server(1_000);
+    const r = await c.call('sql', { query: RUNAWAY });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      'the statement ran longer than its time limit of 1 s and was stopped; narrow it (a WHERE, a LIMIT) or ask another tool',
+    );
+    const after = await c.call('sql', { query: 'SELECT 1 AS one' });
+    expect(after.isError, after.text).toBe(false);
+    expect(after.data).toEqual({ columns: ['one'], rows: [{ one: 1 }], truncated: false });
+  }, 60_000);
+
+  it('rows of a statement that never ends are read only as far as the page needs', async () => {
+    const c = await server(20_000);
+    const r = await c.call('sql', {
+      query: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c',
+      limit: 5,
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data).toEqual({ columns: ['x'], rows: [1, 2, 3, 4, 5].map((x) => ({ x })), truncated: true });
+  }, 60_000);
+});
+
+describe('the sql tool and PRAGMA', () => {
+  it('a PRAGMA that sets a value is isError, and nothing of it stays; reading a PRAGMA works', async () => {
+    const c = await server(20_000);
+    for (const query of [
+      'PRAGMA mmap_size=2000000000',
+      'PRAGMA mmap_size(2000000000)',
+      'PRAGMA cache_size = 1',
+    ]) {
+      const r = await c.call('sql', { query });
+      expect(r.isError, query).toBe(true);
+      expect(r.text).toMatch(/^the sql tool only reads: PRAGMA \w+ with a value would change a setting/);
+    }
+    const mmap = await c.call('sql', { query: 'PRAGMA mmap_size' });
+    expect(mmap.data.rows).toEqual([{ mmap_size: 0 }]);
+    const info = await c.call('sql', { query: 'PRAGMA table_info(meetings)' });
+    expect(info.isError, info.text).toBe(false);
+    expect(info.data.rows.map((r: { name: string }) => r.name)).toContain('json');
+  }, 60_000);
+});
