@@ -19,21 +19,20 @@ export interface ProgressOptions {
 const LOG_WAITS_FROM_MS = 2_000;
 
 /**
- * The spec's windows are per second and per minute, and RateLimit-Reset (whole seconds, rounded
- * up) counts down the one closest to exhaustion: a wait of more than a second (plus the pacing
- * margin) can only be the longer window.
+ * The window a wait is for, named from what the server reported (its RateLimit-Limit), never from
+ * the spec's plans: a server with windows of 40 per 10 s has no "per-minute window".
  */
-const PER_SECOND_WAIT_MAX_MS = 1_200;
-
-export function windowName(waitMs: number): string {
-  return waitMs <= PER_SECOND_WAIT_MAX_MS ? 'per-second window' : 'per-minute window';
+export function windowName(limit: number | undefined): string {
+  return limit === undefined ? 'the rate-limit window' : `the window of ${limit} requests`;
 }
 
-/** "Rate limited: waiting 12 s (per-minute window)", for the spinner and the log. */
+/** "Rate limited: waiting 12 s (the window of 20 requests)", for the spinner and the log. */
 export function waitText(info: WaitInfo): string {
   const seconds = Math.max(1, Math.round(info.ms / 1000));
   const why =
-    info.reason === 'retry-after' ? `${windowName(info.ms)}; the server answered 429` : windowName(info.ms);
+    info.reason === 'retry-after'
+      ? `${windowName(info.limit)}; the server answered 429`
+      : windowName(info.limit);
   return `Rate limited: waiting ${seconds} s (${why})`;
 }
 

@@ -41,7 +41,7 @@ describe('progress', () => {
     expect(code).toBe(0);
     expect(screen).toMatch(SPINNER_FRAME);
     expect(screen).toMatch(/Fetched \d+ action items, page \d+/);
-    expect(screen).toContain('Rate limited: waiting 1 s (per-second window)');
+    expect(screen).toMatch(/Rate limited: waiting 1 s \(the window of \d+ requests\)/);
     expect(JSON.parse(readFileSync(data, 'utf8'))).toHaveLength(40);
   });
 

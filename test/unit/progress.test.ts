@@ -1,31 +1,23 @@
-// The rate-limit wait as people read it: the window named from the wait (the spec's windows are
-// one second and one minute; RateLimit-Reset counts down the one closest to exhaustion).
+// The rate-limit wait as people read it: the window named from what the server reported (its
+// limit), not from the spec's plans (a server of 5/1s and 40/10s has no per-minute window).
 import { describe, expect, it } from 'vitest';
-import { Progress, waitText, windowName } from '../../src/cli/progress.js';
+import { Progress, waitText } from '../../src/cli/progress.js';
 
 describe('waitText', () => {
-  it('names the per-minute window for waits longer than a second', () => {
-    expect(waitText({ ms: 12_050, reason: 'window', limit: 300 })).toBe(
-      'Rate limited: waiting 12 s (per-minute window)',
+  it('names the window by what the server reported (its limit), never "per-minute"', () => {
+    expect(waitText({ ms: 12_050, reason: 'window', limit: 40 })).toBe(
+      'Rate limited: waiting 12 s (the window of 40 requests)',
     );
-  });
-
-  it('names the per-second window for waits of up to a second (plus the pacing margin)', () => {
-    expect(waitText({ ms: 1_050, reason: 'window', limit: 20 })).toBe(
-      'Rate limited: waiting 1 s (per-second window)',
+    expect(waitText({ ms: 1_050, reason: 'window', limit: 5 })).toBe(
+      'Rate limited: waiting 1 s (the window of 5 requests)',
     );
-    expect(waitText({ ms: 120, reason: 'window' })).toBe('Rate limited: waiting 1 s (per-second window)');
+    expect(waitText({ ms: 120, reason: 'window' })).toBe('Rate limited: waiting 1 s (the rate-limit window)');
   });
 
   it('says when the server answered 429', () => {
     expect(waitText({ ms: 30_000, reason: 'retry-after' })).toBe(
-      'Rate limited: waiting 30 s (per-minute window; the server answered 429)',
+      'Rate limited: waiting 30 s (the rate-limit window; the server answered 429)',
     );
-  });
-
-  it('windowName draws the line just above one second', () => {
-    expect(windowName(1_200)).toBe('per-second window');
-    expect(windowName(1_201)).toBe('per-minute window');
   });
 });
 
@@ -41,7 +33,7 @@ describe('Progress outside a terminal', () => {
     progress.update('Fetched 5 action items, page 1');
     progress.wait({ ms: 900, reason: 'window' });
     progress.wait({ ms: 12_050, reason: 'window' });
-    expect(lines).toEqual(['Rate limited: waiting 12 s (per-minute window)\n']);
+    expect(lines).toEqual(['Rate limited: waiting 12 s (the rate-limit window)\n']);
   });
 
   it('--quiet: nothing', () => {
