@@ -177,8 +177,8 @@ More: docs/mirror.md in the package's repository.
 const MCP = `mtg mcp: the mirror as an MCP server for AI assistants
 
   mtg mcp [--offline] [--sync-every DURATION] [--allow-writes] [--profile NAME]
-  mtg mcp install|uninstall CLIENT [--print]
   (a help topic; the command's options and defaults: mtg mcp --help)
+  mtg mcp install|uninstall CLIENT [--print]
 
 A Model Context Protocol server on stdio: Claude Code, Claude Desktop, Cursor,
 VS Code and any other MCP client read your meetings from the local mirror
@@ -194,16 +194,16 @@ see the mirror's last committed state, a sync by another process included.
 
 Tools: search (the hits of mtg find), list_meetings, get_meeting,
 get_transcript (paged by characters: pass nextCursor back), list_action_items
-(by attendee, assignee or me, date, words), get_person, changes, sql (read-only),
-mirror_status; sync (not with --offline);
+(by attendee, assignee or me, date, words), get_person, changes,
+sql (read-only), mirror_status; sync (not with --offline);
 create_action_item and update_action_item (with --allow-writes only).
 Resource: mtg://meetings/{id}, a meeting as Markdown. Every result stays under
-100,000 characters; longer lists and transcripts continue with a cursor.
+20,000 tokens (any script); longer lists and transcripts continue with a cursor.
 
 Add it to an assistant (run mtg sync first): one command writes the
 assistant's own configuration file (node and mtg by absolute path, other
 servers kept, a backup beside it; --print shows it first):
-  mtg mcp install claude-code       (or claude-desktop, cursor, vscode, windsurf)
+  mtg mcp install claude-code    (or claude-desktop, cursor, vscode, windsurf)
   mtg mcp install cursor --sync-every 10m --allow-writes --profile work
   mtg mcp uninstall claude-code
 

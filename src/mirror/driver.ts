@@ -5,12 +5,10 @@
 // (scripts/build.mjs) and required on first use, so commands that never open the mirror load
 // neither. MTG_SQLITE_DRIVER=node:sqlite|better-sqlite3 picks one (the bench compares them).
 
-import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import { ExitCode, MtgError, UsageError } from '../api/errors.js';
+import { installFolder } from '../shared/install-folder.js';
 import { type Db, exactRowid, type OpenDbOptions, type Statement } from './db.js';
 import { type NodeSqlite, openNodeSqlite } from './driver-node-sqlite.js';
 
@@ -85,22 +83,6 @@ function nodeSqliteIfComplete(load: DriverLoader): NodeSqlite | undefined {
 }
 
 /** package.json's "name" (`mtg` on npm is someone else's package); test/docs/package-name.test.ts keeps them equal. */
-export const PACKAGE_NAME = 'meeting-notes-cli';
-
-/** The mtg install folder (where `npm rebuild` runs): the nearest folder up with mtg's package.json. */
-export function installFolder(from = dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    try {
-      if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === PACKAGE_NAME)
-        return dir;
-    } catch {
-      // An unreadable manifest on the way up: keep looking.
-    }
-    if (dirname(dir) === dir) return from;
-  }
-}
-
 const MIN_NODE_SQLITE = '22.16';
 
 /** One line: which driver, why it cannot load, and the command that fixes it. */

@@ -13,6 +13,7 @@ import type { Listing, ReadSource } from '../api/read-source.js';
 import type * as S from '../api/schemas.js';
 import { type ChangeEvent, type ChangesQuery, checkAfter, checkRunExists, readChanges } from './changes.js';
 import type { Db } from './driver.js';
+import { idText, meetingMatches } from './filters.js';
 import type { Mirror } from './open.js';
 import { mapFilter, pagesOf } from './pages.js';
 import {
@@ -40,8 +41,6 @@ type Obj = Record<string, unknown>;
 
 /** The list walks of a sync; 'my-action-items' is the default-assignee walk that marks `mine`. */
 type Walked = 'meetings' | 'action-items' | 'my-action-items' | 'people' | 'companies';
-
-const idText = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v)); // numbers and ExactInteger alike
 
 function parse<T>(json: string): T {
   return parseJsonExact(json) as T;
@@ -405,20 +404,4 @@ export class MirrorReads implements ReadSource {
     }
     return { ...parse<S.CompanySummary>(row.json), people } as S.CompanyDetail;
   }
-}
-
-/** Any of the tags, and any of the attendees (as the API filters: sandbox and spec agree). */
-function meetingMatches(
-  m: Obj,
-  filter: { tagIds?: readonly string[]; attendeeProfileIds?: readonly string[] },
-): boolean {
-  if (filter.tagIds) {
-    const tags = ((m.tags as Obj[] | undefined) ?? []).map((t) => idText(t.id));
-    if (!filter.tagIds.some((id) => tags.includes(id))) return false;
-  }
-  if (filter.attendeeProfileIds) {
-    const people = ((m.attendees as Obj[] | undefined) ?? []).map((a) => idText(a.profileId));
-    if (!filter.attendeeProfileIds.some((id) => people.includes(id))) return false;
-  }
-  return true;
 }

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_NAME } from '../../src/mirror/driver.js';
+import { PACKAGE_NAME } from '../../src/shared/install-folder.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** Names on the npm registry that belong to other people (checked 2026-11-27). */

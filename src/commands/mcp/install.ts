@@ -5,7 +5,7 @@ import { ExitCode, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/context.js';
 import { parseInterval } from '../../cli/dates.js';
 import * as install from '../../mcp/install.js';
-import { installFolder } from '../../mirror/driver.js';
+import { installFolder } from '../../shared/install-folder.js';
 
 export interface InstallOptions {
   syncEvery?: string;

@@ -78,7 +78,6 @@ export const sandbox = defineCommand({
   examples: [
     'mtg sandbox',
     'mtg sandbox --json --port 0 --limits "5/1s,40/10s" --churn 2/1s --seed 7',
-    'mtg sandbox --action-items 100000 --page-size 100 --limits none',
     'mtg sandbox --data ../shared/bench/qmsum/corpus.json.gz --limits none',
   ],
 });
