@@ -205,7 +205,16 @@ async function tour() {
 
   // The local mirror: one sync, then search, reads and an export that send no request.
   await step('Mirror everything locally', ['sync']);
-  await step('Search the mirror (transcripts too)', ['find', 'budget', '--limit', '4', '--format', 'table']);
+  await step('Search the mirror (transcripts too)', [
+    'find',
+    'was the budget approved?',
+    '--in',
+    'transcript',
+    '--limit',
+    '3',
+    '--format',
+    'table',
+  ]);
   await step('Read offline (no request sent)', [
     'meetings',
     'list',

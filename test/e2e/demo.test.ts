@@ -20,7 +20,7 @@ const SECTIONS = [
   ['Read the transcript', 'mtg meetings transcript mtg_'],
   ['Export to CSV', '--format csv -o export.csv'],
   ['Mirror everything locally', 'mtg sync'],
-  ['Search the mirror (transcripts too)', 'mtg find budget'],
+  ['Search the mirror (transcripts too)', 'mtg find "was the budget approved?"'],
   ['Read offline (no request sent)', 'mtg meetings list --offline'],
   ['What the last sync changed', 'mtg changes'],
   ['Export the meetings as Markdown', 'mtg export markdown vault'],

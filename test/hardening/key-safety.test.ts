@@ -203,13 +203,18 @@ describe('never in a child process argument list', () => {
       .map((f) => join(dir, f));
   }
 
-  it("src/ does not import child_process, except `mtg watch --exec` (the user's own command, no key in its arguments) and the credential store's helper (the key on its stdin)", () => {
+  it("src/ does not import child_process, except `mtg watch --exec` (the user's own command, no key in its arguments), the credential store's helper (the key on its stdin) and `mtg sql`'s statement runner (the database's path only, and no key in its environment)", () => {
     const offenders = files('src').filter((f) => /child_process/.test(readFileSync(join(root, f), 'utf8')));
     expect(offenders.sort()).toEqual([
       join('src', 'config', 'keychain.ts'),
+      join('src', 'mirror', 'sql-runner.ts'),
       join('src', 'mirror', 'watch-hook.ts'),
     ]);
     expect(readFileSync(join(root, 'src', 'mirror', 'watch-hook.ts'), 'utf8')).not.toMatch(/api-?key/i);
+    const runner = readFileSync(join(root, 'src', 'mirror', 'sql-runner.ts'), 'utf8');
+    expect(runner).not.toMatch(/api-?key/i);
+    // The runner's environment is built from nothing (only SQLite's temp folders), never process.env whole.
+    expect(runner).toMatch(/env: childEnv\(\)/);
     const keychain = readFileSync(join(root, 'src', 'config', 'keychain.ts'), 'utf8');
     // The helper's arguments: the module, the operation, the service and the profile; the key is written to its stdin.
     expect(keychain).toMatch(/spawn\(process\.execPath, \['-e', HELPER, modulePath, op, SERVICE, profile\]/);
