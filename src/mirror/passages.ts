@@ -1,10 +1,11 @@
 // The full-text index: one `passages` row per searchable piece of a meeting (its name, each
-// paragraph of its notes, each nested action item, each attendee, each transcript entry). Rewritten
-// for a meeting whenever its row or its transcript is written, in the same transaction, so search
-// never sees half of a change; a tombstoned meeting has none. The index stores no text (schema v2):
-// search.ts reads a hit's text back as meetingPassages(...)[rowid - base * 2^20] of the stored JSON,
-// so a change to what meetingPassages() returns needs a migration that rebuilds `passages`. The
-// indexed text is segmentCjk(text) (cjk.ts): each CJK character a token of its own (schema 3).
+// paragraph of its notes, each nested action item, each attendee, each transcript entry; a text
+// longer than PASSAGE_MAX in pieces). Rewritten for a meeting whenever its row or its transcript is
+// written, in the same transaction, so search never sees half of a change; a tombstoned meeting
+// has none. The index stores no text (schema v2): search.ts reads a hit's text back as
+// meetingPassages(...)[rowid - base * 2^20] of the stored JSON, so a change to what
+// meetingPassages() returns needs a migration that rebuilds `passages`. The indexed text is
+// segmentCjk(text) (cjk.ts): each CJK character a token of its own (schema 3).
 
 import { segmentCjk } from './cjk.js';
 import type { Db, Statement } from './driver.js';
@@ -30,8 +31,45 @@ export function paragraphs(text: string): string[] {
     .filter((p) => p !== '');
 }
 
+/** Characters a passage holds at most: a longer text is several passages (see pieces()). */
+export const PASSAGE_MAX = 2000;
+
+/**
+ * A text cut into pieces of at most PASSAGE_MAX characters, each ending at the last whitespace
+ * before its limit when there is one (a surrogate pair is never split). Search reads, reranks and
+ * highlights a hit's passages whole: a 1 MB paragraph of notes as one passage made `find` take
+ * seconds (issue 30); in pieces, a hit is the piece that holds the match.
+ */
+export function pieces(text: string): string[] {
+  if (text.length <= PASSAGE_MAX) return [text];
+  const out: string[] = [];
+  let at = 0;
+  while (at < text.length) {
+    let end = Math.min(text.length, at + PASSAGE_MAX);
+    if (end < text.length) {
+      const space = text.slice(at + PASSAGE_MAX / 2, end).search(/\s\S*$/);
+      if (space >= 0) end = at + PASSAGE_MAX / 2 + space + 1;
+      else if (isLowSurrogate(text.charCodeAt(end))) end--;
+    }
+    const piece = text.slice(at, end).trim();
+    if (piece !== '') out.push(piece);
+    at = end;
+  }
+  return out;
+}
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
 /** The passages of a meeting (as the API sent it) and of its transcript (entries), if any. */
 export function meetingPassages(meeting: Obj, transcript: unknown): Passage[] {
+  const out: Passage[] = [];
+  for (const p of wholePassages(meeting, transcript))
+    for (const text of pieces(p.text)) out.push(text === p.text ? p : { ...p, text });
+  return out;
+}
+
+/** The passages before long texts are cut into pieces. */
+function wholePassages(meeting: Obj, transcript: unknown): Passage[] {
   const out: Passage[] = [];
   const name = str(meeting.name);
   if (name) out.push({ text: name, kind: 'name' });

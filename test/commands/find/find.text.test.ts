@@ -210,3 +210,40 @@ describe('find: a meeting that holds every private-use character of the BMP (hos
     ).toBeUndefined();
   });
 });
+
+describe('find: a notes field of 1 MB in one paragraph (issue 30)', () => {
+  // Sentences without the words searched for, about `chars` characters of them.
+  const filler = (chars: number, seed: number) =>
+    Array.from(
+      { length: Math.ceil(chars / 48) },
+      (_, i) => `Item ${seed}-${i} was discussed and left for later review. `,
+    ).join('');
+  const notes = `${filler(100_000, 1)}The zanzibarium shipment is late. ${filler(800_000, 2)}The zanzibarium contract is signed by Ana. ${filler(100_000, 3)}`;
+
+  it('finds each match deep inside it, a snippet of a few hundred characters around each', async () => {
+    expect(notes.length).toBeGreaterThan(1_000_000);
+    const dir = tempDir('mtg-find-huge-');
+    buildMirror(dir, [
+      { id: 'm_huge', name: 'Supply review', notes },
+      { id: 'm_small', name: 'Weekly', notes: 'Nothing about it.' },
+    ]);
+    const huge = { env: { MTG_DATA_DIR: dir, MTG_CONFIG_DIR: env.MTG_CONFIG_DIR! } };
+    const r = await runInProcess(['find', 'zanzibarium', '--json'], huge);
+    expect(r.code, r.stderr).toBe(0);
+    const hits = JSON.parse(r.stdout) as Hit[];
+    expect(where(hits)).toEqual(['m_huge/notes', 'm_huge/notes']);
+    const snippets = hits.map((h) => h.snippet).sort();
+    expect(snippets[0]).toContain('The **zanzibarium** contract is signed');
+    expect(snippets[1]).toContain('The **zanzibarium** shipment is late');
+    for (const s of snippets) expect(s.length).toBeLessThanOrEqual(400);
+    // A question finds the deep one first.
+    const q = await runInProcess(
+      ['find', 'who', 'signed', 'the', 'zanzibarium', 'contract?', '--json'],
+      huge,
+    );
+    expect(q.code, q.stderr).toBe(0);
+    const first = (JSON.parse(q.stdout) as Hit[])[0]!;
+    expect(first).toEqual(expect.objectContaining({ meetingId: 'm_huge', in: 'notes' }));
+    expect(first.snippet).toContain('**zanzibarium** **contract** is **signed**');
+  });
+});
