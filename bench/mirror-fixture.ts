@@ -20,6 +20,8 @@ export interface FixtureOptions {
   rareWord: string;
   /** 'zh': the text in Chinese, written without spaces (the CJK index's size; default English). */
   language?: 'en' | 'zh';
+  /** The first meeting's notes: one paragraph of this many characters, `word` at 90% of it. */
+  hugeNotes?: { chars: number; word: string };
 }
 
 export interface FixtureResult {
@@ -48,6 +50,20 @@ const COMMON_ZH =
   '我们 你们 他们 这个 那个 需要 下周 团队 客户 价格 方案 路线图 发布 预算 审批 安全 审查 迁移 集成 时间表 合同 续约 演示 入职 支持 回复 反馈 设计 工程 销售 市场 季度 数字 更新 计划 风险 试点 法务 会议 记录 跟进 行动 事项 决定 负责人 截止 日期 范围 版本 冲刺 指标 看板 招聘 出差 办公室 的 了 是 在 和 也 就 都 还 要 会 可以 已经 没有 因为 所以 但是'.split(
     ' ',
   );
+
+/** One paragraph (no blank line) of about `chars` characters, `word` in a sentence at 90% of it. */
+function hugeParagraph(sentence: () => string, { chars, word }: { chars: number; word: string }): string {
+  const parts: string[] = [];
+  let length = 0;
+  let placed = false;
+  while (length < chars) {
+    const part = !placed && length >= chars * 0.9 ? `The ${word} contract is signed.` : sentence();
+    if (part.includes(word)) placed = true;
+    parts.push(part);
+    length += part.length + 1;
+  }
+  return parts.join(' ');
+}
 
 export function buildFixture(options: FixtureOptions): FixtureResult {
   const rand = prng(options.seed);
@@ -152,7 +168,10 @@ export function buildFixture(options: FixtureOptions): FixtureResult {
           tags: rand() < 0.3 ? [{ id: 1 + (i % 5), name: `tag${1 + (i % 5)}`, description: null }] : [],
           icalUid: `${id}@calendar.example`,
           attendees,
-          notes: Array.from({ length: 4 }, () => `- ${sentence()}`).join('\n\n'),
+          notes:
+            i === 0 && options.hugeNotes
+              ? hugeParagraph(sentence, options.hugeNotes)
+              : Array.from({ length: 4 }, () => `- ${sentence()}`).join('\n\n'),
           privateNotes: '',
           actionItems,
           insights: {},
