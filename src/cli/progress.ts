@@ -56,7 +56,8 @@ export class Progress {
   private loading: Promise<void> | undefined;
   private text = '';
   private work = '';
-  private waiting = '';
+  /** The wait shown beside the work, and when it ends (the text counts down as it is refreshed). */
+  private waiting: { info: WaitInfo; until: number } | undefined;
   private stopped = false;
   readonly interactive: boolean;
 
@@ -67,7 +68,13 @@ export class Progress {
   /** Spinner text for ongoing work ("Fetched 1,250 action items, page 50"); ends a shown wait. */
   update(text: string): void {
     this.work = text;
-    this.waiting = '';
+    this.waiting = undefined;
+    this.render();
+  }
+
+  /** New figures for the same work (a time left counted down during a wait): the wait stays shown. */
+  refresh(text: string): void {
+    this.work = text;
     this.render();
   }
 
@@ -77,7 +84,8 @@ export class Progress {
    */
   private render(): void {
     if (!this.interactive || this.stopped) return;
-    this.text = [this.work, this.waiting].filter(Boolean).join(' — ');
+    const wait = this.waiting && waitText({ ...this.waiting.info, ms: this.waiting.until - Date.now() });
+    this.text = [this.work, wait].filter(Boolean).join(' — ');
     if (this.spinner) {
       this.spinner.text = this.text;
       return;
@@ -98,7 +106,7 @@ export class Progress {
   wait(info: WaitInfo): void {
     const text = waitText(info);
     if (this.interactive) {
-      this.waiting = text;
+      this.waiting = { info, until: Date.now() + info.ms };
       this.render();
     } else if (!this.options.quiet && (this.options.verbose || info.ms >= LOG_WAITS_FROM_MS)) this.line(text);
   }

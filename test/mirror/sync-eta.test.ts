@@ -1,7 +1,11 @@
 // The sync's progress under two rate-limit windows: the ETA follows the tightest window seen (not the
 // burst a short window allows), and the transcripts left show in every phase after the meetings walk.
 import { afterAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/client.js';
+import { openMirror } from '../../src/mirror/open.js';
+import { runSync, type SyncProgressEvent } from '../../src/mirror/sync.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { tempDir } from '../helpers/temp.js';
 import { engineSync } from './helpers.js';
 
 const sandboxes: Sandbox[] = [];
@@ -29,7 +33,8 @@ describe('sync progress under "5/1s,30/10s"', () => {
     // The list walks already met both windows (the 30-request one is reported once the 5/1s one
     // runs out): from the first transcript on, the ETA is at the 10 s window's pace (about 3/s; the
     // longest Reset seen is 9 s, so 300 ms a request), not the 5/s a short burst shows.
-    const transcripts = events.filter((e) => e.phase === 'transcripts' && (e.left ?? 0) > 0);
+    // (As each request ends; while a wait sends nothing, the estimate counts down: tested below.)
+    const transcripts = events.filter((e) => e.phase === 'transcripts' && (e.left ?? 0) > 0 && !e.refreshed);
     expect(transcripts.length).toBeGreaterThan(30);
     for (const e of transcripts) expect(e.etaMs!).toBeGreaterThanOrEqual(e.left! * 290);
   }, 90_000);
@@ -69,4 +74,61 @@ describe('sync progress counts the pages left, not only the transcripts', () => 
       Array.from({ length: totalPages }, (_, i) => totalPages - 1 - i),
     );
   }, 60_000);
+});
+
+describe('sync progress while it waits for a window ("3/1s,8/5s")', () => {
+  it('counts the time left down during the wait, never below what the wait still has', async () => {
+    const sb = await startSandbox({
+      seed: 41,
+      limits: '3/1s,8/5s',
+      pageSize: 10,
+      sizes: { meetings: 12, actionItems: 5, people: 5, companies: 2 },
+    });
+    sandboxes.push(sb);
+    // The waits the limiter announces (as the spinner shows them), and when each event came.
+    const waits: { from: number; until: number }[] = [];
+    const client = new ApiClient({
+      baseUrl: new URL(sb.baseUrl),
+      apiKey: sb.apiKey,
+      userAgent: 'mtg-test',
+      timeoutMs: 10_000,
+      maxRetries: 2,
+      maxWaitMs: 60_000,
+      onWait: (info) => {
+        const at = Date.now();
+        waits.push({ from: at, until: at + info.ms });
+      },
+    });
+    const mirror = openMirror({ profile: 'default', dataDir: tempDir('mtg-engine-'), baseUrl: sb.baseUrl });
+    const events: { e: SyncProgressEvent; at: number }[] = [];
+    try {
+      const summary = await runSync(client, mirror, {}, (e) => events.push({ e, at: Date.now() }));
+      expect(summary.complete).toBe(true);
+    } finally {
+      mirror.close();
+    }
+    expect(sb.count429).toBe(0);
+    // The 8-request window makes the transcripts wait (about 5 s each time).
+    const longWaits = waits.filter((w) => w.until - w.from >= 2_000);
+    expect(longWaits.length).toBeGreaterThan(0);
+    // During every long wait the estimate is shown again (no request ends then), and counts down.
+    for (const w of longWaits) {
+      const during = events.filter(({ at }) => at > w.from && at < w.until);
+      expect(during.length).toBeGreaterThanOrEqual(1);
+      for (const { e, at } of during) {
+        expect(e.refreshed).toBe(true);
+        // Never shorter than what the wait still has (the limiter's margin aside).
+        expect(e.etaMs!).toBeGreaterThanOrEqual(w.until - at - 100);
+      }
+      const etas = during.map(({ e }) => e.etaMs!);
+      for (let i = 1; i < etas.length; i++) expect(etas[i]!).toBeLessThan(etas[i - 1]!);
+    }
+    // A refreshed event repeats the counts of the one before it: only its time left moves.
+    for (let i = 1; i < events.length; i++) {
+      const { e } = events[i]!;
+      if (!e.refreshed) continue;
+      const before = events[i - 1]!.e;
+      expect({ ...e, etaMs: 0, refreshed: undefined }).toEqual({ ...before, etaMs: 0, refreshed: undefined });
+    }
+  }, 90_000);
 });

@@ -127,7 +127,7 @@ async function syncFirst(ctx: Context): Promise<void> {
   const mirror = await ctx.mirror({ readonly: false });
   try {
     const s = await runSync(client, mirror, { only: [], full: false, transcripts: true }, (e) => {
-      if (!e.done) ctx.progress.update(`Syncing ${e.phase}: ${e.items}`);
+      if (!e.done && !e.refreshed) ctx.progress.update(`Syncing ${e.phase}: ${e.items}`);
     });
     ctx.progress.stop();
     ctx.progress.note(

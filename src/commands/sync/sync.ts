@@ -49,12 +49,17 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
           return;
         }
         const noun = PHASE_NOUN[e.phase] ?? e.phase;
+        // A refreshed event is the time left counted down during a wait: the wait stays shown.
+        const show = (text: string) => {
+          if (e.done) ctx.progress.debug(text);
+          else if (e.refreshed) ctx.progress.refresh(text);
+          else ctx.progress.update(text);
+        };
         if (e.phase === 'transcripts') {
           const eta =
             e.etaMs === undefined || e.left === 0 ? '' : `, about ${formatDuration(e.etaMs / 1000)} to go`;
           const text = `Transcripts: ${humanCount(e.items)} fetched, ${humanCount(e.left ?? 0)} left${eta}`;
-          if (e.done) ctx.progress.debug(text);
-          else ctx.progress.update(text);
+          show(text);
           return;
         }
         // Once the meetings walk has told, the transcripts still to come show too; the time counts
@@ -63,8 +68,7 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
         const eta =
           e.etaMs === undefined ? '; ETA unknown' : `; about ${formatDuration(e.etaMs / 1000)} to go`;
         const text = `Syncing ${noun}: ${humanCount(e.items)} (${counted(e.pages, 'page')}, ${counted(e.requests, 'request')} so far)${left}${eta}`;
-        if (e.done) ctx.progress.debug(text);
-        else ctx.progress.update(text);
+        show(text);
       },
     );
   } catch (err) {

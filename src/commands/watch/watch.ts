@@ -120,6 +120,7 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
           status('Syncing…');
           try {
             return await runSync(client, mirror, { only, transcripts }, (e) => {
+              if (e.refreshed) return; // the same counts, its time left counted down
               status(`Syncing ${e.phase}: ${e.requests} requests so far`);
               // An action item's MTG_EVENT_MINE is known only when the default-assignee walk has
               // ended: the action items' events are handed over after it, not page by page.

@@ -17,7 +17,7 @@ import { acquireSyncLock } from '../lock.js';
 import { writeMeta } from '../meta.js';
 import { type Mirror, normalizeBaseUrl } from '../open.js';
 import { passageWriter } from '../passages.js';
-import { now, RunProgress, type RunState } from './state.js';
+import { now, REFRESH_MS, RunProgress, type RunState } from './state.js';
 import { TABLES } from './tables.js';
 import { fetchTranscripts, pendingTranscriptCount } from './transcripts.js';
 import {
@@ -71,6 +71,9 @@ export async function runSync(
   const run = Number(db.prepare('INSERT INTO runs(started_at) VALUES (?)').run(startedAt).lastInsertRowid);
   writeMeta(db, 'last_sync_run', String(run));
   const state = runState(db, client, run, options, meter, progress);
+  // While the limiter waits for a window nothing ends, so nothing would tell the time left.
+  const refresher = setInterval(() => state.progress.refresh(), REFRESH_MS);
+  refresher.unref();
   let complete = false;
   let summary: SyncSummary | undefined;
   let error: string | null = null;
@@ -94,6 +97,7 @@ export async function runSync(
     summary = summarize(state, complete, meter.count(), Date.now() - started);
     return summary;
   } finally {
+    clearInterval(refresher);
     meter.stop();
     stopOnAbort();
     try {

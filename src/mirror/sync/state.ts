@@ -8,7 +8,10 @@ import type { RecordChange } from '../changes.js';
 import type { Db, Statement } from '../driver.js';
 import type { passageWriter } from '../passages.js';
 import type { ListDef } from './tables.js';
-import type { SyncOptions, SyncPhase, SyncProgress, SyncResource } from './types.js';
+import type { SyncOptions, SyncPhase, SyncProgress, SyncProgressEvent, SyncResource } from './types.js';
+
+/** How often the estimate shown is counted down while no request ends (a wait for a window). */
+export const REFRESH_MS = 1_000;
 
 /** A --full run's cut-off and what it covered (meta `budget_chain_start` keeps it for its chain). */
 export interface FullScope {
@@ -85,20 +88,44 @@ export class RunProgress {
   /**
    * Time for `left` requests: the slowest of the recent pace, the tightest window's sustainable
    * pace (a short window's burst makes the recent pace look fast), and the limiter's least time
-   * under the windows as they stand now.
+   * under the windows as they stand now (which counts the wait for a full window in progress). The
+   * paced part was true when the last event was sent, `sinceMs` ago: it counts down as a wait goes on.
    */
-  eta(left: number): number | undefined {
+  eta(left: number, sinceMs = 0): number | undefined {
     const recent = this.meter.msPerRequest();
     const window = this.client.limiter.sustainableMsPerRequest();
     const floor = this.client.limiter.minimumMs(left);
     if (recent === undefined && window === undefined && floor === undefined) return undefined;
-    return Math.round(Math.max(left * Math.max(recent ?? 0, window ?? 0), floor ?? 0));
+    const paced = left * Math.max(recent ?? 0, window ?? 0) - sinceMs;
+    return Math.round(Math.max(paced, floor ?? 0, 0));
+  }
+
+  /** The last event not `done`, to show again with a fresh estimate while no request ends. */
+  private last: { event: SyncProgressEvent; left: number; at: number } | undefined;
+
+  private send(event: SyncProgressEvent): void {
+    this.last =
+      event.done || event.requestsLeft === undefined
+        ? undefined
+        : { event, left: event.requestsLeft, at: Date.now() };
+    this.emit(event);
+  }
+
+  /**
+   * The last event again, its estimate counted down (`refreshed`): a wait for a per-minute window
+   * sends nothing for up to a minute, and the estimate shown must not stand still meanwhile.
+   */
+  refresh(): void {
+    const last = this.last;
+    const since = Date.now() - (last?.at ?? 0);
+    if (last === undefined || since < REFRESH_MS) return;
+    this.emit({ ...last.event, etaMs: this.eta(last.left, since), refreshed: true });
   }
 
   list(phase: SyncPhase, pages: number, items: number, done?: boolean): void {
     const left = this.transcriptsLeft;
     const requestsLeft = this.requestsLeft();
-    this.emit({
+    this.send({
       phase,
       requests: this.meter.count(),
       pages,
@@ -122,7 +149,7 @@ export class RunProgress {
   }
 
   transcripts(fetched: number, left: number, done: boolean): void {
-    this.emit({
+    this.send({
       phase: 'transcripts',
       requests: this.meter.count(),
       pages: 0,

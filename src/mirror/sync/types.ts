@@ -70,6 +70,8 @@ export interface SyncProgressEvent {
   etaMs?: number;
   /** The phase ended. */
   done?: boolean;
+  /** The last event again, with its estimate counted down while a wait sends nothing (no new counts). */
+  refreshed?: boolean;
   /**
    * Sent once, before the first request of a run with --budget, when the runs before it, stopped at
    * their budgets, walked these lists to their end: this run does not walk them again (walk.ts).
