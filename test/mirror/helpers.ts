@@ -63,8 +63,13 @@ export function mirrorEnvs(): (options?: SandboxOptions) => Promise<MirrorEnv> {
 }
 
 /** The client the engine tests sync with: the sandbox's URL and key, short timeouts. */
-export function clientFor(sb: Sandbox, maxWaitMs = 60_000): ApiClient {
+export function clientFor(
+  sb: Sandbox,
+  maxWaitMs = 60_000,
+  onWait?: ConstructorParameters<typeof ApiClient>[0]['onWait'],
+): ApiClient {
   return new ApiClient({
+    onWait,
     baseUrl: new URL(sb.baseUrl),
     apiKey: sb.apiKey,
     userAgent: 'mtg-test',

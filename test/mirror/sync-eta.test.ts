@@ -1,12 +1,11 @@
 // The sync's progress under two rate-limit windows: the ETA follows the tightest window seen (not the
 // burst a short window allows), and the transcripts left show in every phase after the meetings walk.
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
 import { openMirror } from '../../src/mirror/open.js';
 import { runSync, type SyncProgressEvent } from '../../src/mirror/sync.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/temp.js';
-import { engineSync } from './helpers.js';
+import { clientFor, engineSync } from './helpers.js';
 
 const sandboxes: Sandbox[] = [];
 afterAll(async () => {
@@ -87,17 +86,9 @@ describe('sync progress while it waits for a window ("3/1s,8/5s")', () => {
     sandboxes.push(sb);
     // The waits the limiter announces (as the spinner shows them), and when each event came.
     const waits: { from: number; until: number }[] = [];
-    const client = new ApiClient({
-      baseUrl: new URL(sb.baseUrl),
-      apiKey: sb.apiKey,
-      userAgent: 'mtg-test',
-      timeoutMs: 10_000,
-      maxRetries: 2,
-      maxWaitMs: 60_000,
-      onWait: (info) => {
-        const at = Date.now();
-        waits.push({ from: at, until: at + info.ms });
-      },
+    const client = clientFor(sb, 60_000, (info) => {
+      const at = Date.now();
+      waits.push({ from: at, until: at + info.ms });
     });
     const mirror = openMirror({ profile: 'default', dataDir: tempDir('mtg-engine-'), baseUrl: sb.baseUrl });
     const events: { e: SyncProgressEvent; at: number }[] = [];
