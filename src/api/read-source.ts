@@ -54,3 +54,10 @@ export interface ReadSource {
   listCompanies(query: CompaniesQuery): Listing<S.CompanySummary>;
   viewCompany(domain: string): Promise<S.CompanyDetail>;
 }
+
+/**
+ * Companies the mirror answered without their detail (GET /company/{domain} not fetched yet: a
+ * mirror synced by an mtg before it fetched details): the summary and its people, without
+ * externalLinks. `companies view` says so on stderr.
+ */
+export const companyDetailNotSynced = new WeakSet<object>();

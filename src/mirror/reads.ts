@@ -9,7 +9,7 @@
 import type { ActionItemsQuery, SearchQuery } from '../api/endpoints.js';
 import { ExitCode, MtgError, UsageError } from '../api/errors.js';
 import { parseJsonExact } from '../api/exact.js';
-import type { Listing, ReadSource } from '../api/read-source.js';
+import { companyDetailNotSynced, type Listing, type ReadSource } from '../api/read-source.js';
 import type * as S from '../api/schemas.js';
 import { type ChangeEvent, type ChangesQuery, checkAfter, checkRunExists, readChanges } from './changes.js';
 import type { Db } from './driver.js';
@@ -388,11 +388,15 @@ export class MirrorReads implements ReadSource {
 
   async viewCompany(domain: string): Promise<S.CompanyDetail> {
     const row = this.db()
-      .prepare<{ json: string }>('SELECT json FROM companies WHERE domain = ? AND deleted_at IS NULL')
+      .prepare<{ json: string; detail: string | null }>(
+        'SELECT json, CASE WHEN detail_for IS json THEN detail_json END AS detail FROM companies WHERE domain = ? AND deleted_at IS NULL',
+      )
       .get(domain.toLowerCase());
     if (!row) this.notFound('companies', `Company ${domain} not found in the mirror`);
-    // The detail form from what the synced endpoints carry: the summary and the people of that
-    // company. externalLinks come only from GET /company/{domain}, which sync does not call.
+    // The detail as GET /company/{domain} sent it for the company's current summary (sync/details.ts).
+    if (row.detail !== null) return parse<S.CompanyDetail>(row.detail);
+    // Not fetched yet: the detail form from what the lists carry, the summary and the people of
+    // that company, without externalLinks.
     const ofDomain = this.personOfDomains([domain]);
     const people: S.Person[] = [];
     for (const json of rows(
@@ -402,6 +406,8 @@ export class MirrorReads implements ReadSource {
       const p = parse<S.Person>(json);
       if (ofDomain(p as Obj)) people.push(p);
     }
-    return { ...parse<S.CompanySummary>(row.json), people } as S.CompanyDetail;
+    const company = { ...parse<S.CompanySummary>(row.json), people } as S.CompanyDetail;
+    companyDetailNotSynced.add(company);
+    return company;
   }
 }

@@ -143,8 +143,20 @@ CREATE VIRTUAL TABLE passages_terms USING fts5vocab(passages, row);
 UPDATE meetings SET passage_base = NULL;
 `;
 
+/**
+ * V5: a company's detail (GET /company/{domain}: its externalLinks, which no list carries), so that
+ * `companies view --offline` answers what the API does. detail_for is the summary JSON the detail
+ * was fetched with (a changed summary fetches it again), detail_fetched_at when (--full). NULL
+ * until the next sync fetches it (sync/details.ts).
+ */
+const V5 = `
+ALTER TABLE companies ADD COLUMN detail_json TEXT;
+ALTER TABLE companies ADD COLUMN detail_for TEXT;
+ALTER TABLE companies ADD COLUMN detail_fetched_at TEXT;
+`;
+
 /** migrations[i] takes the schema from version i to i + 1: SQL, or a step over the rows. */
-const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4];
+const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4, V5];
 
 export const SCHEMA_VERSION = migrations.length;
 

@@ -4,6 +4,7 @@
 // while a sync process runs: test/e2e/read-during-sync.test.ts.
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../src/mirror/driver.js';
 import { visibleWidth } from '../../src/output/text.js';
 import { type InProcessResult, runInProcess } from '../helpers/inprocess.js';
 import { type MirrorEnv, mirrorEnvs, sql } from './helpers.js';
@@ -91,6 +92,7 @@ describe('--offline', () => {
       ['people', 'list', '--tag', ids.tag],
       ['companies', 'list'],
       ['companies', 'list', '--tag', ids.tag],
+      ['companies', 'view', ids.domain],
     ];
     const runs = commands.flatMap((command) => FORMATS.map((format) => [...command, '--format', format]));
     // Every online run first, then every offline run: the request count must not move meanwhile.
@@ -129,20 +131,44 @@ describe('--offline', () => {
     expect(viaEnv.stdout).toBe((await m.mtg(['meetings', 'list', '--json'])).stdout);
   }, 120_000);
 
-  it('companies view: the summary and its people as the lists sent them; externalLinks (only in GET /company) absent', async () => {
+  it('companies view: the detail GET /company sent (externalLinks included); a detail not synced yet: the summary and its people, and one line saying so', async () => {
     const online = await m.mtg(['companies', 'view', ids.domain, '--json']);
     const off = await offline(m, ['companies', 'view', ids.domain, '--json']);
     expect(off.code).toBe(0);
+    expect(off.stderr).toBe('');
     const a = JSON.parse(online.stdout);
-    const b = JSON.parse(off.stdout);
     expect(a.externalLinks.length).toBeGreaterThan(0);
+    expect(JSON.parse(off.stdout)).toEqual(a);
+
+    // A mirror an older mtg synced (no detail stored): the form the lists allow, and a note.
+    const old = await env({ seed: 21, pageSize: 4 });
+    expect((await old.sync()).code).toBe(0);
+    const db = openDb(old.dbPath);
+    try {
+      db.prepare('UPDATE companies SET detail_json = NULL, detail_for = NULL').run();
+    } finally {
+      db.close();
+    }
+    const fallback = await offline(old, ['companies', 'view', ids.domain, '--json']);
+    expect(fallback.code).toBe(0);
+    expect(fallback.stderr).toMatch(/arrives with the next `mtg sync`/);
+    expect(fallback.stderr.trim().split('\n')).toHaveLength(1);
+    const b = JSON.parse(fallback.stdout);
     const { externalLinks: _links, ...rest } = a;
     expect(b).toEqual(rest);
     expect(b.people.length).toBeGreaterThan(0);
-    const table = await offline(m, ['companies', 'view', ids.domain, '--format', 'table']);
-    expect(table.code).toBe(0);
-    expect(table.stdout).toContain(b.name);
-  }, 60_000);
+    // The next sync fetches the details it lacks, and only those.
+    const before = old.sandbox.requests.length;
+    const again = await old.sync();
+    expect(again.code, again.stderr).toBe(0);
+    const detailPaths = old.sandbox.requests.slice(before).filter((r) => /\/company\//.test(r.path));
+    expect(detailPaths.length).toBe(
+      sql(old.dbPath, 'SELECT domain FROM companies WHERE deleted_at IS NULL').length,
+    );
+    const synced = await offline(old, ['companies', 'view', ids.domain, '--json']);
+    expect(synced.stderr).toBe('');
+    expect(JSON.parse(synced.stdout)).toEqual(a);
+  }, 120_000);
 
   it('meetings search TERM ranks by relevance: the same meetings as online, best match first', async () => {
     const term = 'budget';

@@ -1,6 +1,7 @@
 // mtg companies view: one company, its external links and its people.
 
 import { ExitCode } from '../../api/errors.js';
+import { companyDetailNotSynced } from '../../api/read-source.js';
 import { defineRun } from '../../cli/spec.js';
 import { writeCompanyDetail } from '../../output/company.js';
 import { planOutput } from '../../output/plan.js';
@@ -11,6 +12,11 @@ export const run = defineRun(spec.view, async (ctx, args) => {
   const domain = domainName(args.DOMAIN, 'DOMAIN');
   const plan = await planOutput(ctx, 'companyDetail');
   const company = await (await ctx.source()).viewCompany(domain);
+  if (companyDetailNotSynced.has(company)) {
+    ctx.progress.note(
+      `The mirror has not fetched ${domain}'s detail yet (its external links): it arrives with the next \`mtg sync\`.`,
+    );
+  }
   // Table format without --fields: the company, its links and its people, readably.
   if (plan.readable) {
     await plan.document((stream) =>

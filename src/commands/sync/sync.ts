@@ -17,6 +17,7 @@ const PHASE_NOUN: Record<string, string> = {
   'my-action-items': 'action items assigned to me',
   people: 'people',
   companies: 'companies',
+  'company-details': 'company details',
 };
 
 export const run = defineRun(spec.sync, async (ctx, _args, opts) => {

@@ -1,6 +1,6 @@
 // One sync run: its bookkeeping (the `runs` row, the sync lock, WAL checkpoints, the request
-// meter on the client's hooks) around the list walks (walk.ts) and the transcripts
-// (transcripts.ts), and its summary.
+// meter on the client's hooks) around the list walks (walk.ts), the companies' details
+// (details.ts) and the transcripts (transcripts.ts), and its summary.
 //
 // Crash safety comes from committing as it goes: one transaction per page and one per transcript.
 // Killed anywhere, the mirror holds whole pages and whole transcripts; the next sync resumes each
@@ -17,6 +17,7 @@ import { acquireSyncLock } from '../lock.js';
 import { writeMeta } from '../meta.js';
 import { type Mirror, normalizeBaseUrl } from '../open.js';
 import { passageWriter } from '../passages.js';
+import { fetchCompanyDetails } from './details.js';
 import { now, REFRESH_MS, RunProgress, type RunState } from './state.js';
 import { TABLES } from './tables.js';
 import { fetchTranscripts, pendingTranscriptCount } from './transcripts.js';
@@ -80,6 +81,7 @@ export async function runSync(
   try {
     try {
       await walkAll(state, startedAt);
+      if (state.only.has('companies')) await fetchCompanyDetails(state);
       if (state.transcriptsWanted) await fetchTranscripts(state);
       complete = true;
     } catch (err) {

@@ -48,7 +48,7 @@ export interface SyncSummary {
   transcripts: { fetched: number; pending: number };
 }
 
-export type SyncPhase = SyncResource | 'my-action-items' | 'transcripts';
+export type SyncPhase = SyncResource | 'my-action-items' | 'company-details' | 'transcripts';
 
 export interface SyncProgressEvent {
   phase: SyncPhase;
