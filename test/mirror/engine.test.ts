@@ -43,6 +43,7 @@ describe('runSync()', () => {
         'my-action-items',
         'people',
         'companies',
+        'company-details',
         'transcripts',
       ]);
       const left = events.filter((e) => e.phase === 'transcripts').map((e) => e.left);

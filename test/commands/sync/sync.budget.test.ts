@@ -14,8 +14,12 @@ const env = mirrorEnvs();
 const listGets = (m: MirrorEnv, from: number) =>
   m.sandbox.requests
     .slice(from)
-    .filter((r) => r.method === 'GET')
+    .filter((r) => r.method === 'GET' && !r.path.startsWith('/company/'))
     .map((r) => r.path);
+
+/** Company details (GET /company/{domain}) the sandbox answered since request `from`. */
+const detailGets = (m: MirrorEnv, from: number) =>
+  m.sandbox.requests.slice(from).filter((r) => r.method === 'GET' && r.path.startsWith('/company/')).length;
 
 /** First pages (no cursor) of the everyone walk of action items since request `from`. */
 const everyoneWalkStarts = (m: MirrorEnv, from: number) =>
@@ -63,7 +67,9 @@ describe('mtg sync --budget, run after run', () => {
     expect(complete).toBe(true);
     // Every page once: the pass cost what one unbudgeted sync costs, in as few runs as the budget allows.
     expect(listGets(m, start).sort()).toEqual([...pass].sort());
-    expect(runs).toBe(Math.ceil(pass.length / 2));
+    // And each company's detail once (a budget stopping among them does not fetch one again).
+    expect(detailGets(m, start)).toBe(5);
+    expect(runs).toBe(Math.ceil((pass.length + 5) / 2));
     // Runs 1 and 2 walk the meetings; the third says why it does not.
     expect(notes[1]).not.toMatch(/Going on/);
     expect(notes[2]).toContain(
