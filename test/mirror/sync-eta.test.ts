@@ -7,6 +7,9 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/temp.js';
 import { clientFor, engineSync } from './helpers.js';
 
+/** The list walks (the transcripts and the companies' details count what is left of themselves). */
+const isList = (e: SyncProgressEvent) => e.phase !== 'transcripts' && e.phase !== 'company-details';
+
 const sandboxes: Sandbox[] = [];
 afterAll(async () => {
   await Promise.all(sandboxes.map((s) => s.close()));
@@ -25,7 +28,7 @@ describe('sync progress under "5/1s,30/10s"', () => {
     expect(summary.complete).toBe(true);
     expect(sb.count429).toBe(0);
     // After the meetings walk, every list phase knows the transcripts to come.
-    const later = events.filter((e) => e.phase !== 'meetings' && e.phase !== 'transcripts');
+    const later = events.filter((e) => e.phase !== 'meetings' && isList(e));
     expect(later.length).toBeGreaterThan(0);
     for (const e of later) expect(e.left).toBe(40);
     expect(events.filter((e) => e.phase === 'meetings').every((e) => e.left === undefined)).toBe(true);
@@ -56,19 +59,19 @@ describe('sync progress counts the pages left, not only the transcripts', () => 
     };
     const first = await sync();
     // No walk ever completed: the pages to come are not known, so neither is the time.
-    const firstLists = first.filter((e) => e.phase !== 'transcripts' && !e.done);
+    const firstLists = first.filter((e) => isList(e) && !e.done);
     expect(firstLists.length).toBeGreaterThan(0);
     for (const e of firstLists) {
       expect(e.requestsLeft).toBeUndefined();
       expect(e.etaMs).toBeUndefined();
     }
     const second = await sync();
-    const lists = second.filter((e) => e.phase !== 'transcripts');
+    const lists = second.filter(isList);
     // Every list phase knows what is left, and it counts down by one per page committed.
     for (const e of lists) expect(e.requestsLeft).toBeDefined();
     const pages = lists.filter((e) => !e.done);
     const totalPages = pages.length;
-    expect(totalPages).toBe(first.filter((e) => e.phase !== 'transcripts' && !e.done).length);
+    expect(totalPages).toBe(first.filter((e) => isList(e) && !e.done).length);
     expect(pages.map((e) => e.requestsLeft)).toEqual(
       Array.from({ length: totalPages }, (_, i) => totalPages - 1 - i),
     );

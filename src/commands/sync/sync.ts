@@ -56,10 +56,13 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
           else if (e.refreshed) ctx.progress.refresh(text);
           else ctx.progress.update(text);
         };
-        if (e.phase === 'transcripts') {
+        if (e.phase === 'transcripts' || e.phase === 'company-details') {
           const eta =
-            e.etaMs === undefined || e.left === 0 ? '' : `, about ${formatDuration(e.etaMs / 1000)} to go`;
-          const text = `Transcripts: ${humanCount(e.items)} fetched, ${humanCount(e.left ?? 0)} left${eta}`;
+            e.etaMs === undefined || e.requestsLeft === 0
+              ? ''
+              : `, about ${formatDuration(e.etaMs / 1000)} to go`;
+          const what = e.phase === 'transcripts' ? 'Transcripts' : 'Company details';
+          const text = `${what}: ${humanCount(e.items)} fetched, ${humanCount(e.left ?? 0)} left${eta}`;
           show(text);
           return;
         }

@@ -31,7 +31,8 @@ export async function fetchCompanyDetails(state: RunState): Promise<void> {
     'UPDATE companies SET detail_json = ?, detail_for = json, detail_fetched_at = ? WHERE domain = ?',
   );
   let fetched = 0;
-  const report = (done = false) => state.progress.list('company-details', 0, fetched, done);
+  let done = 0;
+  const report = (finished = false) => state.progress.companyDetails(fetched, queue.length - done, finished);
   report();
   // Bounded by the queue; one request at a time (see SyncOptions.concurrency).
   for (const domain of queue) {
@@ -47,6 +48,7 @@ export async function fetchCompanyDetails(state: RunState): Promise<void> {
       // Deleted on the server since the walk: its tombstone comes with the next completed walk.
       if (!(err instanceof ApiError && err.status === 404)) throw err;
     }
+    done++;
     report();
   }
   report(true);

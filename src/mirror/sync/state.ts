@@ -148,6 +148,21 @@ export class RunProgress {
     });
   }
 
+  /** The companies' details (details.ts): `left` of them, then the transcripts. */
+  companyDetails(fetched: number, left: number, done: boolean): void {
+    const transcripts = this.transcriptsWanted ? (this.transcriptsLeft ?? this.transcriptsPending) : 0;
+    const requestsLeft = transcripts === undefined ? undefined : left + transcripts;
+    this.send({
+      phase: 'company-details',
+      requests: this.meter.count(),
+      pages: 0,
+      items: fetched,
+      left,
+      ...(requestsLeft !== undefined && { requestsLeft, etaMs: this.eta(requestsLeft) }),
+      ...(done && { done }),
+    });
+  }
+
   transcripts(fetched: number, left: number, done: boolean): void {
     this.send({
       phase: 'transcripts',
