@@ -149,11 +149,19 @@ UPDATE meetings SET passage_base = NULL;
  * was fetched with (a changed summary fetches it again), detail_fetched_at when (--full). NULL
  * until the next sync fetches it (sync/details.ts).
  */
-const V5 = `
-ALTER TABLE companies ADD COLUMN detail_json TEXT;
-ALTER TABLE companies ADD COLUMN detail_for TEXT;
-ALTER TABLE companies ADD COLUMN detail_fetched_at TEXT;
-`;
+function V5(db: Db): void {
+  // Only the columns missing: a file taken back to an older user_version by hand (as tests make
+  // the mirrors of older releases) may have them already.
+  const has = new Set(
+    db
+      .prepare<{ name: string }>("SELECT name FROM pragma_table_info('companies')")
+      .all()
+      .map((c) => c.name),
+  );
+  for (const column of ['detail_json', 'detail_for', 'detail_fetched_at']) {
+    if (!has.has(column)) db.exec(`ALTER TABLE companies ADD COLUMN ${column} TEXT`);
+  }
+}
 
 /** migrations[i] takes the schema from version i to i + 1: SQL, or a step over the rows. */
 const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4, V5];
