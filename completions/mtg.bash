@@ -97,7 +97,7 @@ __mtg_options() {
     'sync') REPLY='--no-transcripts --only --budget --full --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
     'changes') REPLY='--since --after --resource --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url' ;;
     'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer --format --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'find') REPLY='--in --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url' ;;
+    'find') REPLY='--in --since --until --by --exact --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url' ;;
     'sql') REPLY='--schema --format --json --fields -o --output --bom --raw-cells --jq --limit --timeout --base-url' ;;
     'mirror status') REPLY='--format --json -o --output --jq' ;;
     'mirror reset') REPLY='--force' ;;
@@ -470,6 +470,8 @@ __mtg_value() {
     'find|--in') __mtg_kind=choices REPLY='name notes transcript action-items attendees' ;;
     'find|--since') __mtg_kind=text ;;
     'find|--until') __mtg_kind=text ;;
+    'find|--by') __mtg_kind=choices REPLY='passage meeting' ;;
+    'find|--exact') __mtg_kind= ;;
     'find|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'find|--json') __mtg_kind= ;;
     'find|--fields') __mtg_kind=text ;;

@@ -192,9 +192,9 @@ function __mtg_takes_value
             return 0
         case 'watch|--no-transcripts' 'watch|--from-start' 'watch|--once' 'watch|--insecure' 'watch|-v' 'watch|--verbose'
             return 1
-        case 'find|--in' 'find|--since' 'find|--until' 'find|--format' 'find|--fields' 'find|-o' 'find|--output' 'find|--jq' 'find|--limit' 'find|--base-url'
+        case 'find|--in' 'find|--since' 'find|--until' 'find|--by' 'find|--format' 'find|--fields' 'find|-o' 'find|--output' 'find|--jq' 'find|--limit' 'find|--base-url'
             return 0
-        case 'find|--json' 'find|--bom' 'find|--raw-cells'
+        case 'find|--exact' 'find|--json' 'find|--bom' 'find|--raw-cells'
             return 1
         case 'sql|--format' 'sql|--fields' 'sql|-o' 'sql|--output' 'sql|--jq' 'sql|--limit' 'sql|--timeout' 'sql|--base-url'
             return 0
@@ -676,6 +676,8 @@ complete -c mtg -n '__mtg_at \'watch\'' -l max-wait -x -d 'the most to wait on r
 complete -c mtg -n '__mtg_at \'find\'' -l in -x -a 'name notes transcript action-items attendees' -d 'only these passages: name,notes,transcript,action-items,attendees (repeatable...'
 complete -c mtg -n '__mtg_at \'find\'' -l since -x -d 'meetings created at or after: ISO date/time or 30m, 24h, 7d, 2w'
 complete -c mtg -n '__mtg_at \'find\'' -l until -x -d 'meetings created before: ISO date/time or 30m, 24h, 7d, 2w'
+complete -c mtg -n '__mtg_at \'find\'' -l by -x -a 'passage meeting' -d 'one row per passage (default) or per meeting, with its best passages'
+complete -c mtg -n '__mtg_at \'find\'' -l exact -d 'no typo correction: a word that matches nothing finds nothing'
 complete -c mtg -n '__mtg_at \'find\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'find\'' -l json -d 'same as --format json'
 complete -c mtg -n '__mtg_at \'find\'' -l fields -x -d 'choose and order fields, e.g. meetingId,meetingName,snippet'

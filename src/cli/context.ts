@@ -192,6 +192,17 @@ export class Context {
     return this.openOnce(mirrorKey(options), () => openMirror(target));
   }
 
+  /**
+   * The profile's mirror, read-only, with its search index complete: built once after an upgrade,
+   * from what the mirror holds (no request), with progress on stderr.
+   */
+  async searchableMirror(): Promise<Mirror> {
+    const mirror = await this.mirror({ readonly: true });
+    const { ensureSearchIndex } = await import('../mirror/open.js');
+    ensureSearchIndex(mirror, (line) => this.progress.note(line));
+    return mirror;
+  }
+
   private openOnce(key: string, open: () => Mirror): Mirror {
     let mirror = this.mirrors.get(key);
     if (!mirror) {

@@ -98,7 +98,8 @@ describe('mtg sync killed with SIGKILL', () => {
       // Passages match the meetings: none for a meeting the mirror does not hold.
       const orphans = sql(
         m.dbPath,
-        'SELECT count(*) AS n FROM passages WHERE meeting_id NOT IN (SELECT id FROM meetings WHERE deleted_at IS NULL)',
+        // A passage's meeting is its rowid's high bits (src/mirror/passages.ts: base * 2^23 + …).
+        'SELECT count(*) AS n FROM passages WHERE (rowid >> 23) NOT IN (SELECT passage_base FROM meetings WHERE deleted_at IS NULL AND passage_base IS NOT NULL)',
       );
       expect(orphans).toEqual([{ n: 0 }]);
     },

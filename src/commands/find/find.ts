@@ -4,7 +4,6 @@ import { ExitCode } from '../../api/errors.js';
 import { parseTimeWindow } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
-import { ensureSearchIndex } from '../../mirror/open.js';
 import { MirrorReads } from '../../mirror/reads.js';
 import type { MeetingHit, PassageHit } from '../../mirror/search.js';
 import * as search from '../../mirror/search.js';
@@ -21,8 +20,7 @@ export const run = defineRun(spec.find, async (ctx, args, opts) => {
   const query = args.QUERY.join(' ');
   search.parseQuery(query); // a bad query is exit 2 before the output or the mirror is opened
   const plan = await planOutput(ctx, 'hit');
-  const mirror = await ctx.mirror({ readonly: true });
-  ensureSearchIndex(mirror, (line) => ctx.progress.note(line));
+  const mirror = await ctx.searchableMirror();
   const reads = new MirrorReads(mirror);
   const planned = reads.plan(query, { exact: opts.exact === true });
   for (const { from, to } of planned.corrections)
