@@ -198,7 +198,7 @@ export class Context {
    */
   async searchableMirror(): Promise<Mirror> {
     const mirror = await this.mirror({ readonly: true });
-    const { ensureSearchIndex } = await import('../mirror/open.js');
+    const { ensureSearchIndex } = await import('../mirror/search-index.js');
     ensureSearchIndex(mirror, (line) => this.progress.note(line));
     return mirror;
   }

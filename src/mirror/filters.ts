@@ -1,7 +1,23 @@
-// The filters the offline listings apply as the API does (sandbox and spec agree), apart from the
-// reads that use them.
+// What the offline reads (reads.ts) share: stored JSON read back exactly, row by row, and the
+// filters the listings apply as the API does (sandbox and spec agree).
+
+import { parseJsonExact } from '../api/exact.js';
+import type { Db } from './driver.js';
 
 type Obj = Record<string, unknown>;
+
+export function parse<T>(json: string): T {
+  return parseJsonExact(json) as T;
+}
+
+/** The `json` column of each row of `sql`, as the rows are read. */
+export function rows(db: Db, sql: string, ...params: string[]): Generator<string> {
+  return (function* () {
+    for (const row of db.prepare<{ json: string }>(sql).iterate(...params)) yield row.json;
+  })();
+}
+
+export const LIVE_MEETINGS = 'SELECT json FROM meetings WHERE deleted_at IS NULL ORDER BY position, id';
 
 /** An ID as text: numbers and ExactInteger alike. */
 export const idText = (v: unknown): string | undefined =>

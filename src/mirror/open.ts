@@ -18,7 +18,6 @@ import { UsageError } from '../api/errors.js';
 import { checkFolder, dataDir, profileFileName } from '../config/data-dir.js';
 import { type Db, openDb, sqliteErrorCode } from './driver.js';
 import { readMeta, writeMeta } from './meta.js';
-import { buildIndex } from './passages.js';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './schema.js';
 
 export interface Mirror {
@@ -256,7 +255,7 @@ function createFile(path: string): void {
   }
 }
 
-function checkWritable(path: string): void {
+export function checkWritable(path: string): void {
   for (const p of [dirname(path), path]) {
     try {
       accessSync(p, constants.W_OK);
@@ -390,51 +389,4 @@ function describeFsError(err: unknown): string {
   if (code === 'ENOSPC') return 'the disk is full';
   if (code === 'ENOTDIR') return 'a part of the path is not a folder';
   return err instanceof Error ? err.message : String(err);
-}
-
-/**
- * The search index of a mirror made by an older mtg is rebuilt from what the mirror holds on first
- * use (no request): `mirror` is the reader's open mirror; when live meetings are not indexed, a
- * read-write connection indexes them in small transactions (a kill loses at most one batch; the
- * next search resumes), progress told through `note`. A mirror this user cannot write is searched
- * as it is (what is indexed), said once.
- */
-export function ensureSearchIndex(mirror: Mirror, note: (line: string) => void): void {
-  if (
-    mirror.db
-      .prepare<{ n: number }>(
-        'SELECT EXISTS (SELECT 1 FROM meetings WHERE passage_base IS NULL AND deleted_at IS NULL) AS n',
-      )
-      .get()!.n === 0
-  )
-    return;
-  try {
-    checkWritable(mirror.path);
-  } catch {
-    note(
-      `The search index of ${mirror.path} is incomplete and cannot be built here: run \`mtg sync\` as its owner`,
-    );
-    return;
-  }
-  const writer = openMirror({
-    profile: mirror.profile,
-    dataDir: dirname(mirror.path),
-    readonly: false,
-    create: false,
-  });
-  try {
-    let told = 0;
-    const started = Date.now();
-    buildIndex(writer.db, (done, total) => {
-      if (told === 0)
-        note(`Building the search index from the mirror (${total} meetings; once, after an upgrade)…`);
-      // A line at most every two seconds, and the last.
-      if (done === total || Date.now() - told >= 2000) {
-        told = Date.now();
-        note(`Search index: ${done}/${total} meetings (${Math.round((Date.now() - started) / 100) / 10}s)`);
-      }
-    });
-  } finally {
-    writer.close();
-  }
 }

@@ -8,12 +8,11 @@
 
 import type { ActionItemsQuery, SearchQuery } from '../api/endpoints.js';
 import { ExitCode, MtgError, UsageError } from '../api/errors.js';
-import { parseJsonExact } from '../api/exact.js';
 import { companyDetailNotSynced, type Listing, type ReadSource } from '../api/read-source.js';
 import type * as S from '../api/schemas.js';
 import { type ChangeEvent, type ChangesQuery, checkAfter, checkRunExists, readChanges } from './changes.js';
 import type { Db } from './driver.js';
-import { idText, meetingMatches } from './filters.js';
+import { idText, LIVE_MEETINGS, meetingMatches, parse, rows } from './filters.js';
 import type { Mirror } from './open.js';
 import { mapFilter, pagesOf } from './pages.js';
 import {
@@ -41,18 +40,6 @@ type Obj = Record<string, unknown>;
 
 /** The list walks of a sync; 'my-action-items' is the default-assignee walk that marks `mine`. */
 type Walked = 'meetings' | 'action-items' | 'my-action-items' | 'people' | 'companies';
-
-function parse<T>(json: string): T {
-  return parseJsonExact(json) as T;
-}
-
-function rows(db: Db, sql: string, ...params: string[]): Generator<string> {
-  return (function* () {
-    for (const row of db.prepare<{ json: string }>(sql).iterate(...params)) yield row.json;
-  })();
-}
-
-const LIVE_MEETINGS = 'SELECT json FROM meetings WHERE deleted_at IS NULL ORDER BY position, id';
 
 export class MirrorReads implements ReadSource {
   readonly offline = true;

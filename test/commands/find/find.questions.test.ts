@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/mirror/driver.js';
-import { ensureSearchIndex, openMirror } from '../../../src/mirror/open.js';
+import { openMirror } from '../../../src/mirror/open.js';
+import { ensureSearchIndex } from '../../../src/mirror/search-index.js';
 import { buildIndex, passageWriter, unindexedCount } from '../../../src/mirror/passages.js';
 import { tempConfigDir } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/inprocess.js';
