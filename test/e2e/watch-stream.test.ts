@@ -310,8 +310,10 @@ describe('mtg watch', () => {
     await until('the warning', () => /warning: A sync needs \d+ requests/.test(w.stderr()), 60_000);
     const requests = Number(/A sync needs (\d+) requests/.exec(w.stderr())![1]);
     const seconds = Number(/syncs run every (\d+)s instead of every 1s/.exec(w.stderr())![1]);
-    // The window's length is estimated from the longest RateLimit-Reset seen: at most a little short.
-    expect(seconds).toBeLessThanOrEqual(Math.ceil(requests / 2));
+    // The window's length is estimated from the RateLimit-Reset values seen, which are whole seconds:
+    // within a second of the 10 s window either way (a first sync that also fetches company details
+    // spans a whole window and learns it a second long).
+    expect(seconds).toBeLessThanOrEqual(Math.ceil(requests / 2) + 1);
     expect(seconds).toBeGreaterThanOrEqual(Math.floor((requests / 2) * 0.8));
     const started = finishedRuns(m);
     await until('another sync', () => finishedRuns(m) >= started + 1, 60_000);
