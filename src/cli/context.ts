@@ -21,6 +21,7 @@ import {
 } from '../config/settings.js';
 import type { ConfigStore } from '../config/store.js';
 import type { Mirror, OpenMirrorOptions } from '../mirror/open.js';
+import { type Clock, realClock } from '../shared/clock.js';
 import type { DeclaredNode } from './declare.js';
 import type { Globals } from './globals.js';
 import type { IOStreams } from './io.js';
@@ -46,6 +47,8 @@ export class Context {
     readonly signal: AbortSignal,
     /** The registry (src/commands/index.ts), for the commands that describe the others (completion). */
     readonly commandTree: readonly DeclaredNode[] = [],
+    /** What waits and measures time (the client, the limiter, sync's estimate, watch, mcp --sync-every). */
+    readonly clock: Clock = realClock,
   ) {
     this.progress = new Progress({
       stream: io.err,

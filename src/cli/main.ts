@@ -8,6 +8,7 @@ import { CommanderError } from 'commander';
 import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../api/errors.js';
 import { commandTree } from '../commands/index.js';
 import { sanitizeForTerminal, sanitizeOneLine } from '../output/sanitize.js';
+import type { Clock } from '../shared/clock.js';
 import { Context, VERSION } from './context.js';
 import { parseGlobals } from './globals.js';
 import type { Env, IOStreams } from './io.js';
@@ -20,9 +21,12 @@ export interface RunOptions {
    * then stops the command cleanly. A second signal is the entry's to handle (it exits at once).
    */
   interrupt?: AbortSignal;
+  /** The Context's clock (default: the real one); tests pass a virtual one (test/helpers/virtual-clock.ts). */
+  clock?: Clock;
 }
 
 export async function run(argv: string[], io: IOStreams, env: Env, opts: RunOptions = {}): Promise<number> {
+  const clock = opts.clock;
   const controller = new AbortController();
   // Every in-flight request and every rate-limit wait listens to this signal, and a batch has up to
   // 8 of each at once (src/cli/bulk.ts): past node's default of 10, `action-items update` of 60 IDs
@@ -44,7 +48,7 @@ export async function run(argv: string[], io: IOStreams, env: Env, opts: RunOpti
     async (spec, args, opts, command) => {
       const globals = parseGlobals(command.optsWithGlobals());
       io.decideColors(env, !globals.color);
-      context = new Context(globals, io, env, controller.signal, commandTree);
+      context = new Context(globals, io, env, controller.signal, commandTree, clock);
       context.commandPath = commandPath(command);
       // A bad expression is exit 2 before the command sends anything.
       if (globals.jq !== undefined) await (await import('./jq.js')).compileJq(globals.jq);

@@ -2,6 +2,7 @@
 // no build, no child process. The end-to-end suite (test/helpers/cli.ts) still runs the built binary.
 import { testIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
+import type { Clock } from '../../src/shared/clock.js';
 import { tempConfigDir } from './cli.js';
 
 export interface InProcessOptions {
@@ -14,6 +15,8 @@ export interface InProcessOptions {
   columns?: number;
   /** The clock relative dates count from. */
   now?: Date;
+  /** What the command waits and measures with (the Context's clock); e.g. a VirtualClock (virtual-clock.ts). */
+  clock?: Clock;
 }
 
 export interface InProcessResult {
@@ -26,6 +29,6 @@ export async function runInProcess(argv: string[], options: InProcessOptions = {
   const io = testIO({ stdin: options.stdin, tty: options.tty, columns: options.columns, now: options.now });
   // Like runCli: a fresh config folder, and no color setting of the developer's shell.
   const env = { MTG_CONFIG_DIR: tempConfigDir(), ...options.env };
-  const code = await run(argv, io, env);
+  const code = await run(argv, io, env, { clock: options.clock });
   return { code, stdout: io.stdout(), stderr: io.stderr() };
 }
