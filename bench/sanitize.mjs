@@ -1,4 +1,4 @@
-// `node bench/sanitize.mjs`: the terminal sanitizer (src/output/sanitize.ts) on hostile text, issue 29.
+// `node bench/sanitize.mjs`: the terminal sanitizer (src/shared/sanitize.ts) on hostile text, issue 29.
 // Each case is one string of about 1 MB (one transcript entry, say) built to defeat a sanitizer:
 // lone 8-bit introducers (U+009D: each starts an OSC that never ends), lone 7-bit ones, CSI
 // parameters without a final byte, bidi overrides and zero-width characters, and a mix. Beside
@@ -17,7 +17,7 @@ const RUNS = QUICK ? 1 : 7;
 const MB = 1 << 20;
 const TARGET_MS = 100;
 
-const { sanitizeForTerminal } = await loadSourceModule('src/output/sanitize.ts');
+const { sanitizeForTerminal } = await loadSourceModule('src/shared/sanitize.ts');
 
 /** `unit` repeated to `chars` characters. */
 const fill = (unit, chars) => unit.repeat(Math.ceil(chars / unit.length)).slice(0, chars);

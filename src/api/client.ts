@@ -3,20 +3,18 @@
 
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { sanitizeOneLine } from '../output/sanitize.js';
+import { ExitCode, InterruptedError, MtgError } from '../shared/errors.js';
+import { parseJsonExact, stringifyExact } from '../shared/exact.js';
+import { sanitizeOneLine } from '../shared/sanitize.js';
 import { boundDepth, MAX_JSON_DEPTH } from './depth.js';
 import {
   ApiError,
   type ApiIssue,
-  ExitCode,
-  InterruptedError,
-  MtgError,
   NetworkError,
   RateLimitExhaustedError,
   ResponseShapeError,
   WRITE_MAY_HAVE_BEEN_APPLIED,
 } from './errors.js';
-import { parseJsonExact, stringifyExact } from './exact.js';
 import { type Attempt, RequestHooks } from './hooks.js';
 import { ProxyError, proxyFor, refusedTunnelStatus, tunnelPoolFactory } from './proxy.js';
 import { parseRateLimitHeaders, parseRetryAfter, RateLimiter, type WaitInfo } from './ratelimit.js';

@@ -3,7 +3,7 @@
 // csv flattening): one item with an extra field nested 20,000 deep made every `mtg sync` fail with
 // "Maximum call stack size exceeded". The API's objects nest a handful of levels.
 
-import { jsonStringEnd } from './exact.js';
+import { jsonStringEnd } from '../shared/exact.js';
 
 /** The deepest nesting a body may have (the page's array counts as one level). */
 export const MAX_JSON_DEPTH = 256;

@@ -6,6 +6,7 @@
 // the caller reports it as such (ApiResponse.noBody).
 
 import { z } from 'zod';
+import type { ExactId } from '../shared/exact.js';
 import {
   type ActionItemStatus,
   type AssigneeType,
@@ -13,7 +14,6 @@ import {
   TAG_APPLY_MEETINGS_FIELD,
 } from './assumptions.js';
 import type { ApiClient } from './client.js';
-import type { ExactId } from './exact.js';
 import type { PaginateOptions } from './paginate.js';
 import * as S from './schemas.js';
 import type { Query } from './url.js';

@@ -1,36 +1,8 @@
-// The error types of mtg and the contract's exit codes. Expected failures carry a message meant for
-// people and an exit code; the CLI prints the message (never a stack) and exits with the code.
+// The errors of the API client: an HTTP answer that is an error, a request that got no answer, a
+// response off the spec, rate limits exhausted, a missing key. The base type and the exit codes are
+// in src/shared/errors.ts.
 
-export const ExitCode = {
-  ok: 0,
-  api: 1,
-  usage: 2,
-  auth: 3,
-  notFound: 4,
-  rateLimited: 5,
-  partial: 6,
-  interrupted: 130,
-} as const;
-export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
-
-export class MtgError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: ExitCode,
-    /** Extra lines printed under the message (validation issues, hints). */
-    readonly details: string[] = [],
-  ) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
-
-/** Bad input: nothing was sent. */
-export class UsageError extends MtgError {
-  constructor(message: string, details: string[] = []) {
-    super(message, ExitCode.usage, details);
-  }
-}
+import { ExitCode, MtgError } from '../shared/errors.js';
 
 /** No API key anywhere. */
 export class MissingKeyError extends MtgError {
@@ -110,15 +82,4 @@ export class RateLimitExhaustedError extends MtgError {
   constructor(message: string) {
     super(message, ExitCode.rateLimited);
   }
-}
-
-/** Ctrl-C or SIGTERM. */
-export class InterruptedError extends MtgError {
-  constructor() {
-    super('Interrupted', ExitCode.interrupted);
-  }
-}
-
-export function exitCodeOf(err: unknown): ExitCode {
-  return err instanceof MtgError ? err.exitCode : ExitCode.api;
 }

@@ -2,8 +2,8 @@
 // there is none, never edit the cursor, and stop fetching as soon as the caller has enough items.
 
 import { z } from 'zod';
+import { ExitCode, MtgError } from '../shared/errors.js';
 import type { ApiClient } from './client.js';
-import { ExitCode, MtgError } from './errors.js';
 import { findLink } from './link.js';
 import { unlistedInArray } from './schemas.js';
 import type { Query } from './url.js';

@@ -4,8 +4,8 @@
 // passes through unchanged (json/ndjson print exactly what the server sent), so a server that adds
 // a field does not break older clients.
 import { z } from 'zod';
+import { ExactInteger } from '../shared/exact.js';
 import { ACTION_ITEM_STATUSES, LINK_ACCESS_SEEN, SHARE_ACCESS_SEEN } from './assumptions.js';
-import { ExactInteger } from './exact.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 

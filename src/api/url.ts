@@ -1,7 +1,7 @@
 // Base URL checks and request URL building. Kept free of undici so commands can validate input
 // (and fail with exit 2) before anything heavy is loaded.
 
-import { UsageError } from './errors.js';
+import { UsageError } from '../shared/errors.js';
 
 export type QueryValue = string | number | boolean | undefined | null | ReadonlyArray<string | number>;
 export type Query = Record<string, QueryValue>;

@@ -2,7 +2,7 @@
 // help before loading it). The only module that touches `process`: it builds the IO from the real
 // streams, turns SIGINT/SIGTERM into the interrupt run() listens to, treats a closed stdout pipe as
 // the end, and exits once stdout has drained.
-import { ExitCode } from '../api/errors.js';
+import { ExitCode } from '../shared/errors.js';
 import { runExitHooks } from './exit-hooks.js';
 import { systemIO } from './io.js';
 import { run } from './main.js';

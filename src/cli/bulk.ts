@@ -2,16 +2,10 @@
 // over a list of items. The ApiClient's one RateLimiter paces the requests; the pool only bounds how
 // many are in flight, so a large batch neither floods the server nor runs one request at a time.
 
-import {
-  ApiError,
-  ExitCode,
-  exitCodeOf,
-  InterruptedError,
-  MtgError,
-  RateLimitExhaustedError,
-} from '../api/errors.js';
-import { sanitizeOneLine } from '../output/sanitize.js';
+import { ApiError, RateLimitExhaustedError } from '../api/errors.js';
 import type { ResourceName } from '../output/views.js';
+import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../shared/errors.js';
+import { sanitizeOneLine } from '../shared/sanitize.js';
 import type { Context } from './context.js';
 
 /**

@@ -1,11 +1,11 @@
 // --checkpoint FILE: after every complete page, record where the export stands (next link, items and
 // bytes written) so that the same command run again continues from there. The record is replaced
-// atomically and fsync'd (output/atomic-file.ts), so a crash leaves the last whole record; the
+// atomically and fsync'd (shared/atomic-file.ts), so a crash leaves the last whole record; the
 // output file is truncated back to the recorded bytes on resume, which drops a half-written page.
 
 import { readFile, unlink } from 'node:fs/promises';
-import { UsageError } from '../api/errors.js';
-import { writeFileAtomic } from '../output/atomic-file.js';
+import { writeFileAtomic } from '../shared/atomic-file.js';
+import { UsageError } from '../shared/errors.js';
 
 export interface CheckpointRecord {
   version: 1;

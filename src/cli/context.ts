@@ -7,7 +7,7 @@
 // itself (docs/architecture.md).
 
 import type { ApiClient } from '../api/client.js';
-import { MissingKeyError, UsageError } from '../api/errors.js';
+import { MissingKeyError } from '../api/errors.js';
 import type { ReadSource } from '../api/read-source.js';
 import { checkBaseUrl } from '../api/url.js';
 import { dataDir } from '../config/data-dir.js';
@@ -22,6 +22,7 @@ import {
 import type { ConfigStore } from '../config/store.js';
 import type { Mirror, OpenMirrorOptions } from '../mirror/open.js';
 import { type Clock, realClock } from '../shared/clock.js';
+import { UsageError } from '../shared/errors.js';
 import type { DeclaredNode } from './declare.js';
 import type { Globals } from './globals.js';
 import type { IOStreams } from './io.js';

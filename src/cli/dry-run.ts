@@ -3,9 +3,9 @@
 // sent, so neither an API key nor a base URL is needed; every input is still validated first.
 
 import type { WriteRequest } from '../api/endpoints.js';
-import { ExitCode } from '../api/errors.js';
-import { stringifyExact } from '../api/exact.js';
 import { buildQuery } from '../api/url.js';
+import { ExitCode } from '../shared/errors.js';
+import { stringifyExact } from '../shared/exact.js';
 import type { Context } from './context.js';
 import type { OptionDecl } from './declare.js';
 
@@ -51,7 +51,7 @@ export async function printDryRun(
   } else if (ctx.globals.format === 'ndjson') {
     text = planned.map((r) => `${stringifyExact(r)}\n`).join('');
   } else {
-    const { sanitizeForTerminal } = await import('../output/sanitize.js');
+    const { sanitizeForTerminal } = await import('../shared/sanitize.js');
     const lines = planned.map(
       (r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${stringifyExact(r.body)}`}\n`,
     );

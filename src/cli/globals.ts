@@ -1,9 +1,10 @@
 // The global options of the contract, declared once for commander, help and completion, and
 // validated before anything is sent.
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../shared/errors.js';
+import { positiveId, wholeNumber } from '../shared/ids.js';
 import type { OptionDecl } from './declare.js';
-import { positiveId, seconds, wholeNumber } from './input.js';
+import { seconds } from './input.js';
 
 export const LIST_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];

@@ -1,8 +1,8 @@
 // Turning command-line words into validated values, before anything is sent. Every failure is a
 // UsageError: one line, exit 2.
 
-import { UsageError } from '../api/errors.js';
-import { type ExactId, ExactInteger, isExactInteger, parseJsonExact } from '../api/exact.js';
+import { UsageError } from '../shared/errors.js';
+import { type ExactId, isExactInteger, parseJsonExact } from '../shared/exact.js';
 
 export type { ExactId };
 
@@ -33,21 +33,6 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
-/** A whole number of at least `min` (IDs, counts, ports); the one validator every command uses. */
-export function wholeNumber(value: string, what: string, min = 0): number {
-  const trimmed = value.trim();
-  if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed)) || Number(trimmed) < min) {
-    const expected =
-      min === 1
-        ? 'a positive whole number'
-        : min === 0
-          ? 'a whole number of 0 or more'
-          : `a whole number of at least ${min}`;
-    throw new UsageError(`${what} must be ${expected}, got "${value}"`);
-  }
-  return Number(trimmed);
-}
-
 /** A TCP port, 0 (any free port) to 65535: checked here, since listen() throws on others. */
 export function port(value: string, what: string): number {
   const trimmed = value.trim();
@@ -55,32 +40,6 @@ export function port(value: string, what: string): number {
   if (!/^\d+$/.test(trimmed) || n > 65535)
     throw new UsageError(`${what} must be a whole number from 0 to 65535, got "${value}"`);
   return n;
-}
-
-export function positiveId(value: string, what: string): number {
-  return wholeNumber(value, what, 1);
-}
-
-/**
- * A positive ID of any number of digits: mtg prints IDs beyond 2^53 exactly, so they come back
- * (`list --json | update --stdin`) and must reach the server unrounded. String() of either kind
- * gives the digits for a path; stringifyExact() writes both as JSON integers.
- */
-export function exactId(value: string, what: string): ExactId {
-  const trimmed = value.trim();
-  if (/^\d{16,}$/.test(trimmed) && !Number.isSafeInteger(Number(trimmed)))
-    return new ExactInteger(trimmed.replace(/^0+/, ''));
-  return positiveId(value, what);
-}
-
-/** exactId for each value, duplicates (by their digits) dropped, first occurrence kept. */
-export function uniqueExactIds(values: string[], what: string): ExactId[] {
-  const seen = new Map<string, ExactId>();
-  for (const value of values) {
-    const id = exactId(value, what);
-    if (!seen.has(String(id))) seen.set(String(id), id);
-  }
-  return [...seen.values()];
 }
 
 /** Seconds as a decimal number (--timeout 0.5); zero allowed only where `allowZero`. */
@@ -92,19 +51,6 @@ export function seconds(value: string, what: string, allowZero: boolean): number
     );
   }
   return n;
-}
-
-export function positiveIds(values: string[], what: string): number[] {
-  return values.map((v) => positiveId(v, what));
-}
-
-/** A non-empty string ID (meeting IDs are strings in the spec). */
-export function stringId(value: string | undefined, what: string): string {
-  const trimmed = (value ?? '').trim();
-  if (!trimmed) throw new UsageError(`${what} must not be empty`);
-  if (/[\s/?#]/.test(trimmed))
-    throw new UsageError(`${what} "${value}" contains characters an ID cannot have`);
-  return trimmed;
 }
 
 /** Match an enum value case-insensitively; the error lists the valid values. */

@@ -8,8 +8,8 @@
 
 import { Writable } from 'node:stream';
 import type { JqWeb } from 'jq-web';
-import { ExitCode, MtgError, UsageError } from '../api/errors.js';
 import type { OutputSink, OutputStage } from '../output/sink.js';
+import { ExitCode, MtgError, UsageError } from '../shared/errors.js';
 
 /** Strings raw, everything else compact JSON, one result per line (as `gh --jq`). */
 const RUN_FLAGS = ['-r', '-c'];
@@ -158,7 +158,7 @@ export function runJq(jq: JqWeb, expr: string, document: Uint8Array): { out: str
  */
 export async function jqStage(expr: string, stderr: NodeJS.WritableStream): Promise<OutputStage> {
   const jq = await compileJq(expr);
-  const { sanitizeForTerminal } = await import('../output/sanitize.js');
+  const { sanitizeForTerminal } = await import('../shared/sanitize.js');
   return (target) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -2,11 +2,11 @@
 // through the endpoint, stream items to the writer, show progress, honor --limit and --checkpoint,
 // and leave the output well-formed whatever happens.
 
-import { ExitCode, UsageError } from '../api/errors.js';
 import type { Listing, ReadSource } from '../api/read-source.js';
 import { planOutput } from '../output/plan.js';
 import { counted } from '../output/text.js';
 import type { ResourceName } from '../output/views.js';
+import { ExitCode, UsageError } from '../shared/errors.js';
 import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
 import type { Context } from './context.js';
 import { beforeSince, hasWindow, inWindow, type TimeWindow } from './dates.js';

@@ -5,10 +5,10 @@
 
 import { setMaxListeners } from 'node:events';
 import { CommanderError } from 'commander';
-import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../api/errors.js';
 import { commandTree } from '../commands/index.js';
-import { sanitizeForTerminal, sanitizeOneLine } from '../output/sanitize.js';
 import type { Clock } from '../shared/clock.js';
+import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../shared/errors.js';
+import { sanitizeForTerminal, sanitizeOneLine } from '../shared/sanitize.js';
 import { Context, VERSION } from './context.js';
 import { parseGlobals } from './globals.js';
 import type { Env, IOStreams } from './io.js';

@@ -7,7 +7,7 @@
 // values), and a set option given to a command that does not honour it is exit 2 (refuseUnhonoured).
 
 import { Command, Option } from 'commander';
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../shared/errors.js';
 import type { Context } from './context.js';
 import { COMMON_OPTIONS, SET_OPTIONS } from './globals.js';
 import { HELP_TOPIC_NAMES } from './help-texts.js';

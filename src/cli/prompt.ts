@@ -4,7 +4,7 @@
 // and @inquirer/password about 87 ms with 13 packages (median of 9 cold imports each, on this
 // project's 2-core test machine), where this prompt needs raw mode, no echo, backspace, Enter and
 // Ctrl-C only; neither spares the raw-mode handling for the piped case we keep anyway.
-import { InterruptedError } from '../api/errors.js';
+import { InterruptedError } from '../shared/errors.js';
 import type { IOStreams } from './io.js';
 
 type RawInput = NodeJS.ReadableStream & { setRawMode(mode: boolean): unknown };

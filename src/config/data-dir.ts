@@ -4,7 +4,7 @@
 
 import { statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../shared/errors.js';
 
 /** The data folder; one that MTG_DATA_DIR names is checked here, where the name is known (exit 2 if a file). */
 export function dataDir(env: Record<string, string | undefined>): string {

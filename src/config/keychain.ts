@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ExitCode, InterruptedError, MtgError } from '../api/errors.js';
+import { ExitCode, InterruptedError, MtgError } from '../shared/errors.js';
 
 export const SERVICE = 'mtg';
 /** "Within a few seconds": a store that takes longer is taken as not answering. */

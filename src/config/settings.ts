@@ -1,6 +1,6 @@
 // Where each setting comes from, first wins: flag, environment, stored profile (cli-contract.md).
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../shared/errors.js';
 import type { ConfigStore } from './store.js';
 
 export { ConfigFileError } from './errors.js';

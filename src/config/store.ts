@@ -8,8 +8,8 @@
 import { mkdirSync } from 'node:fs';
 import { chmod, open, readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { ExitCode, MtgError, UsageError } from '../api/errors.js';
-import { writeFileAtomic } from '../output/atomic-file.js';
+import { writeFileAtomic } from '../shared/atomic-file.js';
+import { ExitCode, MtgError, UsageError } from '../shared/errors.js';
 import { ConfigFileError } from './errors.js';
 
 export const CONFIG_KEYS = ['api-key', 'base-url', 'app-url'] as const;
@@ -184,7 +184,7 @@ async function parseConfig(path: string, text: string): Promise<ConfigFile> {
   );
 }
 
-/** Whole file or nothing (output/atomic-file.ts): a 0600 temp file, fsync'd, renamed over the old one. */
+/** Whole file or nothing (shared/atomic-file.ts): a 0600 temp file, fsync'd, renamed over the old one. */
 async function writeAtomic(path: string, text: string): Promise<void> {
   try {
     await writeFileAtomic(path, text, { mode: 0o600 });

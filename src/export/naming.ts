@@ -2,7 +2,7 @@
 // meeting always gets the same name while its name and date do not change), unique even where
 // the file system folds case, and safe whatever the server sends as a meeting name.
 
-import { INVISIBLE_FORMAT_CHARS, sanitizeForTerminal } from '../output/sanitize.js';
+import { INVISIBLE_FORMAT_CHARS, sanitizeForTerminal } from '../shared/sanitize.js';
 
 /** The longest file name (one path component) most file systems accept, in UTF-8 bytes. */
 export const MAX_NAME_BYTES = 255;

@@ -5,9 +5,9 @@
 
 import { createHash } from 'node:crypto';
 import { Document, Scalar, visit } from 'yaml';
-import { escapeC1 } from '../api/exact.js';
-import { sanitizeForTerminal } from '../output/sanitize.js';
 import { formatClock } from '../output/transcript.js';
+import { escapeC1 } from '../shared/exact.js';
+import { sanitizeForTerminal } from '../shared/sanitize.js';
 import defaultTemplate from './default-template.mustache';
 
 export { defaultTemplate };

@@ -4,7 +4,7 @@
 //   never read nor written through (reported instead). Paths read back from the manifest are
 //   accepted only in the shape this module writes (`YYYY/<one name>.md`).
 // - Every file is whole at every moment: written to a temp file in its own folder, then renamed
-//   (output/atomic-file.ts).
+//   (shared/atomic-file.ts).
 // - Incremental: the manifest (`.mtg-export.json`) maps each meeting ID to its file and a hash of
 //   what the file was made from; journal lines follow the files (in small batches), so a run
 //   killed midway loses nothing, and a file renamed into place but not yet journaled is
@@ -29,8 +29,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { UsageError } from '../api/errors.js';
-import { writeFileAtomicSync } from '../output/atomic-file.js';
+import { writeFileAtomicSync } from '../shared/atomic-file.js';
+import { UsageError } from '../shared/errors.js';
 import { type ExportMeeting, KEPT_MARKER, type RenderOptions, renderMeeting, splitKept } from './render.js';
 
 export const MANIFEST = '.mtg-export.json';
@@ -233,7 +233,7 @@ function writeManifest(root: string, files: Map<string, ManifestEntry>): void {
 }
 
 /**
- * Writes `folder/name` whole or not at all (output/atomic-file.ts): a temp file in the same folder,
+ * Writes `folder/name` whole or not at all (shared/atomic-file.ts): a temp file in the same folder,
  * created with O_EXCL (never through a planted link), then renamed. Not fsync'd: one fsync per file
  * made an export 8x slower. Synchronous, as the whole export is; a temp file a killed run left is
  * swept by its prefix on the next run.

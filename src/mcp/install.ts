@@ -16,10 +16,10 @@
 
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { MtgError, UsageError } from '../api/errors.js';
 // The names are the command's declaration (help and completion offer them without loading this).
 import { CLIENT_NAMES } from '../commands/mcp/spec.js';
-import { writeFileAtomic } from '../output/atomic-file.js';
+import { writeFileAtomic } from '../shared/atomic-file.js';
+import { MtgError, UsageError } from '../shared/errors.js';
 
 export const CLIENTS = CLIENT_NAMES;
 export type Client = (typeof CLIENTS)[number];

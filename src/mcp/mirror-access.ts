@@ -10,8 +10,6 @@
 import { statSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import * as E from '../api/endpoints.js';
-import { UsageError } from '../api/errors.js';
-import type { ExactId } from '../api/exact.js';
 import type { SourcePage } from '../api/read-source.js';
 import type * as S from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
@@ -24,6 +22,8 @@ import { ensureSearchIndex } from '../mirror/search-index.js';
 import type { BoundedSqlOptions, BoundedSqlRows } from '../mirror/sql.js';
 import { type MirrorStatus, mirrorStatus } from '../mirror/status.js';
 import { runSync, type SyncSummary, storeWrittenActionItem, type WrittenActionItem } from '../mirror/sync.js';
+import { UsageError } from '../shared/errors.js';
+import type { ExactId } from '../shared/exact.js';
 
 export type { ChangeEvent, ChangeResource, MirrorStatus, SyncSummary };
 export const PASSAGE_KINDS = search.PASSAGE_KINDS;

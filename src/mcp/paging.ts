@@ -2,7 +2,7 @@
 // send whole. Nothing here knows the mirror.
 
 import { createHash } from 'node:crypto';
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../shared/errors.js';
 import { estimateTokens, jsonTokens } from './tokens.js';
 
 /**

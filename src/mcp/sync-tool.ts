@@ -6,8 +6,8 @@
 // requests: the engine resumes an interrupted walk, but walks again every list the cut run had
 // completed, so on a small plan calls that each stop early could never reach the end.
 
-import { UsageError } from '../api/errors.js';
 import { SyncLockedError } from '../mirror/lock.js';
+import { UsageError } from '../shared/errors.js';
 import type { MirrorAccess, SyncSummary } from './mirror-access.js';
 
 /** How long one `sync` call may wait for the run before it answers (under a 60 s timeout). */

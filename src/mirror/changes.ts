@@ -6,8 +6,8 @@
 // NULL and readChanges() fills in the object as the mirror holds it now: storing a second copy of
 // every object (and of every transcript) would double the mirror for no new information.
 
-import { UsageError } from '../api/errors.js';
-import type { ExactInteger } from '../api/exact.js';
+import { UsageError } from '../shared/errors.js';
+import type { ExactInteger } from '../shared/exact.js';
 import type { Db } from './driver.js';
 import { fromJsonText, toJsonText } from './json.js';
 

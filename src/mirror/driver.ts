@@ -7,7 +7,7 @@
 
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import { ExitCode, MtgError, UsageError } from '../api/errors.js';
+import { ExitCode, MtgError, UsageError } from '../shared/errors.js';
 import { installFolder } from '../shared/install-folder.js';
 import { type Db, exactRowid, type OpenDbOptions, type Statement } from './db.js';
 import { type NodeSqlite, openNodeSqlite } from './driver-node-sqlite.js';

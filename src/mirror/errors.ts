@@ -1,7 +1,7 @@
 // SQLite failures while writing the mirror, as one line people can act on. The mirror stays as it
 // was after its last committed transaction, whatever the failure.
 
-import { ExitCode, MtgError, UsageError } from '../api/errors.js';
+import { ExitCode, MtgError, UsageError } from '../shared/errors.js';
 import { sqliteErrorCode } from './driver.js';
 
 export function mirrorWriteError(path: string, err: unknown): unknown {

@@ -1,7 +1,7 @@
 // Reads of `mtg export markdown`: the meetings (live and tombstoned) and their transcripts. The
 // only SQL of the export; it goes through the mirror's open/driver modules like every reader.
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../shared/errors.js';
 import type { Db } from './driver.js';
 import type { Mirror } from './open.js';
 

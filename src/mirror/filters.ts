@@ -1,7 +1,7 @@
 // What the offline reads (reads.ts) share: stored JSON read back exactly, row by row, and the
 // filters the listings apply as the API does (sandbox and spec agree).
 
-import { parseJsonExact } from '../api/exact.js';
+import { parseJsonExact } from '../shared/exact.js';
 import type { Db } from './driver.js';
 
 type Obj = Record<string, unknown>;

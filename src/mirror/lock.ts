@@ -4,7 +4,7 @@
 // blocked by a sync).
 
 import { readFileSync } from 'node:fs';
-import { ExitCode, MtgError } from '../api/errors.js';
+import { ExitCode, MtgError } from '../shared/errors.js';
 import type { Db } from './driver.js';
 import { readMeta, writeMeta } from './meta.js';
 

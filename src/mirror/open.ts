@@ -14,8 +14,8 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { UsageError } from '../api/errors.js';
 import { checkFolder, dataDir, profileFileName } from '../config/data-dir.js';
+import { UsageError } from '../shared/errors.js';
 import { type Db, openDb, sqliteErrorCode } from './driver.js';
 import { readMeta, writeMeta } from './meta.js';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './schema.js';

@@ -7,7 +7,7 @@
 // meetingPassages() returns needs a migration that rebuilds `passages`. The indexed text is
 // segmentCjk(text) (cjk.ts): each CJK character a token of its own (schema 3).
 
-import { segmentCjk } from './cjk.js';
+import { segmentCjk } from '../shared/cjk.js';
 import type { Db, Statement } from './driver.js';
 import { fromJsonText } from './json.js';
 

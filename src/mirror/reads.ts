@@ -7,9 +7,9 @@
 // statement the newest commit, even while a sync writes).
 
 import type { ActionItemsQuery, SearchQuery } from '../api/endpoints.js';
-import { ExitCode, MtgError, UsageError } from '../api/errors.js';
 import { companyDetailNotSynced, type Listing, type ReadSource } from '../api/read-source.js';
 import type * as S from '../api/schemas.js';
+import { ExitCode, MtgError, UsageError } from '../shared/errors.js';
 import { type ChangeEvent, type ChangesQuery, checkAfter, checkRunExists, readChanges } from './changes.js';
 import type { Db } from './driver.js';
 import { idText, LIVE_MEETINGS, meetingMatches, parse, rows } from './filters.js';

@@ -2,7 +2,7 @@
 // never while a sync of it runs.
 
 import { existsSync, statSync, unlinkSync } from 'node:fs';
-import { ExitCode, MtgError, UsageError } from '../api/errors.js';
+import { ExitCode, MtgError, UsageError } from '../shared/errors.js';
 import { openDb } from './driver.js';
 import { lockHolder } from './lock.js';
 import { checkDataDir, mirrorFiles, mirrorPathIn, notAMirror } from './open.js';

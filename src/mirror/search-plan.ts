@@ -1,7 +1,7 @@
 // A query planned against the index: each concept's weight (IDF) and, for a word that matches
 // nothing, its nearest indexed word (typos).
 
-import { segmentCjk } from './cjk.js';
+import { segmentCjk } from '../shared/cjk.js';
 import { type Db, openDb, type Statement } from './driver.js';
 import { type Concept, matchExpression, parseQuery, quote } from './search-query.js';
 import type { SearchPlan } from './search-types.js';

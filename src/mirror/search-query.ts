@@ -1,8 +1,8 @@
 // The user's query turned into a safe FTS5 MATCH expression: words, "phrases", prefix*, a OR b,
 // -excluded; stop and question words dropped (search.ts says why).
 
-import { UsageError } from '../api/errors.js';
-import { hasCjk, segmentCjk } from './cjk.js';
+import { hasCjk, segmentCjk } from '../shared/cjk.js';
+import { UsageError } from '../shared/errors.js';
 
 export const PASSAGE_KINDS = ['name', 'notes', 'transcript', 'action-items', 'attendees'] as const;
 export type PassageKind = (typeof PASSAGE_KINDS)[number];

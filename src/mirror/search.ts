@@ -1,4 +1,4 @@
-import { segmentCjk } from './cjk.js';
+import { segmentCjk } from '../shared/cjk.js';
 import type { Db } from './driver.js';
 import {
   fromRowId,

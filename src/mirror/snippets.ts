@@ -2,7 +2,7 @@
 // passages' texts in a private in-memory table, clamped to a window a terminal line can show, and
 // the marks around matches (private-use characters, random per process) turned into ** for data.
 
-import { segmentCjk } from './cjk.js';
+import { segmentCjk } from '../shared/cjk.js';
 import type { Db, Statement } from './db.js';
 import { openDb } from './driver.js';
 

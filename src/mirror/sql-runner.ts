@@ -14,7 +14,7 @@
 // (SIGKILLed, crashed), so a runaway statement never outlives the command or the server.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { ExitCode, InterruptedError, MtgError } from '../api/errors.js';
+import { ExitCode, InterruptedError, MtgError } from '../shared/errors.js';
 import { driverSpecifier } from './driver.js';
 import { CHILD } from './sql-child.js';
 

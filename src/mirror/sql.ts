@@ -1,8 +1,8 @@
 // Read-only SQL on the mirror (`mtg sql`, and `mtg mcp`'s sql tool): one statement, refused unless
 // it only reads and returns rows; integers exact (an ID past 2^53 keeps its digits).
 
-import { UsageError } from '../api/errors.js';
-import { fromBigInt } from '../api/exact.js';
+import { UsageError } from '../shared/errors.js';
+import { fromBigInt } from '../shared/exact.js';
 import type { Db, Statement } from './driver.js';
 import { rowsApart, type StatementPool } from './sql-runner.js';
 

@@ -4,7 +4,7 @@
 // in `meta` under `watch_seq:<consumer>` right after each event is handled, and a restarted watch
 // reads the change log after it.
 
-import { ExitCode, InterruptedError, MtgError, UsageError } from '../api/errors.js';
+import { ExitCode, InterruptedError, MtgError, UsageError } from '../shared/errors.js';
 import { type ChangeEvent, type ChangeResource, lastSeq, readChanges } from './changes.js';
 import type { Db } from './driver.js';
 import type { Mirror } from './open.js';

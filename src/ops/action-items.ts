@@ -7,10 +7,10 @@
 // and texts are matched folded (accents and case, fold.ts), which SQLite cannot do, over the
 // meetings' attendees and the items the SQL kept.
 
-import { parseJsonExact } from '../api/exact.js';
 import type { Db } from '../mirror/driver.js';
 import type { Mirror } from '../mirror/open.js';
 import { MirrorReads } from '../mirror/reads.js';
+import { parseJsonExact } from '../shared/exact.js';
 import { EmptyArgumentError, UnknownMeetingError } from './errors.js';
 import { fold, foldedIncludes } from './fold.js';
 

@@ -1,7 +1,7 @@
 // The operations' typed errors: each a UsageError (bad input: exit 2 in the CLI, isError in mtg
 // mcp) that an adapter may reword for its callers, knowing what went wrong from the class.
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../shared/errors.js';
 
 /** A meeting ID the mirror does not hold (deleted meetings included). */
 export class UnknownMeetingError extends UsageError {

@@ -3,8 +3,8 @@
 // (one person once, by profile ID, else by email), best first, each with the meetings you had
 // together and the open items each way. For "what did I promise Dana" / "what does Dana owe me".
 
-import { ExactInteger, parseJsonExact } from '../api/exact.js';
 import { MirrorReads } from '../mirror/reads.js';
+import { ExactInteger, parseJsonExact } from '../shared/exact.js';
 import type { MirrorReader } from './action-items.js';
 import { EmptyArgumentError } from './errors.js';
 import { fold } from './fold.js';

@@ -1,5 +1,5 @@
 // Turning one field value into the text of one cell (csv, tsv and table share these rules).
-import { ExactInteger, stringifyExact } from '../api/exact.js';
+import { ExactInteger, stringifyExact } from '../shared/exact.js';
 import { isPlainObject } from './fields.js';
 
 /**

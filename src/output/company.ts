@@ -1,8 +1,9 @@
 // `mtg companies view` for people: a heading with the company, then its external links and its
 // people as two small tables. Every server string is sanitized (the tables do it themselves).
+
+import { sanitizeOneLine } from '../shared/sanitize.js';
 import { createChalk } from './color.js';
 import { isPlainObject } from './fields.js';
-import { sanitizeOneLine } from './sanitize.js';
 import { writeChunk } from './stream.js';
 import { tableWriter } from './table.js';
 import type { ResourceView, WriterOptions } from './types.js';

@@ -4,9 +4,10 @@
 //  csv: RFC 4180 quoting: a cell with , " CR or LF is quoted and its quotes doubled.
 //  tsv: no quoting, one line per item for cut/awk: backslash, tab, LF and CR inside a cell are
 //       written as \\ \t \n \r (the "linear TSV" convention, so the data can be recovered).
+
+import { sanitizeForTerminal } from '../shared/sanitize.js';
 import { cellText, guardFormula } from './cells.js';
 import { fieldsOfValue, getPath, isPlainObject } from './fields.js';
-import { sanitizeForTerminal } from './sanitize.js';
 import type { Encoder } from './stream.js';
 import type { ResourceView, WriterOptions } from './types.js';
 

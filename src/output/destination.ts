@@ -4,7 +4,7 @@
 import { constants } from 'node:fs';
 import { access, lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ExitCode, MtgError, UsageError } from '../api/errors.js';
+import { ExitCode, MtgError, UsageError } from '../shared/errors.js';
 
 export type Destination =
   /** The process's own stdout (`-`, `/dev/stdout`, `/dev/fd/1`): written to fd 1, never reopened. */

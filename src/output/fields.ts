@@ -2,7 +2,7 @@
 // returns), validated for --fields, and resolved against items.
 
 import type { z } from 'zod';
-import { ExactInteger } from '../api/exact.js';
+import { ExactInteger } from '../shared/exact.js';
 
 /** A usage error (the CLI maps it to exit 2): bad --fields and similar. */
 export class OutputUsageError extends Error {

@@ -29,13 +29,13 @@ import { streamWriter, writeChunk } from './stream.js';
 import { tableWriter, writeKeyValue } from './table.js';
 import type { ItemWriter, ResourceView, WriterOptions } from './types.js';
 
+export { sanitizeForTerminal, sanitizeOneLine } from '../shared/sanitize.js';
 export { cellText, guardFormula } from './cells.js';
 export { createChalk } from './color.js';
 export { csvQuote, tsvEscape } from './csv.js';
 export { writeDocument } from './document.js';
 export { fieldsOfSchema, fieldsOfValue, getPath, OutputUsageError, parseFields, project } from './fields.js';
 export { toJson } from './json.js';
-export { sanitizeForTerminal, sanitizeOneLine } from './sanitize.js';
 export { type OutputSink, type OutputStage, openAppendOutput, openOutput } from './sink.js';
 export { counted, humanCount, truncate } from './text.js';
 export {

@@ -1,7 +1,7 @@
 // json and ndjson. Values are written exactly as the API sent them (JSON.stringify keeps key
-// order and string bytes; no sanitizing; integers beyond 2^53 keep their digits, api/exact.ts). With --fields each item becomes an object whose keys
+// order and string bytes; no sanitizing; integers beyond 2^53 keep their digits, shared/exact.ts). With --fields each item becomes an object whose keys
 // are the requested paths, flat ("assignee.name"), in order; a missing value is null.
-import { stringifyExact } from '../api/exact.js';
+import { stringifyExact } from '../shared/exact.js';
 import { project } from './fields.js';
 import type { Encoder } from './stream.js';
 import type { WriterOptions } from './types.js';

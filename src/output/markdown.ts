@@ -3,9 +3,9 @@
 // With color off the markers are dropped and clean text remains. Input is sanitized first, so no
 // server-sent escape sequence survives; the only escapes in the output are our own SGR styles.
 import type { ChalkInstance } from 'chalk';
-import { hasCjk } from '../mirror/cjk.js';
+import { hasCjk } from '../shared/cjk.js';
+import { sanitizeForTerminal } from '../shared/sanitize.js';
 import { createChalk } from './color.js';
-import { sanitizeForTerminal } from './sanitize.js';
 import { visibleWidth } from './text.js';
 
 export { visibleWidth };

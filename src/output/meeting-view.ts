@@ -2,9 +2,9 @@
 // action items, insights, sharing) rather than a table. Every server string is sanitized.
 import type { ChalkInstance } from 'chalk';
 import type { Meeting } from '../api/schemas.js';
+import { sanitizeOneLine } from '../shared/sanitize.js';
 import { createChalk } from './color.js';
 import { renderMarkdown, visibleWidth, wrap } from './markdown.js';
-import { sanitizeOneLine } from './sanitize.js';
 import { humanDate, humanDuration, padToWidth } from './text.js';
 import { formatClock } from './transcript.js';
 

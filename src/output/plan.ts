@@ -21,9 +21,9 @@
 // list(), one() and document() own the writer's life: open, commit on success, abort on failure
 // (an -o file is left as it was; a json array is closed so that stdout stays one valid document).
 
-import { UsageError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { outputWidth } from '../cli/io.js';
+import { UsageError } from '../shared/errors.js';
 import { outputStage } from './document.js';
 import { type FieldsView, OutputUsageError, parseFields } from './fields.js';
 import { createItemWriter, writeOne } from './index.js';

@@ -1,5 +1,5 @@
 // Where the data goes: stdout, or a file written atomically (-o) or appended to (--checkpoint).
-// Atomic: output/atomic-file.ts (a temp file in the target's folder, fsync'd and renamed over the
+// Atomic: shared/atomic-file.ts (a temp file in the target's folder, fsync'd and renamed over the
 // target on commit, removed on abort and, as a last resort, on process exit), written as a stream
 // so that a large output is never held in memory. Only a regular file (or the file a symlink
 // resolves to) is replaced that way: a device, FIFO or terminal is written in place
@@ -7,7 +7,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { openAtomicFile } from './atomic-file.js';
+import { openAtomicFile } from '../shared/atomic-file.js';
 import { resolveDestination, writeFailure } from './destination.js';
 
 export interface OutputSink {

@@ -1,10 +1,11 @@
 // The human table: borderless columns (like `gh`), fitted to the terminal width, one line per
 // row, every server string sanitized. Rows are buffered until end() (fine for humans).
 // cli-table3 is imported lazily so the other formats do not pay for loading it.
+
+import { sanitizeOneLine } from '../shared/sanitize.js';
 import { cellText } from './cells.js';
 import { createChalk } from './color.js';
 import { fieldsOfValue, getPath, isPlainObject } from './fields.js';
-import { sanitizeOneLine } from './sanitize.js';
 import { writeChunk, writeNoWait } from './stream.js';
 import { humanDate, humanDuration, shortDate, textWidth, truncate } from './text.js';
 import type { ItemWriter, ResourceView, WriterOptions } from './types.js';

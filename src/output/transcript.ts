@@ -1,7 +1,8 @@
 // Transcript renderers for people and players: plain text, SubRip (srt), WebVTT (vtt) and Markdown.
 // Every server string is sanitized here (json/ndjson go through the item writer untouched).
+
+import { sanitizeForTerminal, sanitizeOneLine } from '../shared/sanitize.js';
 import { createChalk } from './color.js';
-import { sanitizeForTerminal, sanitizeOneLine } from './sanitize.js';
 
 export interface TranscriptLine {
   speaker: string;

@@ -1,5 +1,5 @@
 // `mtg sandbox`: start the server, print one line to stdout, run until SIGINT/SIGTERM, then close.
-import { ExitCode, MtgError } from '../api/errors.js';
+import { ExitCode, MtgError } from '../shared/errors.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from './server.js';
 
 export interface SandboxCommandIo {

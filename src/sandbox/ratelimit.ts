@@ -1,7 +1,7 @@
 // Fixed-window rate limiting per account (spec section 8). A window starts at the first request after
 // the previous one ended. A 429 consumes no budget.
 
-import { parseDurationMs } from '../cli/dates.js';
+import { parseDurationMs } from '../shared/durations.js';
 
 export interface LimitWindow {
   limit: number;

@@ -15,10 +15,10 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
 import { assignPaths } from '../../src/export/naming.js';
 import { defaultTemplate, loadTemplateEngine } from '../../src/export/render.js';
 import { exportMarkdown, MANIFEST, resolveExportDir } from '../../src/export/write.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/temp.js';
 
 beforeAll(loadTemplateEngine);

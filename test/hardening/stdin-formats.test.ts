@@ -146,7 +146,7 @@ describe('mtg meetings list … | mtg tags apply TAG --stdin', () => {
   });
 });
 
-// IDs beyond 2^53 are printed exactly (src/api/exact.ts), so they must be accepted back exactly.
+// IDs beyond 2^53 are printed exactly (src/shared/exact.ts), so they must be accepted back exactly.
 describe('IDs beyond 2^53 go into paths and bodies exactly', () => {
   const BIG = '90071992547409931'; // Number(BIG) is 90071992547409940
   const OTHER = '90071992547409933';

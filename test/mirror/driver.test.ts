@@ -5,7 +5,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExitCode } from '../../src/api/errors.js';
 import {
   type DriverName,
   driverLoadError,
@@ -15,6 +14,7 @@ import {
   requireDriver,
   sqliteErrorCode,
 } from '../../src/mirror/driver.js';
+import { ExitCode } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** node:sqlite unflagged from 22.13, but with FTS5 and columns() only from 22.16 (23.11 on 23). */

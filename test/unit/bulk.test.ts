@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  ExitCode,
-  InterruptedError,
-  RateLimitExhaustedError,
-  UsageError,
-} from '../../src/api/errors.js';
+import { ApiError, RateLimitExhaustedError } from '../../src/api/errors.js';
 import {
   type BulkResult,
   bulkExitCode,
@@ -14,6 +8,7 @@ import {
   runBulk,
   summarize,
 } from '../../src/cli/bulk.js';
+import { ExitCode, InterruptedError, UsageError } from '../../src/shared/errors.js';
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const notFound = (id: number) =>

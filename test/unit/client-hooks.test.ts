@@ -5,7 +5,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { InterruptedError } from '../../src/api/errors.js';
 import {
   type Attempt,
   type AttemptOutcome,
@@ -15,6 +14,7 @@ import {
 import { openMirror } from '../../src/mirror/open.js';
 import { runSync } from '../../src/mirror/sync.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { InterruptedError } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/temp.js';
 import { clientFor, SMALL } from '../mirror/helpers.js';
 

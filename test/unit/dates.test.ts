@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ExitCode, UsageError } from '../../src/api/errors.js';
 import {
   beforeSince,
   inWindow,
-  parseDurationMs,
   parseInterval,
   parseTimeBound,
   parseTimeWindow,
 } from '../../src/cli/dates.js';
+import { parseDurationMs } from '../../src/shared/durations.js';
+import { ExitCode, UsageError } from '../../src/shared/errors.js';
 
 const now = new Date('2026-03-10T12:00:00Z');
 

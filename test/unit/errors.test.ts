@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiErrorFrom } from '../../src/api/client.js';
-import { ExitCode, exitCodeForStatus } from '../../src/api/errors.js';
+import { exitCodeForStatus } from '../../src/api/errors.js';
+import { ExitCode } from '../../src/shared/errors.js';
 
 describe('error mapping', () => {
   it('maps HTTP statuses to the contract exit codes', () => {

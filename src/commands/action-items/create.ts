@@ -1,12 +1,13 @@
 // mtg action-items create: one action item, not linked to a meeting.
 
 import { createActionItem, createActionItemRequest } from '../../api/endpoints.js';
-import { ExitCode, UsageError, withApplyCheck } from '../../api/errors.js';
+import { withApplyCheck } from '../../api/errors.js';
 import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { exactId } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import { planOutput } from '../../output/plan.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
+import { exactId } from '../../shared/ids.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.create, async (ctx, args, opts) => {

@@ -1,10 +1,11 @@
 // mtg action-items list: action items across the user's meetings, every page.
 
 import { ACTION_ITEM_STATUS_FILTERS, ASSIGNEE_WORDS, type AssigneeType } from '../../api/assumptions.js';
-import { UsageError } from '../../api/errors.js';
-import { listValues, oneOf, positiveId, positiveIds } from '../../cli/input.js';
+import { listValues, oneOf } from '../../cli/input.js';
 import { runList } from '../../cli/list.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
+import { UsageError } from '../../shared/errors.js';
+import { positiveId, positiveIds } from '../../shared/ids.js';
 import * as spec from './spec.js';
 
 /** --assignee: a word (case-insensitive) or a profile ID. Omitted: nothing sent (the server's default is Me). */

@@ -2,12 +2,13 @@
 
 import { ACTION_ITEM_STATUSES, type ActionItemStatus } from '../../api/assumptions.js';
 import { type ActionItemUpdateBody, updateActionItem, updateActionItemRequest } from '../../api/endpoints.js';
-import { UsageError } from '../../api/errors.js';
 import { NO_BODY, runBulkCommand } from '../../cli/bulk.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { type ExactId, exactId, oneOf, readStdinIds, uniqueExactIds } from '../../cli/input.js';
+import { type ExactId, oneOf, readStdinIds } from '../../cli/input.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
+import { UsageError } from '../../shared/errors.js';
+import { exactId, uniqueExactIds } from '../../shared/ids.js';
 import * as spec from './spec.js';
 
 /** The update body from the flags; nothing to change is a usage error. */

@@ -3,14 +3,14 @@
 
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ExitCode, UsageError } from '../../api/errors.js';
-import { stringifyExact } from '../../api/exact.js';
 import { paginatePages } from '../../api/paginate.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { defineRun } from '../../cli/spec.js';
 import { counted, createItemWriter, project } from '../../output/index.js';
 import { type OutputPlan, planOutput } from '../../output/plan.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
+import { stringifyExact } from '../../shared/exact.js';
 import { type ApiRequestPlan, parseField, planRequest } from './request.js';
 import * as spec from './spec.js';
 

@@ -1,9 +1,9 @@
 // What `mtg api` sends, from its arguments: fields, the path and its query, the method (after `gh
 // api`). Pure: no IO.
 
-import { UsageError } from '../../api/errors.js';
 import type { Query } from '../../api/url.js';
 import { oneOf } from '../../cli/input.js';
+import { UsageError } from '../../shared/errors.js';
 import { API_METHODS, type ApiMethod } from './spec.js';
 
 export interface Field {

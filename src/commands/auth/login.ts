@@ -1,13 +1,13 @@
 // mtg auth login: store an API key for a profile after checking it with one request, in the OS
 // credential store where there is one, else (or with --insecure-storage) in the config file.
 
-import { ExitCode, InterruptedError, MtgError, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/context.js';
 import { readSecret } from '../../cli/prompt.js';
 import { defineRun } from '../../cli/spec.js';
 import { credentialStore } from '../../config/keychain.js';
 import { maskKey } from '../../config/settings.js';
 import type { ConfigStore } from '../../config/store.js';
+import { ExitCode, InterruptedError, MtgError, UsageError } from '../../shared/errors.js';
 import { probe } from './probe.js';
 import * as spec from './spec.js';
 

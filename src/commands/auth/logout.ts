@@ -1,9 +1,9 @@
 // mtg auth logout: remove the stored API key of a profile, from wherever it is (the credential
 // store and the config file).
 
-import { ExitCode } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
 import { credentialStore } from '../../config/keychain.js';
+import { ExitCode } from '../../shared/errors.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.logout, async (ctx) => {

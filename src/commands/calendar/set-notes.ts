@@ -6,13 +6,14 @@ import {
   setCalendarMeeting,
   setCalendarMeetingRequest,
 } from '../../api/endpoints.js';
-import { ExitCode, UsageError } from '../../api/errors.js';
 import { NO_BODY } from '../../cli/bulk.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { exactId, listValues, stringId } from '../../cli/input.js';
+import { listValues } from '../../cli/input.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
 import { planOutput } from '../../output/plan.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
+import { exactId, stringId } from '../../shared/ids.js';
 import * as spec from './spec.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

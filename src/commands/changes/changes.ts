@@ -1,12 +1,12 @@
 // mtg changes: the mirror's change log, oldest first, in every output format.
 
-import { ExitCode, UsageError } from '../../api/errors.js';
 import { parseTimeBound } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import type * as changes from '../../mirror/changes.js';
 import { MirrorReads } from '../../mirror/reads.js';
 import { planOutput } from '../../output/plan.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.changes, async (ctx, _args, opts) => {

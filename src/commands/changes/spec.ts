@@ -1,8 +1,8 @@
 // mtg changes, as data: the mirror's change log, oldest first, in every output format.
 
 import { LOCAL_LIMIT_OPTIONS, MIRROR_OPTIONS, OUTPUT_OPTIONS, withFields } from '../../cli/globals.js';
-import { wholeNumber } from '../../cli/input.js';
 import { defineCommand } from '../../cli/spec.js';
+import { wholeNumber } from '../../shared/ids.js';
 
 export const RESOURCES = ['meetings', 'action-items', 'people', 'companies', 'transcripts'] as const;
 

@@ -1,8 +1,9 @@
 // mtg companies list: the companies whose people attend your meetings, every page.
 
-import { listValues, positiveIds } from '../../cli/input.js';
+import { listValues } from '../../cli/input.js';
 import { runList } from '../../cli/list.js';
 import { defineRun } from '../../cli/spec.js';
+import { positiveIds } from '../../shared/ids.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.list, async (ctx, _args, opts) => {

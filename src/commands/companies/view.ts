@@ -1,10 +1,10 @@
 // mtg companies view: one company, its external links and its people.
 
-import { ExitCode } from '../../api/errors.js';
 import { companyDetailNotSynced } from '../../api/read-source.js';
 import { defineRun } from '../../cli/spec.js';
 import { writeCompanyDetail } from '../../output/company.js';
 import { planOutput } from '../../output/plan.js';
+import { ExitCode } from '../../shared/errors.js';
 import { domainName } from '../people/domain.js';
 import * as spec from './spec.js';
 

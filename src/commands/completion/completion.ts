@@ -1,10 +1,10 @@
 // mtg completion bash|zsh|fish: print a completion script generated from the command tree.
 
-import { ExitCode } from '../../api/errors.js';
 import { completionScript } from '../../cli/completion.js';
 import { COMMON_OPTIONS, SET_OPTIONS } from '../../cli/globals.js';
 import { oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
+import { ExitCode } from '../../shared/errors.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.completion, async (ctx, args) => {

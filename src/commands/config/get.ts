@@ -1,9 +1,9 @@
 // mtg config get: print one stored setting of the profile.
 
-import { ExitCode } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
 import { maskKey } from '../../config/settings.js';
 import { checkConfigKey } from '../../config/store.js';
+import { ExitCode } from '../../shared/errors.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.get, async (ctx, args) => {

@@ -1,9 +1,9 @@
 // mtg config list: list every stored profile and its settings (keys masked).
 
-import { ExitCode } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
 import { maskKey } from '../../config/settings.js';
 import { planOutput } from '../../output/plan.js';
+import { ExitCode } from '../../shared/errors.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.list, async (ctx) => {

@@ -1,10 +1,10 @@
 // mtg config set: store a setting in the profile.
 
-import { ExitCode, UsageError } from '../../api/errors.js';
 import { checkBaseUrl } from '../../api/url.js';
 import { defineRun } from '../../cli/spec.js';
 import { checkAppUrl } from '../../config/settings.js';
 import { checkConfigKey } from '../../config/store.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.set, async (ctx, args) => {

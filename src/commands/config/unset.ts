@@ -1,8 +1,8 @@
 // mtg config unset: remove a setting from the profile.
 
-import { ExitCode } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
 import { checkConfigKey } from '../../config/store.js';
+import { ExitCode } from '../../shared/errors.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.unset, async (ctx, args) => {

@@ -2,8 +2,6 @@
 // (src/export/: naming.ts, render.ts, write.ts; reads in src/mirror/export-queries.ts).
 
 import { readFileSync } from 'node:fs';
-import { ExitCode, UsageError } from '../../api/errors.js';
-import { stringifyExact } from '../../api/exact.js';
 import type { Context } from '../../cli/context.js';
 import { inWindow, parseTimeWindow } from '../../cli/dates.js';
 import { defineRun } from '../../cli/spec.js';
@@ -16,8 +14,10 @@ import * as queries from '../../mirror/export-queries.js';
 import { fromJsonText } from '../../mirror/json.js';
 import { runSync } from '../../mirror/sync.js';
 import { writeDocument } from '../../output/document.js';
-import { sanitizeOneLine } from '../../output/sanitize.js';
 import { humanCount } from '../../output/text.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
+import { stringifyExact } from '../../shared/exact.js';
+import { sanitizeOneLine } from '../../shared/sanitize.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.markdown, async (ctx, args, opts) => {

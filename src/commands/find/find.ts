@@ -1,6 +1,5 @@
 // mtg find: full-text search of the local mirror, one result per matching passage, best first.
 
-import { ExitCode } from '../../api/errors.js';
 import { parseTimeWindow } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
@@ -11,6 +10,7 @@ import { createChalk, sanitizeOneLine } from '../../output/index.js';
 import { planOutput } from '../../output/plan.js';
 import { fitPieces, textWidth, truncate } from '../../output/text.js';
 import { formatClock } from '../../output/transcript.js';
+import { ExitCode } from '../../shared/errors.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.find, async (ctx, args, opts) => {

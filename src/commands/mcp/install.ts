@@ -1,10 +1,10 @@
 // mtg mcp install|uninstall CLIENT: mtg's entry in an assistant's configuration file (src/mcp/install.ts).
 
 import { join } from 'node:path';
-import { ExitCode, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/context.js';
 import { parseInterval } from '../../cli/dates.js';
 import * as install from '../../mcp/install.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
 import { installFolder } from '../../shared/install-folder.js';
 
 export interface InstallOptions {

@@ -2,13 +2,13 @@
 // protocol's: everything else this command says goes to stderr.
 
 import type { Readable, Writable } from 'node:stream';
-import { ExitCode, UsageError } from '../../api/errors.js';
 import { VERSION } from '../../cli/context.js';
 import { parseInterval } from '../../cli/dates.js';
 import { defineRun } from '../../cli/spec.js';
 import { appUrlOf } from '../../config/settings.js';
 import { mirrorAccess } from '../../mcp/mirror-access.js';
 import { serveStdio } from '../../mcp/server.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.mcp, async (ctx, args, opts) => {

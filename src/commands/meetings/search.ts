@@ -2,9 +2,10 @@
 
 import type { Meeting } from '../../api/schemas.js';
 import { timeWindowOption } from '../../cli/dates.js';
-import { listValues, positiveIds, stringId } from '../../cli/input.js';
+import { listValues } from '../../cli/input.js';
 import { runList } from '../../cli/list.js';
 import { defineRun } from '../../cli/spec.js';
+import { positiveIds, stringId } from '../../shared/ids.js';
 import * as spec from './spec.js';
 import { tagIds } from './tags.js';
 

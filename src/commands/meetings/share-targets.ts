@@ -1,16 +1,10 @@
 // The targets of `mtg meetings share`: emails and team IDs from the options and from --stdin,
 // checked before anything is sent. Pure: no IO.
 
-import { UsageError } from '../../api/errors.js';
-import { isExactInteger } from '../../api/exact.js';
-import {
-  type ExactId,
-  email,
-  exactId,
-  jsonNumberText,
-  parseStdinColumn,
-  type StdinColumn,
-} from '../../cli/input.js';
+import { type ExactId, email, jsonNumberText, parseStdinColumn, type StdinColumn } from '../../cli/input.js';
+import { UsageError } from '../../shared/errors.js';
+import { isExactInteger } from '../../shared/exact.js';
+import { exactId } from '../../shared/ids.js';
 
 /** A share target and how to name it in messages ("bob@example.com", "team 7"). */
 export interface Target {

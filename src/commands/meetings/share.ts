@@ -3,20 +3,16 @@
 
 import { SHARE_MAX_TARGETS, type ShareAccess } from '../../api/assumptions.js';
 import { type ShareTarget, shareMeeting, shareMeetingRequest } from '../../api/endpoints.js';
-import {
-  ExitCode,
-  InterruptedError,
-  MtgError,
-  RateLimitExhaustedError,
-  UsageError,
-} from '../../api/errors.js';
+import { RateLimitExhaustedError } from '../../api/errors.js';
 import type { Meeting } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { listValues, readStdinText, stdinValues, stringId } from '../../cli/input.js';
+import { listValues, readStdinText, stdinValues } from '../../cli/input.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
 import { counted, project, sanitizeOneLine, toJson } from '../../output/index.js';
 import { planOutput } from '../../output/plan.js';
+import { ExitCode, InterruptedError, MtgError, UsageError } from '../../shared/errors.js';
+import { stringId } from '../../shared/ids.js';
 import { emailTarget, parseShareTargets, type Target, teamTarget } from './share-targets.js';
 import * as spec from './spec.js';
 

@@ -1,7 +1,8 @@
 // --tag of meetings list and search.
 
-import { listValues, positiveIds } from '../../cli/input.js';
+import { listValues } from '../../cli/input.js';
 import type { Opts } from '../../cli/spec.js';
+import { positiveIds } from '../../shared/ids.js';
 
 /** Validated tag IDs, as the strings the query carries. */
 export function tagIds(opts: Opts): string[] | undefined {

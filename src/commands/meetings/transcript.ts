@@ -1,7 +1,5 @@
 // mtg meetings transcript: a meeting's transcript as text, subtitles, Markdown or JSON.
 
-import { ExitCode, UsageError } from '../../api/errors.js';
-import { stringId } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import { planOutput } from '../../output/plan.js';
 import {
@@ -10,6 +8,8 @@ import {
   renderTranscriptText,
   renderVtt,
 } from '../../output/transcript.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
+import { stringId } from '../../shared/ids.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.transcript, async (ctx, args) => {

@@ -1,14 +1,14 @@
 // mtg meetings view: one meeting as a readable page, as data, or as its web-app link.
 
-import { ExitCode, MtgError, UsageError } from '../../api/errors.js';
 import type { Meeting } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
-import { stringId } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import { appUrlOf } from '../../config/settings.js';
 import { writeDocument } from '../../output/document.js';
 import { renderMeetingPage } from '../../output/meeting-view.js';
 import { planOutput } from '../../output/plan.js';
+import { ExitCode, MtgError, UsageError } from '../../shared/errors.js';
+import { stringId } from '../../shared/ids.js';
 import * as spec from './spec.js';
 
 /** The app URL, checked (a bad MTG_APP_URL is exit 2 before the meeting is fetched). */

@@ -1,8 +1,8 @@
 // mtg mirror reset: delete this profile's mirror (the next `mtg sync` starts over).
 
-import { ExitCode } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
 import { resetMirror } from '../../mirror/reset.js';
+import { ExitCode } from '../../shared/errors.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.reset, async (ctx, _args, opts) => {

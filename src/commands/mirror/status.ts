@@ -1,13 +1,13 @@
 // mtg mirror status: where the mirror is, what it holds, when it was last synced.
 
-import { ExitCode, UsageError } from '../../api/errors.js';
-import { stringifyExact } from '../../api/exact.js';
 import { defineRun } from '../../cli/spec.js';
 import { MirrorReads } from '../../mirror/reads.js';
 import type { MirrorStatus } from '../../mirror/status.js';
 import { writeDocument } from '../../output/document.js';
-import { sanitizeOneLine } from '../../output/sanitize.js';
 import { humanCount, humanDate } from '../../output/text.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
+import { stringifyExact } from '../../shared/exact.js';
+import { sanitizeOneLine } from '../../shared/sanitize.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.status, async (ctx) => {

@@ -1,6 +1,6 @@
 // Company domains, as people list --domain and companies view take them.
 
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../shared/errors.js';
 
 /** A company domain such as acme.com (no scheme, path or @). */
 export function domainName(value: string, what: string): string {

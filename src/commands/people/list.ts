@@ -1,8 +1,9 @@
 // mtg people list: the people attending your meetings, every page.
 
-import { listValues, positiveIds } from '../../cli/input.js';
+import { listValues } from '../../cli/input.js';
 import { runList } from '../../cli/list.js';
 import { defineRun } from '../../cli/spec.js';
+import { positiveIds } from '../../shared/ids.js';
 import { domainName } from './domain.js';
 import * as spec from './spec.js';
 

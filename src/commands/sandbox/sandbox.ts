@@ -1,7 +1,6 @@
 // mtg sandbox: serve the whole API locally from seeded data. The sandbox (a server and its seeded
 // data: heavy) is a static import of this module, which the registry loads only for `mtg sandbox`.
 
-import { ExitCode, UsageError } from '../../api/errors.js';
 import { defineRun } from '../../cli/spec.js';
 import {
   DataFileError,
@@ -11,6 +10,7 @@ import {
   parseLimits,
   runSandboxCommand,
 } from '../../sandbox/index.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
 import * as spec from './spec.js';
 
 export const run = defineRun(spec.sandbox, async (ctx, _args, opts) => {

@@ -2,8 +2,9 @@
 
 import { PLANS } from '../../api/assumptions.js';
 import { FORMAT_OPTIONS } from '../../cli/globals.js';
-import { oneOf, port, positiveId, wholeNumber } from '../../cli/input.js';
+import { oneOf, port } from '../../cli/input.js';
 import { defineCommand } from '../../cli/spec.js';
+import { positiveId, wholeNumber } from '../../shared/ids.js';
 
 export const sandbox = defineCommand({
   name: 'sandbox',

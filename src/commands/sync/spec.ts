@@ -1,8 +1,8 @@
 // mtg sync, as data: copy what the key can see into the profile's local mirror.
 
 import { NETWORK_OPTIONS, SUMMARY_OUTPUT_OPTIONS, withFormats } from '../../cli/globals.js';
-import { positiveId } from '../../cli/input.js';
 import { defineCommand } from '../../cli/spec.js';
+import { positiveId } from '../../shared/ids.js';
 
 export const SYNC_LISTS = ['meetings', 'action-items', 'people', 'companies'] as const;
 

@@ -1,7 +1,5 @@
 // mtg sync: copy what the key can see into the profile's local mirror (src/mirror/sync.ts).
 
-import { ExitCode, UsageError } from '../../api/errors.js';
-import { stringifyExact } from '../../api/exact.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import { mirrorWriteError } from '../../mirror/errors.js';
@@ -9,6 +7,8 @@ import { runSync, syncStopped } from '../../mirror/sync.js';
 import { writeDocument } from '../../output/document.js';
 import { formatDuration } from '../../output/meeting-view.js';
 import { counted, humanCount } from '../../output/text.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
+import { stringifyExact } from '../../shared/exact.js';
 import * as spec from './spec.js';
 
 const PHASE_NOUN: Record<string, string> = {

@@ -1,12 +1,13 @@
 // mtg tags apply: put a tag on one or many meetings, in concurrent batches.
 
 import { applyTag, applyTagRequest } from '../../api/endpoints.js';
-import { UsageError } from '../../api/errors.js';
 import { NO_BODY, runBulkCommand } from '../../cli/bulk.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { exactId, readStdinIds, stringId } from '../../cli/input.js';
+import { readStdinIds } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
+import { UsageError } from '../../shared/errors.js';
+import { exactId, stringId } from '../../shared/ids.js';
 import * as spec from './spec.js';
 
 /** Meeting IDs from the arguments and --stdin, validated, duplicates dropped (first occurrence kept). */

@@ -1,11 +1,12 @@
 // mtg tags create: a new tag (an existing name is a conflict error).
 
 import { createTag, createTagRequest } from '../../api/endpoints.js';
-import { ExitCode, withApplyCheck } from '../../api/errors.js';
+import { withApplyCheck } from '../../api/errors.js';
 import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { defineRun } from '../../cli/spec.js';
 import { planOutput } from '../../output/plan.js';
+import { ExitCode } from '../../shared/errors.js';
 import { nameConflict, tagName } from './names.js';
 import * as spec from './spec.js';
 

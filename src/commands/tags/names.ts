@@ -1,6 +1,7 @@
 // Tag names, and the conflict a taken name causes (create and update).
 
-import { ApiError, UsageError } from '../../api/errors.js';
+import { ApiError } from '../../api/errors.js';
+import { UsageError } from '../../shared/errors.js';
 
 export function tagName(value: string, what: string): string {
   if (value.trim() === '') throw new UsageError(`${what} must not be empty`);

@@ -1,12 +1,12 @@
 // mtg tags update: rename a tag or change its description.
 
 import { updateTag, updateTagRequest } from '../../api/endpoints.js';
-import { ExitCode, UsageError } from '../../api/errors.js';
 import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
-import { exactId } from '../../cli/input.js';
 import { defineRun } from '../../cli/spec.js';
 import { planOutput } from '../../output/plan.js';
+import { ExitCode, UsageError } from '../../shared/errors.js';
+import { exactId } from '../../shared/ids.js';
 import { nameConflict, tagName } from './names.js';
 import * as spec from './spec.js';
 

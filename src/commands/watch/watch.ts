@@ -1,7 +1,5 @@
 // mtg watch: sync every interval and hand each new change event over exactly once (src/mirror/watch.ts).
 
-import { ExitCode, InterruptedError, UsageError } from '../../api/errors.js';
-import { stringifyExact } from '../../api/exact.js';
 import { parseInterval } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { outputWidth } from '../../cli/io.js';
@@ -11,8 +9,10 @@ import { mirrorWriteError } from '../../mirror/errors.js';
 import { runSync } from '../../mirror/sync.js';
 import * as watchMod from '../../mirror/watch.js';
 import { eventEnv, runHook } from '../../mirror/watch-hook.js';
-import { sanitizeOneLine } from '../../output/sanitize.js';
 import { textWidth, truncate } from '../../output/text.js';
+import { ExitCode, InterruptedError, UsageError } from '../../shared/errors.js';
+import { stringifyExact } from '../../shared/exact.js';
+import { sanitizeOneLine } from '../../shared/sanitize.js';
 import * as spec from './spec.js';
 
 const FORMATS = spec.WATCH_FORMATS;

@@ -1,7 +1,7 @@
 // `create_action_item` (only with --allow-writes): one request, never repeated after an ambiguous failure.
 
 import { z } from 'zod';
-import { exactId } from '../../cli/input.js';
+import { exactId } from '../../shared/ids.js';
 import { defineTool, type Obj, ok, optionalText, profileId, storedOrNoted, text } from './define.js';
 
 export const createActionItem = defineTool({

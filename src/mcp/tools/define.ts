@@ -4,9 +4,9 @@
 
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { MtgError, UsageError } from '../../api/errors.js';
-import { ExactInteger } from '../../api/exact.js';
 import type { StatementPool } from '../../mirror/sql-runner.js';
+import { MtgError, UsageError } from '../../shared/errors.js';
+import { ExactInteger } from '../../shared/exact.js';
 import type { MirrorAccess, Reader } from '../mirror-access.js';
 import type { SyncProgressReport } from '../sync-tool.js';
 

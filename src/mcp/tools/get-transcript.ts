@@ -2,7 +2,7 @@
 // transcript, in order, no entry twice (an entry beyond the size bound comes in marked pieces).
 
 import { z } from 'zod';
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../shared/errors.js';
 import {
   decodeCursor,
   type EntryPosition,

@@ -3,7 +3,7 @@
 
 import type { McpServer } from '@modelcontextprotocol/server';
 import { ResourceTemplate } from '@modelcontextprotocol/server';
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../shared/errors.js';
 import type { MirrorAccess } from '../mirror-access.js';
 import { boundedMeetingMarkdown } from '../resource.js';
 import { changes } from './changes.js';

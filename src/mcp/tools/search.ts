@@ -1,7 +1,7 @@
 // `search`: the hits of `mtg find QUERY --json`, paged by an offset that holds while the mirror does.
 
 import { z } from 'zod';
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { type Hit, PASSAGE_KINDS, timeWindow } from '../mirror-access.js';
 import {
   decodeCursor,

@@ -4,8 +4,8 @@
 // it is killed.
 
 import { z } from 'zod';
-import { UsageError } from '../../api/errors.js';
 import { SqlTimeoutError } from '../../mirror/sql-runner.js';
+import { UsageError } from '../../shared/errors.js';
 import { ITEMS_BOUND, jsonCost, shortenStrings, takePage } from '../paging.js';
 import {
   DATA_NOT_INSTRUCTIONS,

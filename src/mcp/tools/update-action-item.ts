@@ -1,8 +1,8 @@
 // `update_action_item` (only with --allow-writes): one request; reads that follow show the change.
 
 import { z } from 'zod';
-import { UsageError } from '../../api/errors.js';
-import { exactId } from '../../cli/input.js';
+import { UsageError } from '../../shared/errors.js';
+import { exactId } from '../../shared/ids.js';
 import {
   defineTool,
   numericId,

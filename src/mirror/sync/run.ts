@@ -8,8 +8,8 @@
 // meeting's current updatedAt.
 
 import type { ApiClient } from '../../api/client.js';
-import { InterruptedError, UsageError } from '../../api/errors.js';
 import { meterRequests, RequestBudgetReached } from '../../api/hooks.js';
+import { InterruptedError, UsageError } from '../../shared/errors.js';
 import { changeRecorder } from '../changes.js';
 import type { Db } from '../driver.js';
 import { toJsonText } from '../json.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INVISIBLE_FORMAT_CHARS, sanitizeForTerminal, sanitizeOneLine } from '../../src/output/sanitize.js';
+import { INVISIBLE_FORMAT_CHARS, sanitizeForTerminal, sanitizeOneLine } from '../../src/shared/sanitize.js';
 
 /** Where two long strings first differ (-1: equal), so that a failure does not print a megabyte. */
 function firstDifference(a: string, b: string): number {

@@ -1,9 +1,9 @@
-// parseJsonExact/stringifyExact (src/api/exact.ts): only unsafe integer literals change form.
+// parseJsonExact/stringifyExact (src/shared/exact.ts): only unsafe integer literals change form.
 
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ExactInteger, parseJsonExact, stringifyExact } from '../../src/api/exact.js';
 import * as S from '../../src/api/schemas.js';
+import { ExactInteger, parseJsonExact, stringifyExact } from '../../src/shared/exact.js';
 
 describe('exact integers', () => {
   it('keeps unsafe integer literals, leaves strings, floats and safe integers alone', () => {

@@ -1,4 +1,4 @@
-// Replacing a file atomically (src/output/atomic-file.ts), the one way -o, export, --checkpoint and
+// Replacing a file atomically (src/shared/atomic-file.ts), the one way -o, export, --checkpoint and
 // the config file are written: a reader sees the old file or the whole new one, never a part, and
 // no temp file is left behind whatever happens.
 import { chmodSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import {
   removeUnfinishedTemps,
   writeFileAtomic,
   writeFileAtomicSync,
-} from '../../src/output/atomic-file.js';
+} from '../../src/shared/atomic-file.js';
 import { tempDir } from '../helpers/temp.js';
 
 const umasked = (mode: number) => mode & ~process.umask();
