@@ -14,7 +14,10 @@ const MCPB = join(ROOT, 'node_modules', '@anthropic-ai', 'mcpb', 'dist', 'cli', 
 
 const node = (args: string[]) => spawnSync(process.execPath, args, { encoding: 'utf8', cwd: ROOT });
 
-it('the bundle is built, validated, unpacked, and its server answers tools/list', async () => {
+// Builds, packs and unpacks the whole bundle with three node processes: over a minute on a loaded machine.
+it('the bundle is built, validated, unpacked, and its server answers tools/list', {
+  timeout: 180_000,
+}, async () => {
   const work = tempDir('mtg-mcpb-test-');
   const file = join(work, 'mtg.mcpb');
   const built = node([join(ROOT, 'scripts', 'bundle-mcpb.mjs'), '--out', file]);
