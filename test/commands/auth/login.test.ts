@@ -2,23 +2,17 @@
 // (config file 0600 in a 0700 folder when there is no credential store), or refused.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { tempConfigDir } from '../../helpers/cli.js';
+import { sandboxTest } from '../../helpers/fixtures.js';
 import { runInProcess } from '../../helpers/inprocess.js';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, pageSize: 7, limits: '1000/1s' });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const test = sandboxTest({ pageSize: 7, limits: '1000/1s' });
 
 describe('auth login', () => {
-  it('auth login verifies the key with one request and, with no credential store (no session bus), stores it with mode 0600 in a 0700 folder and says so', async () => {
+  test('auth login verifies the key with one request and, with no credential store (no session bus), stores it with mode 0600 in a 0700 folder and says so', async ({
+    sandbox,
+  }) => {
     const dir = join(tempConfigDir(), 'nested');
     const before = sandbox.requests.length;
     const r = await runInProcess(['auth', 'login', '--base-url', sandbox.baseUrl], {
@@ -51,8 +45,7 @@ describe('auth login', () => {
     expect(listed.stdout).not.toContain(sandbox.apiKey);
   });
 
-  it('auth login with a wrong key exits 3 and stores nothing', async () => {
-    const dir = tempConfigDir();
+  test('auth login with a wrong key exits 3 and stores nothing', async ({ sandbox, configDir: dir }) => {
     const r = await runInProcess(['auth', 'login', '--base-url', sandbox.baseUrl, '--profile', 'work'], {
       env: { MTG_CONFIG_DIR: dir },
       stdin: 'mtg_sk_wrong\n',
@@ -63,7 +56,7 @@ describe('auth login', () => {
     if (existsSync(file)) expect(JSON.parse(readFileSync(file, 'utf8')).profiles.work).toBeUndefined();
   });
 
-  it('says how to set a base URL when there is none, and mentions the sandbox (exit 2)', async () => {
+  test('says how to set a base URL when there is none, and mentions the sandbox (exit 2)', async () => {
     const r = await runInProcess(['auth', 'login'], { stdin: 'k\n' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('mtg sandbox');

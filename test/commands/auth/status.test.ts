@@ -1,22 +1,14 @@
 // `mtg auth status` in-process against the sandbox: exit 3 for a missing, wrong or revoked key, and
 // plain http refused to a host other than loopback.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { sandboxEnv } from '../../helpers/cli.js';
+import { sandboxTest } from '../../helpers/fixtures.js';
 import { runInProcess } from '../../helpers/inprocess.js';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, pageSize: 7, limits: '1000/1s' });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const test = sandboxTest({ pageSize: 7, limits: '1000/1s' });
 
 describe('auth status', () => {
-  it('exits 3 with no key, with a wrong key and with a revoked (403) key', async () => {
+  test('exits 3 with no key, with a wrong key and with a revoked (403) key', async ({ sandbox }) => {
     const none = await runInProcess(['auth', 'status'], { env: { MTG_BASE_URL: sandbox.baseUrl } });
     expect(none.code).toBe(3);
     const wrong = await runInProcess(['auth', 'status'], {
@@ -29,7 +21,7 @@ describe('auth status', () => {
     expect(revoked.code).toBe(3);
   });
 
-  it('refuses plain http to a host other than loopback unless --insecure (exit 2, nothing sent)', async () => {
+  test('refuses plain http to a host other than loopback unless --insecure (exit 2, nothing sent)', async () => {
     const r = await runInProcess(['auth', 'status', '--json'], {
       env: { MTG_BASE_URL: 'http://api.example.com', MTG_API_KEY: 'k' },
     });

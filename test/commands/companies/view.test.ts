@@ -1,36 +1,26 @@
 // `mtg companies view DOMAIN` in-process against the sandbox.
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { fetchJson, runRecordedInProcess } from '../../helpers/recorded.js';
+import { describe, expect } from 'vitest';
+import { sandboxTest } from '../../helpers/fixtures.js';
+import { fetchJson } from '../../helpers/recorded.js';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, pageSize: 7, limits: 'none' });
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-});
-
-const run = (args: string[]) => runRecordedInProcess(sandbox, args);
+const test = sandboxTest({ pageSize: 7, limits: 'none' });
 
 describe('companies view', () => {
-  it('prints the company detail as json exactly as sent', async () => {
+  test('prints the company detail as json exactly as sent', async ({ sandbox, mtg }) => {
     const expected = await fetchJson(sandbox, '/company/globex.example');
-    const r = await run(['companies', 'view', 'globex.example', '--json']);
+    const r = await mtg(['companies', 'view', 'globex.example', '--json']);
     expect(r.code).toBe(0);
     expect(r.requests.map((q) => [q.method, q.path])).toEqual([['GET', '/company/globex.example']]);
     expect(JSON.parse(r.stdout)).toEqual(expected);
   });
 
-  it('shows the company, its links and its people readably in a table', async () => {
+  test('shows the company, its links and its people readably in a table', async ({ sandbox, mtg }) => {
     const company = (await fetchJson(sandbox, '/company/globex.example')) as {
       externalLinks: { url: string }[];
       people: { email: string }[];
     };
-    const r = await run(['companies', 'view', 'globex.example', '--format', 'table']);
+    const r = await mtg(['companies', 'view', 'globex.example', '--format', 'table']);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('Globex (globex.example)');
@@ -41,18 +31,18 @@ describe('companies view', () => {
     expect(r.stdout).toMatch(/\nid\s+firstName\s+lastName\s+email/);
   });
 
-  it('prints csv with one row', async () => {
-    const r = await run(['companies', 'view', 'globex.example', '--format', 'csv']);
+  test('prints csv with one row', async ({ mtg }) => {
+    const r = await mtg(['companies', 'view', 'globex.example', '--format', 'csv']);
     const rows = parse(r.stdout, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ name: 'Globex', domain: 'globex.example' });
   });
 
-  it('an unknown domain exits 4; a malformed one exits 2 before sending', async () => {
-    const r = await run(['companies', 'view', 'nowhere.example']);
+  test('an unknown domain exits 4; a malformed one exits 2 before sending', async ({ mtg }) => {
+    const r = await mtg(['companies', 'view', 'nowhere.example']);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/not found/);
-    const bad = await run(['companies', 'view', 'a/b']);
+    const bad = await mtg(['companies', 'view', 'a/b']);
     expect(bad.code).toBe(2);
     expect(bad.requests).toEqual([]);
   });

@@ -2,24 +2,16 @@
 // environment overrides the config file.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { tempConfigDir } from '../../helpers/cli.js';
+import { describe, expect } from 'vitest';
+import { sandboxTest } from '../../helpers/fixtures.js';
 import { runInProcess } from '../../helpers/inprocess.js';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, pageSize: 7, limits: '1000/1s' });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const test = sandboxTest({ pageSize: 7, limits: '1000/1s' });
 
 describe('config profiles', () => {
-  it('profiles are separate and MTG_PROFILE / --profile choose one; env overrides config', async () => {
-    const dir = tempConfigDir();
+  test('profiles are separate and MTG_PROFILE / --profile choose one; env overrides config', async ({
+    configDir: dir,
+  }) => {
     const env = { MTG_CONFIG_DIR: dir };
     expect(
       (
@@ -53,8 +45,10 @@ describe('config profiles', () => {
     expect((await runInProcess(['config', 'set', 'colour', 'x'], { env })).code).toBe(2);
   });
 
-  it('"__proto__" is refused as a profile name, from --profile or MTG_PROFILE: exit 2, one line, nothing stored or sent', async () => {
-    const dir = tempConfigDir();
+  test('"__proto__" is refused as a profile name, from --profile or MTG_PROFILE: exit 2, one line, nothing stored or sent', async ({
+    sandbox,
+    configDir: dir,
+  }) => {
     const before = sandbox.requests.length;
     const runs: [string[], Record<string, string>, RegExp][] = [
       [
@@ -88,8 +82,9 @@ describe('config profiles', () => {
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
-  it('names every object has ("constructor", "toString") are ordinary profiles: stored, read back, empty until set', async () => {
-    const dir = tempConfigDir();
+  test('names every object has ("constructor", "toString") are ordinary profiles: stored, read back, empty until set', async ({
+    configDir: dir,
+  }) => {
     const env = { MTG_CONFIG_DIR: dir };
     for (const name of ['constructor', 'toString']) {
       const unset = await runInProcess(['config', 'get', 'base-url', '--profile', name], { env });

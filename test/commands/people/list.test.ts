@@ -1,33 +1,23 @@
 // `mtg people list` in-process against the sandbox.
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import { sandboxTest } from '../../helpers/fixtures.js';
 import { fetchAll, queryOf, runRecordedInProcess } from '../../helpers/recorded.js';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, pageSize: 7, limits: 'none' });
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-});
-
-const run = (args: string[]) => runRecordedInProcess(sandbox, args);
+const test = sandboxTest({ pageSize: 7, limits: 'none' });
 
 describe('people list', () => {
-  it('prints every person of every page as json, sending no filter', async () => {
+  test('prints every person of every page as json, sending no filter', async ({ sandbox, mtg }) => {
     const expected = await fetchAll(sandbox, '/people');
-    const r = await run(['people', 'list', '--json']);
+    const r = await mtg(['people', 'list', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(expected);
     expect(r.requests).toHaveLength(Math.ceil(expected.length / 7));
     expect(queryOf(r.requests[0]!)).toEqual({});
   });
 
-  it('sends repeated domains and tag IDs', async () => {
-    const r = await run([
+  test('sends repeated domains and tag IDs', async ({ mtg }) => {
+    const r = await mtg([
       'people',
       'list',
       '--domain',
@@ -47,16 +37,16 @@ describe('people list', () => {
     expect(people.length).toBeGreaterThan(0);
   });
 
-  it('prints csv, tsv and a table', async () => {
+  test('prints csv, tsv and a table', async ({ sandbox, mtg }) => {
     const expected = (await fetchAll(sandbox, '/people?domains=globex.example')) as {
       id: number;
       email: string;
     }[];
-    const csv = await run(['people', 'list', '--domain', 'globex.example', '--format', 'csv']);
+    const csv = await mtg(['people', 'list', '--domain', 'globex.example', '--format', 'csv']);
     const rows = parse(csv.stdout, { columns: true }) as Record<string, string>[];
     expect(rows.map((row) => [Number(row.id), row.email])).toEqual(expected.map((p) => [p.id, p.email]));
 
-    const tsv = await run(['people', 'list', '--domain', 'globex.example', '--fields', 'id,email']);
+    const tsv = await mtg(['people', 'list', '--domain', 'globex.example', '--fields', 'id,email']);
     expect(tsv.stdout).toBe(`id\temail\n${expected.map((p) => `${p.id}\t${p.email}`).join('\n')}\n`);
 
     // 100 columns: every header whole (a pipe's table is 80 columns unless COLUMNS says).
@@ -71,12 +61,12 @@ describe('people list', () => {
     expect(table.stdout.trimEnd().split('\n')).toHaveLength(expected.length + 1);
   });
 
-  it.each([
+  test.for<[string[], RegExp]>([
     [['--domain', 'not a domain'], /--domain must be a domain name such as acme.com/],
     [['--domain', 'https://acme.com/x'], /--domain must be a domain name/],
     [['--tag', 'x'], /--tag must be a positive whole number/],
-  ])('rejects %j with exit 2 and sends nothing', async (flags, message) => {
-    const r = await run(['people', 'list', ...flags]);
+  ])('rejects %j with exit 2 and sends nothing', async ([flags, message], { mtg }) => {
+    const r = await mtg(['people', 'list', ...flags]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.requests).toEqual([]);

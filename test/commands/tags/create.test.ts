@@ -1,24 +1,13 @@
 // `mtg tags create` in-process against the sandbox.
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { runRecordedInProcess } from '../../helpers/recorded.js';
+import { describe, expect } from 'vitest';
+import { sandboxTest } from '../../helpers/fixtures.js';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, limits: 'none', sizes: { meetings: 260 } });
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-});
-
-const run = (args: string[], input?: string) => runRecordedInProcess(sandbox, args, { input });
+const test = sandboxTest({ limits: 'none', sizes: { meetings: 260 } });
 
 describe('tags create', () => {
-  it('posts the name and description and prints the tag in each format', async () => {
-    const r = await run(['tags', 'create', 'Hiring', '--description', 'Interview loops', '--json']);
+  test('posts the name and description and prints the tag in each format', async ({ mtg }) => {
+    const r = await mtg(['tags', 'create', 'Hiring', '--description', 'Interview loops', '--json']);
     expect(r.code).toBe(0);
     expect(r.requests.map((q) => [q.method, q.path, q.body, q.status])).toEqual([
       ['POST', '/tag', { name: 'Hiring', description: 'Interview loops' }, 201],
@@ -26,20 +15,20 @@ describe('tags create', () => {
     const tag = JSON.parse(r.stdout);
     expect(tag).toEqual({ id: expect.any(Number), name: 'Hiring', description: 'Interview loops' });
 
-    const csv = await run(['tag', 'create', 'Board', '--format', 'csv']);
+    const csv = await mtg(['tag', 'create', 'Board', '--format', 'csv']);
     expect(csv.code).toBe(0);
     expect(csv.requests[0]!.body).toEqual({ name: 'Board' });
     expect(parse(csv.stdout, { columns: true })).toEqual([
       { id: expect.stringMatching(/^\d+$/), name: 'Board', description: '' },
     ]);
 
-    const table = await run(['tags', 'create', 'Partners', '--format', 'table']);
+    const table = await mtg(['tags', 'create', 'Partners', '--format', 'table']);
     expect(table.stdout).toMatch(/^id\s+\d+\nname\s+Partners\n/);
   });
 
-  it('says plainly that a name is taken (409, exit 1)', async () => {
-    await run(['tags', 'create', 'Dup']);
-    const r = await run(['tags', 'create', 'Dup']);
+  test('says plainly that a name is taken (409, exit 1)', async ({ mtg }) => {
+    await mtg(['tags', 'create', 'Dup']);
+    const r = await mtg(['tags', 'create', 'Dup']);
     expect(r.code).toBe(1);
     expect(r.requests.map((q) => q.status)).toEqual([409]);
     expect(r.stderr.split('\n')[0]).toMatch(/^mtg: A tag named "Dup" already exists/);
@@ -48,8 +37,8 @@ describe('tags create', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('rejects an empty name with exit 2 and sends nothing', async () => {
-    const r = await run(['tags', 'create', '  ']);
+  test('rejects an empty name with exit 2 and sends nothing', async ({ mtg }) => {
+    const r = await mtg(['tags', 'create', '  ']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/the tag name must not be empty/);
     expect(r.requests).toEqual([]);
