@@ -1,33 +1,19 @@
 // `mtg auth login --api-key KEY` (issue #20, 5): the key verified and stored without reading stdin
 // or prompting, a wrong one stored nowhere; with --move-to-keychain it is a usage error.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { tempConfigDir } from '../../helpers/cli.js';
+import { sandboxTest } from '../../helpers/fixtures.js';
 import { runInProcess } from '../../helpers/inprocess.js';
 
-let sandbox: Sandbox;
-const dirs: string[] = [];
-const configDir = () => {
-  const dir = tempConfigDir();
-  dirs.push(dir);
-  return dir;
-};
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ limits: 'none' });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const test = sandboxTest({ limits: 'none' });
 
 describe('auth login --api-key', () => {
-  it('verifies and stores the given key without reading stdin or prompting; a wrong one stores nothing', async () => {
-    const dir = configDir();
+  test('verifies and stores the given key without reading stdin or prompting; a wrong one stores nothing', async ({
+    sandbox,
+    configDir: dir,
+  }) => {
     const r = await runInProcess(
       ['auth', 'login', '--api-key', sandbox.apiKey, '--base-url', sandbox.baseUrl],
       {
@@ -39,7 +25,7 @@ describe('auth login --api-key', () => {
     const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(stored.profiles.default['api-key']).toBe(sandbox.apiKey);
 
-    const other = configDir();
+    const other = tempConfigDir();
     const bad = await runInProcess(
       ['auth', 'login', '--api-key', 'mtg_sk_wrong_0000000000', '--base-url', sandbox.baseUrl],
       {
@@ -50,8 +36,10 @@ describe('auth login --api-key', () => {
     expect(() => readFileSync(join(other, 'config.json'), 'utf8')).toThrow();
   });
 
-  it('with --move-to-keychain (which moves the key already in the file) is exit 2, nothing changed', async () => {
-    const dir = configDir();
+  test('with --move-to-keychain (which moves the key already in the file) is exit 2, nothing changed', async ({
+    sandbox,
+    configDir: dir,
+  }) => {
     const r = await runInProcess(['auth', 'login', '--move-to-keychain', '--api-key', sandbox.apiKey], {
       env: { MTG_CONFIG_DIR: dir },
     });
