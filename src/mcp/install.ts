@@ -16,10 +16,9 @@
 
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-// The names are the command's declaration (help and completion offer them without loading this).
-import { CLIENT_NAMES } from '../commands/mcp/spec.js';
 import { writeFileAtomic } from '../shared/atomic-file.js';
 import { MtgError, UsageError } from '../shared/errors.js';
+import { CLIENT_NAMES } from './clients.js';
 
 export const CLIENTS = CLIENT_NAMES;
 export type Client = (typeof CLIENTS)[number];

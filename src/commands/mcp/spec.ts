@@ -4,9 +4,9 @@
 
 import { NETWORK_OPTIONS } from '../../cli/globals.js';
 import { defineCommand } from '../../cli/spec.js';
+import { CLIENT_NAMES } from '../../mcp/clients.js';
 
 export const ACTIONS = ['install', 'uninstall'] as const;
-export const CLIENT_NAMES = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'windsurf'] as const;
 
 export const mcp = defineCommand({
   name: 'mcp',
