@@ -180,7 +180,7 @@ export interface ItemOutput {
  * output mistake must not surface after the change was made.
  */
 export async function checkOutputOptions(ctx: Context, resource: ResourceName): Promise<void> {
-  await (await import('../output/plan.js')).planOutput(ctx, resource);
+  await (await import('./output-plan.js')).planOutput(ctx, resource);
 }
 
 /**
@@ -190,7 +190,7 @@ export async function checkOutputOptions(ctx: Context, resource: ResourceName): 
  * header. json still prints its one document, an empty array.
  */
 export async function openItemOutput(ctx: Context, resource: ResourceName): Promise<ItemOutput> {
-  const plan = await (await import('../output/plan.js')).planOutput(ctx, resource);
+  const plan = await (await import('./output-plan.js')).planOutput(ctx, resource);
   let output = plan.destination === undefined ? undefined : await plan.open();
   const opened = async () => {
     output ??= await plan.open();

@@ -58,7 +58,7 @@ export async function printDryRun(
     // The paths and bodies hold the user's own input; still, a terminal gets no control sequences.
     text = ctx.io.out.isTTY && !ctx.globals.output ? sanitizeForTerminal(lines.join('')) : lines.join('');
   }
-  const { writeDocument } = await import('../output/document.js');
+  const { writeDocument } = await import('./output-document.js');
   await writeDocument(ctx, text);
   const { counted } = await import('../output/text.js');
   ctx.progress.note(`Dry run: ${counted(planned.length, 'request')} not sent.`);

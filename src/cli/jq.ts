@@ -151,7 +151,7 @@ export function runJq(jq: JqWeb, expr: string, document: Uint8Array): { out: str
 }
 
 /**
- * The --jq stage of a run's output (OutputPlan.stage, src/output/plan.ts): every document the
+ * The --jq stage of a run's output (OutputPlan.stage, src/cli/output-plan.ts): every document the
  * command writes is collected, and what jq makes of it goes to the real output (stdout or the -o
  * file, opened as without --jq, so a bad -o path still fails before any request). main.ts compiles
  * EXPR first (compileJq), so a syntax error is exit 2 before anything is sent.

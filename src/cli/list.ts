@@ -3,7 +3,6 @@
 // and leave the output well-formed whatever happens.
 
 import type { Listing, ReadSource } from '../api/read-source.js';
-import { planOutput } from '../output/plan.js';
 import { counted } from '../output/text.js';
 import type { ResourceName } from '../output/views.js';
 import { ExitCode, UsageError } from '../shared/errors.js';
@@ -11,6 +10,7 @@ import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.
 import type { Context } from './context.js';
 import { beforeSince, hasWindow, inWindow, type TimeWindow } from './dates.js';
 import { JqRuntimeError } from './jq.js';
+import { planOutput } from './output-plan.js';
 
 export interface ListCommand<T> {
   /** The listing, from the source --offline chose (the API or the mirror). */

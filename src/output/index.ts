@@ -33,7 +33,6 @@ export { sanitizeForTerminal, sanitizeOneLine } from '../shared/sanitize.js';
 export { cellText, guardFormula } from './cells.js';
 export { createChalk } from './color.js';
 export { csvQuote, tsvEscape } from './csv.js';
-export { writeDocument } from './document.js';
 export { fieldsOfSchema, fieldsOfValue, getPath, OutputUsageError, parseFields, project } from './fields.js';
 export { toJson } from './json.js';
 export { type OutputSink, type OutputStage, openAppendOutput, openOutput } from './sink.js';

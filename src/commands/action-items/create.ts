@@ -4,8 +4,8 @@ import { createActionItem, createActionItemRequest } from '../../api/endpoints.j
 import { withApplyCheck } from '../../api/errors.js';
 import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
+import { planOutput } from '../../cli/output-plan.js';
 import { defineRun } from '../../cli/spec.js';
-import { planOutput } from '../../output/plan.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import { exactId } from '../../shared/ids.js';
 import * as spec from './spec.js';

@@ -1,9 +1,9 @@
 // mtg auth status: the profile, base URL, key source, masked key and rate-limit state.
 
 import { MissingKeyError } from '../../api/errors.js';
+import { planOutput } from '../../cli/output-plan.js';
 import { defineRun } from '../../cli/spec.js';
 import { maskKey } from '../../config/settings.js';
-import { planOutput } from '../../output/plan.js';
 import { ExitCode, exitCodeOf } from '../../shared/errors.js';
 import { probe } from './probe.js';
 import * as spec from './spec.js';

@@ -2,10 +2,10 @@
 
 import { parseTimeBound } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
+import { planOutput } from '../../cli/output-plan.js';
 import { defineRun } from '../../cli/spec.js';
 import type * as changes from '../../mirror/changes.js';
 import { MirrorReads } from '../../mirror/reads.js';
-import { planOutput } from '../../output/plan.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import * as spec from './spec.js';
 

@@ -1,9 +1,9 @@
 // mtg companies view: one company, its external links and its people.
 
 import { companyDetailNotSynced } from '../../api/read-source.js';
+import { planOutput } from '../../cli/output-plan.js';
 import { defineRun } from '../../cli/spec.js';
 import { writeCompanyDetail } from '../../output/company.js';
-import { planOutput } from '../../output/plan.js';
 import { ExitCode } from '../../shared/errors.js';
 import { domainName } from '../people/domain.js';
 import * as spec from './spec.js';

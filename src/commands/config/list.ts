@@ -1,8 +1,8 @@
 // mtg config list: list every stored profile and its settings (keys masked).
 
+import { planOutput } from '../../cli/output-plan.js';
 import { defineRun } from '../../cli/spec.js';
 import { maskKey } from '../../config/settings.js';
-import { planOutput } from '../../output/plan.js';
 import { ExitCode } from '../../shared/errors.js';
 import * as spec from './spec.js';
 

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { Context } from '../../cli/context.js';
 import { inWindow, parseTimeWindow } from '../../cli/dates.js';
+import { writeDocument } from '../../cli/output-document.js';
 import { defineRun } from '../../cli/spec.js';
 import { appUrlOf } from '../../config/settings.js';
 import * as naming from '../../export/naming.js';
@@ -13,7 +14,6 @@ import { mirrorWriteError } from '../../mirror/errors.js';
 import * as queries from '../../mirror/export-queries.js';
 import { fromJsonText } from '../../mirror/json.js';
 import { runSync } from '../../mirror/sync.js';
-import { writeDocument } from '../../output/document.js';
 import { humanCount } from '../../output/text.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import { stringifyExact } from '../../shared/exact.js';

@@ -2,12 +2,12 @@
 
 import { parseTimeWindow } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
+import { planOutput } from '../../cli/output-plan.js';
 import { defineRun } from '../../cli/spec.js';
 import { MirrorReads } from '../../mirror/reads.js';
 import type { MeetingHit, PassageHit } from '../../mirror/search.js';
 import * as search from '../../mirror/search.js';
 import { createChalk, sanitizeOneLine } from '../../output/index.js';
-import { planOutput } from '../../output/plan.js';
 import { fitPieces, textWidth, truncate } from '../../output/text.js';
 import { formatClock } from '../../output/transcript.js';
 import { ExitCode } from '../../shared/errors.js';

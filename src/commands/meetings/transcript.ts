@@ -1,7 +1,7 @@
 // mtg meetings transcript: a meeting's transcript as text, subtitles, Markdown or JSON.
 
+import { planOutput } from '../../cli/output-plan.js';
 import { defineRun } from '../../cli/spec.js';
-import { planOutput } from '../../output/plan.js';
 import {
   renderSrt,
   renderTranscriptMarkdown,

@@ -2,11 +2,11 @@
 
 import type { Meeting } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
+import { writeDocument } from '../../cli/output-document.js';
+import { planOutput } from '../../cli/output-plan.js';
 import { defineRun } from '../../cli/spec.js';
 import { appUrlOf } from '../../config/settings.js';
-import { writeDocument } from '../../output/document.js';
 import { renderMeetingPage } from '../../output/meeting-view.js';
-import { planOutput } from '../../output/plan.js';
 import { ExitCode, MtgError, UsageError } from '../../shared/errors.js';
 import { stringId } from '../../shared/ids.js';
 import * as spec from './spec.js';

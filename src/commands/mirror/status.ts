@@ -1,9 +1,9 @@
 // mtg mirror status: where the mirror is, what it holds, when it was last synced.
 
+import { writeDocument } from '../../cli/output-document.js';
 import { defineRun } from '../../cli/spec.js';
 import { MirrorReads } from '../../mirror/reads.js';
 import type { MirrorStatus } from '../../mirror/status.js';
-import { writeDocument } from '../../output/document.js';
 import { humanCount, humanDate } from '../../output/text.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import { stringifyExact } from '../../shared/exact.js';

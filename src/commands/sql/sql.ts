@@ -1,8 +1,8 @@
 // mtg sql: read-only SQL on the local mirror, rows in every output format; --schema prints the tables.
 
+import { planOutput, resolveFields } from '../../cli/output-plan.js';
 import { defineRun } from '../../cli/spec.js';
 import { MirrorReads } from '../../mirror/reads.js';
-import { planOutput, resolveFields } from '../../output/plan.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import * as spec from './spec.js';
 

@@ -1,10 +1,10 @@
 // mtg sync: copy what the key can see into the profile's local mirror (src/mirror/sync.ts).
 
 import { listValues, oneOf } from '../../cli/input.js';
+import { writeDocument } from '../../cli/output-document.js';
 import { defineRun } from '../../cli/spec.js';
 import { mirrorWriteError } from '../../mirror/errors.js';
 import { runSync, syncStopped } from '../../mirror/sync.js';
-import { writeDocument } from '../../output/document.js';
 import { formatDuration } from '../../output/meeting-view.js';
 import { counted, humanCount } from '../../output/text.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';

@@ -3,8 +3,8 @@
 import { updateTag, updateTagRequest } from '../../api/endpoints.js';
 import { NO_BODY } from '../../cli/bulk.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
+import { planOutput } from '../../cli/output-plan.js';
 import { defineRun } from '../../cli/spec.js';
-import { planOutput } from '../../output/plan.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import { exactId } from '../../shared/ids.js';
 import { nameConflict, tagName } from './names.js';

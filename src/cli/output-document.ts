@@ -1,8 +1,8 @@
 // One document (a summary, a link, a dry run) to stdout, or atomically to -o FILE (nothing left
 // behind when writing fails), through the --jq stage when there is one. Commands with an output
-// plan (plan.ts) use plan.document().
-import { type OutputStage, openOutput } from './sink.js';
-import { writeChunk } from './stream.js';
+// plan (output-plan.ts) use plan.document().
+import { type OutputStage, openOutput } from '../output/sink.js';
+import { writeChunk } from '../output/stream.js';
 
 /** What a run's output needs to know of it (a Context is one). */
 export interface RunOutput {
@@ -13,7 +13,7 @@ export interface RunOutput {
 /** The run's --jq stage, or undefined without --jq (main.ts compiled EXPR before any request). */
 export async function outputStage(run: RunOutput): Promise<OutputStage | undefined> {
   if (run.globals.jq === undefined) return undefined;
-  const { jqStage } = await import('../cli/jq.js');
+  const { jqStage } = await import('./jq.js');
   return jqStage(run.globals.jq, run.io.err);
 }
 

@@ -21,14 +21,10 @@
 // list(), one() and document() own the writer's life: open, commit on success, abort on failure
 // (an -o file is left as it was; a json array is closed so that stdout stays one valid document).
 
-import type { Context } from '../cli/context.js';
-import { outputWidth } from '../cli/io.js';
-import { UsageError } from '../shared/errors.js';
-import { outputStage } from './document.js';
-import { type FieldsView, OutputUsageError, parseFields } from './fields.js';
-import { createItemWriter, writeOne } from './index.js';
-import { type OutputSink, type OutputStage, openAppendOutput, openOutput } from './sink.js';
-import { writeChunk } from './stream.js';
+import { type FieldsView, OutputUsageError, parseFields } from '../output/fields.js';
+import { createItemWriter, writeOne } from '../output/index.js';
+import { type OutputSink, type OutputStage, openAppendOutput, openOutput } from '../output/sink.js';
+import { writeChunk } from '../output/stream.js';
 import {
   defaultFormat,
   FORMATS,
@@ -36,8 +32,12 @@ import {
   type ItemWriter,
   type ResourceView,
   type WriterOptions,
-} from './types.js';
-import { type ResourceName, viewFor } from './views.js';
+} from '../output/types.js';
+import { type ResourceName, viewFor } from '../output/views.js';
+import { UsageError } from '../shared/errors.js';
+import type { Context } from './context.js';
+import { outputWidth } from './io.js';
+import { outputStage } from './output-document.js';
 
 /** How many items list() hands the writer at once (one write call per batch). */
 const BATCH = 500;
