@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Test files that start the built binary (a real process): signals, EPIPE, the help fast path,
@@ -28,6 +29,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // vitest's default in a run is one worker fewer than the cores: one on CI's 2, which left a core
+    // idle while a file waited on a process or a socket. Every file has its own temp folders, free
+    // ports and environment, so files run side by side; VITEST_MAX_WORKERS overrides this (the other
+    // Node lines run one file at a time, scripts/node-lines.sh).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     setupFiles: ['test/helpers/cleanup.ts'],
     // A CommonJS module's exports as node's import() gives them: jq-web exports a promise, which
     // vitest's default interop wraps into a namespace whose then() throws ("incompatible
