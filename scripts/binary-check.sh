@@ -6,6 +6,8 @@
 # whose PATH leads nowhere, `mtg sandbox` of the binary itself, a sync and a find.
 #
 #   scripts/binary-check.sh     reports: $MTG_BINARY_REPORTS (default .tmp/) vitest-binary*.json
+#
+# With MTG_CI_GATE (scripts/ci-gate.sh), .ci/run starts it early: it builds, then waits for the go.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
@@ -24,6 +26,11 @@ t0=$(date +%s)
 npm run --silent build:binary || { echo "build:binary failed"; exit 1; }
 bin="$repo/dist-binary/mtg"
 echo "built in $(($(date +%s) - t0))s: $(du -h "$bin" | cut -f1)"
+# shellcheck source=scripts/ci-gate.sh
+source "$repo/scripts/ci-gate.sh"
+t1=$(date +%s)
+wait_for_gate || exit 1
+[ -z "${MTG_CI_GATE:-}" ] || echo "waited $(($(date +%s) - t1))s for the go"
 
 MTG_TEST_BIN="$bin" npx vitest run "${BINARY_TESTS[@]}" --reporter=dot --reporter=json \
   --outputFile="$reports/vitest-binary.json" || status=1

