@@ -1,27 +1,20 @@
 // `mtg tags apply` in-process against the sandbox: batches of 100, failed batches, exit codes.
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { fetchAll, runRecordedInProcess } from '../../helpers/recorded.js';
+import { describe, expect } from 'vitest';
+import { sandboxTest } from '../../helpers/fixtures.js';
+import { fetchAll } from '../../helpers/recorded.js';
 
-let sandbox: Sandbox;
-let meetingIds: string[];
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, limits: 'none', sizes: { meetings: 260 } });
-  meetingIds = ((await fetchAll(sandbox, '/meetings')) as { id: string }[]).map((m) => m.id);
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-});
-
-const run = (args: string[], input?: string) => runRecordedInProcess(sandbox, args, { input });
+// meetingIds: the sandbox's meeting IDs as GET /meetings pages them, read once for the file.
+const test = sandboxTest({ limits: 'none', sizes: { meetings: 260 } }).extend(
+  'meetingIds',
+  { scope: 'file' },
+  async ({ sandbox }) => ((await fetchAll(sandbox, '/meetings')) as { id: string }[]).map((m) => m.id),
+);
 
 describe('tags apply', () => {
-  it('puts a tag on a few meetings and prints them', async () => {
+  test('puts a tag on a few meetings and prints them', async ({ meetingIds, mtg }) => {
     const ids = meetingIds.slice(0, 3);
-    const r = await run(['tags', 'apply', '2', ...ids, ids[0]!, '--json']);
+    const r = await mtg(['tags', 'apply', '2', ...ids, ids[0]!, '--json']);
     expect(r.code).toBe(0);
     expect(r.requests.map((q) => [q.method, q.path, q.body])).toEqual([
       ['PUT', '/tag', { tagId: 2, meetingIds: ids }],
@@ -30,14 +23,17 @@ describe('tags apply', () => {
     expect(meetings.map((m) => m.id)).toEqual(ids);
     for (const m of meetings) expect(m.tags.map((t) => t.id)).toContain(2);
 
-    const csv = await run(['tags', 'apply', '2', ids[0]!, '--format', 'csv', '--fields', 'id,tags']);
+    const csv = await mtg(['tags', 'apply', '2', ids[0]!, '--format', 'csv', '--fields', 'id,tags']);
     expect(parse(csv.stdout, { columns: true })).toEqual([{ id: ids[0], tags: expect.any(String) }]);
   });
 
-  it('sends many meetings from --stdin in batches of 100; a failed batch is reported and the exit code is 6', async () => {
+  test('sends many meetings from --stdin in batches of 100; a failed batch is reported and the exit code is 6', async ({
+    meetingIds,
+    mtg,
+  }) => {
     const ids = meetingIds.slice(0, 250);
     ids.splice(150, 0, 'mtg_does_not_exist'); // lands in the second batch
-    const r = await run(['tags', 'apply', '3', '--stdin', '--json'], `${ids.join('\n')}\n`);
+    const r = await mtg(['tags', 'apply', '3', '--stdin', '--json'], { input: `${ids.join('\n')}\n` });
     expect(r.code).toBe(6);
     const puts = r.requests.filter((q) => q.method === 'PUT');
     const bodies = puts.map((q) => q.body as { tagId: number; meetingIds: string[] });
@@ -57,19 +53,19 @@ describe('tags apply', () => {
     expect(r.stderr).toContain('Tagged 151 of 251 meetings with tag 3; 1 of 3 batches failed');
   });
 
-  it('an unknown tag fails every batch: exit 4', async () => {
-    const r = await run(['tags', 'apply', '99999', meetingIds[0]!]);
+  test('an unknown tag fails every batch: exit 4', async ({ meetingIds, mtg }) => {
+    const r = await mtg(['tags', 'apply', '99999', meetingIds[0]!]);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/Tag 99999 not found/);
   });
 
-  it.each([
+  test.for<[string[], RegExp]>([
     [['3'], /no meeting IDs given/],
-    [['x', meetingIds?.[0] ?? 'm1'], /TAG_ID must be a positive whole number/],
+    [['x', 'm1'], /TAG_ID must be a positive whole number/],
     [['3', 'has space'], /meeting ID "has space" contains characters an ID cannot have/],
     [['3', 'm1', '--fields', 'nope'], /unknown field/],
-  ])('rejects %j with exit 2 and sends nothing', async (args, message) => {
-    const r = await run(['tags', 'apply', ...args]);
+  ])('rejects %j with exit 2 and sends nothing', async ([args, message], { mtg }) => {
+    const r = await mtg(['tags', 'apply', ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.requests).toEqual([]);
