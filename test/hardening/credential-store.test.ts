@@ -47,7 +47,9 @@ function fileWithoutKey(): string {
 }
 
 describe('a session bus that accepts connections and never answers', () => {
-  it('a command needing a key only the store could give fails naming the Secret Service and the bus (bounded, never a hang), exit 1', async () => {
+  // The first three each wait out the store's 5 s bound, side by side; the bus's connection count
+  // checked further on is read after them (a concurrent test runs with its neighbours only).
+  it.concurrent('a command needing a key only the store could give fails naming the Secret Service and the bus (bounded, never a hang), exit 1', async () => {
     const r = await runBounded(
       ['people', 'list', '--json', '--limit', '1'],
       { env: { MTG_CONFIG_DIR: fileWithoutKey(), DBUS_SESSION_BUS_ADDRESS: busAddress } },
@@ -63,7 +65,7 @@ describe('a session bus that accepts connections and never answers', () => {
     expect(r.stderr).toMatch(/unlock it .*MTG_API_KEY/);
   });
 
-  it('a key in the config file keeps working: one warning line naming the store, then the command runs', async () => {
+  it.concurrent('a key in the config file keeps working: one warning line naming the store, then the command runs', async () => {
     const r = await runBounded(
       ['people', 'list', '--json', '--limit', '1', '--quiet'],
       { env: { MTG_CONFIG_DIR: fileWithKey(), DBUS_SESSION_BUS_ADDRESS: busAddress } },
@@ -78,7 +80,7 @@ describe('a session bus that accepts connections and never answers', () => {
     );
   });
 
-  it('auth login fails the same way and stores the key nowhere', async () => {
+  it.concurrent('auth login fails the same way and stores the key nowhere', async () => {
     const dir = tempConfigDir();
     const r = await runInProcess(['auth', 'login', '--base-url', sandbox.baseUrl], {
       env: { MTG_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: busAddress },
