@@ -26,8 +26,10 @@ export default defineConfig({
     },
   ],
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Bounds against a hang, not speed checks: two workers share 2 cores that other runs load too
+    // (CI's baseline at load 20 took a demo and a bundle past 30 s while they were still working).
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // vitest's default in a run is one worker fewer than the cores: one on CI's 2, which left a core
     // idle while a file waited on a process or a socket. Every file has its own temp folders, free
@@ -58,6 +60,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: BUILT,
+          // Real processes, each starting node: under load a test of several takes minutes.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           exclude: EXCLUDED,
           globalSetup: ['test/helpers/temp-root.ts', 'test/helpers/build.ts'],
         },
