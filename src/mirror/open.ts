@@ -146,6 +146,8 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
             db.prepare(
               'UPDATE walks SET abandoned_at = ? WHERE completed_at IS NULL AND abandoned_at IS NULL',
             ).run(now);
+            // The pass that began on the other URL goes no further: the next sync opens another.
+            db.prepare('UPDATE passes SET closed_at = ? WHERE closed_at IS NULL').run(now);
           });
           baseUrl = wanted;
         }

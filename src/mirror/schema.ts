@@ -5,10 +5,12 @@
 // beyond 2^53 keep their exact digits; every `json` column is the object as the API last sent it.
 // Beyond the agreed columns: meetings.passage_base (the meeting's block of `passages` rowids, so
 // its passages are replaced by a rowid range rather than a scan of the index), walks.items (the
-// position of the walk's next item), walks.abandoned_at (a walk given up by --full), runs.error (why a run stopped early); walks and
-// runs ids are never reused (AUTOINCREMENT), since items keep the id of the walk that saw them.
+// position of the walk's next item), walks.abandoned_at (a walk given up by --full), runs.error (why a run stopped early); walks,
+// runs and passes ids are never reused (AUTOINCREMENT), since items keep the id of the walk that saw them.
+// V6 (schema-passes.ts): the sync's passes, stored.
 
 import type { Db } from './driver.js';
+import { V6 } from './schema-passes.js';
 
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -164,7 +166,7 @@ function V5(db: Db): void {
 }
 
 /** migrations[i] takes the schema from version i to i + 1: SQL, or a step over the rows. */
-const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4, V5];
+const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4, V5, V6];
 
 export const SCHEMA_VERSION = migrations.length;
 
@@ -178,6 +180,8 @@ export const TABLES = [
   'companies',
   'walks',
   'runs',
+  'passes',
+  'pass_lists',
   'changes',
   'passages',
 ] as const;

@@ -2,8 +2,11 @@
 // and changed meetings. Everything goes through the one ApiClient (its limiter paces every request,
 // its retries handle faults) and paginatePages(). In parts, by concept:
 //   sync/run.ts          one run: the runs table, the lock, the request meter, the summary
-//   sync/walk.ts         the list walks: pages, upserts, tombstones, resuming
+//   sync/pass.ts         the pass, stored: the open one every run goes on with, its lists
+//   sync/pass-walks.ts   the walks of one run in its pass, recorded in it and the progress
+//   sync/walk.ts         one list walk: pages, upserts, tombstones, from its saved cursor
 //   sync/tables.ts       the table descriptors and the walks of each list
+//   sync/details.ts      the company details queue
 //   sync/transcripts.ts  the transcript queue
 //   sync/state.ts        what the parts share, and the progress estimate
 //   sync/types.ts        options, progress events, summary

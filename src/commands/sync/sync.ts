@@ -42,10 +42,10 @@ export const run = defineRun(spec.sync, async (ctx, _args, opts) => {
       mirror,
       { only, budget, full: opts.full, transcripts: opts.transcripts },
       (e) => {
-        if (e.walkedByChain) {
-          const lists = e.walkedByChain.map((p) => PHASE_NOUN[p] ?? p).join(', ');
+        if (e.walkedInPass) {
+          const lists = e.walkedInPass.map((p) => PHASE_NOUN[p] ?? p).join(', ');
           ctx.progress.note(
-            `Going on from the syncs before this one, stopped at their --budget: they walked ${lists} to the end, so this one does not again (a sync without --budget walks every list).`,
+            `Going on with the pass the syncs before this one began: they walked ${lists} to the end, so this one does not again (a sync without --budget walks every list).`,
           );
           return;
         }

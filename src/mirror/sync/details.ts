@@ -8,6 +8,7 @@ import * as E from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
 import type { Db } from '../driver.js';
 import { toJsonText } from '../json.js';
+import { fullSince } from './pass.js';
 import { now, type RunState } from './state.js';
 
 /** Companies whose detail is missing or stale (with `since`, --full: also all not fetched since). */
@@ -25,8 +26,7 @@ export function pendingCompanyDetails(db: Db, since?: string): string[] {
 
 export async function fetchCompanyDetails(state: RunState): Promise<void> {
   const { db } = state;
-  const since = state.full?.lists.includes('companies') ? state.full.since : undefined;
-  const queue = pendingCompanyDetails(db, since);
+  const queue = pendingCompanyDetails(db, fullSince(state.pass, 'companies'));
   const store = db.prepare(
     'UPDATE companies SET detail_json = ?, detail_for = json, detail_fetched_at = ? WHERE domain = ?',
   );

@@ -3,8 +3,9 @@
 // (details.ts) and the transcripts (transcripts.ts), and its summary.
 //
 // Crash safety comes from committing as it goes: one transaction per page and one per transcript.
-// Killed anywhere, the mirror holds whole pages and whole transcripts; the next sync resumes each
-// interrupted walk from its committed next_url and skips transcripts already stored for their
+// Killed anywhere, the mirror holds whole pages and whole transcripts; the next sync goes on with
+// the open pass (pass.ts): each interrupted walk from its committed next_url, the lists the pass
+// completed left out when it has --budget, and no transcript fetched again that is stored for its
 // meeting's current updatedAt.
 
 import type { ApiClient } from '../../api/client.js';
@@ -18,17 +19,19 @@ import { writeMeta } from '../meta.js';
 import { type Mirror, normalizeBaseUrl } from '../open.js';
 import { passageWriter } from '../passages.js';
 import { fetchCompanyDetails } from './details.js';
+import { beginPass, closeIfComplete, completeQueue } from './pass.js';
+import { walkPass } from './pass-walks.js';
 import { now, REFRESH_MS, RunProgress, type RunState } from './state.js';
-import { TABLES } from './tables.js';
+import { listDefs, TABLES } from './tables.js';
 import { fetchTranscripts, pendingTranscriptCount } from './transcripts.js';
 import {
   SYNC_RESOURCES,
   type SyncOptions,
+  type SyncPhase,
   type SyncProgress,
   type SyncStopped,
   type SyncSummary,
 } from './types.js';
-import { walkAll } from './walk.js';
 
 const stopped = new WeakMap<object, SyncStopped>();
 
@@ -71,7 +74,7 @@ export async function runSync(
     : () => {};
   const run = Number(db.prepare('INSERT INTO runs(started_at) VALUES (?)').run(startedAt).lastInsertRowid);
   writeMeta(db, 'last_sync_run', String(run));
-  const state = runState(db, client, run, options, meter, progress);
+  const state = runState(db, client, run, options, meter, progress, startedAt);
   // While the limiter waits for a window nothing ends, so nothing would tell the time left.
   const refresher = setInterval(() => state.progress.refresh(), REFRESH_MS);
   refresher.unref();
@@ -80,9 +83,16 @@ export async function runSync(
   let error: string | null = null;
   try {
     try {
-      await walkAll(state, startedAt);
-      if (state.only.has('companies')) await fetchCompanyDetails(state);
-      if (state.transcriptsWanted) await fetchTranscripts(state);
+      await walkPass(state, state.pass);
+      if (state.only.has('companies')) {
+        await fetchCompanyDetails(state);
+        completeQueue(db, state.pass, 'company-details');
+      }
+      if (state.transcriptsWanted) {
+        await fetchTranscripts(state);
+        completeQueue(db, state.pass, 'transcripts');
+      }
+      closeIfComplete(db, state.pass);
       complete = true;
     } catch (err) {
       if (!(err instanceof RequestBudgetReached && options.budget !== undefined)) {
@@ -120,11 +130,19 @@ function runState(
   options: SyncOptions,
   meter: RunState['meter'],
   emit: SyncProgress,
+  startedAt: string,
 ): RunState {
   const only = new Set(options.only?.length ? options.only : SYNC_RESOURCES);
   const transcriptsWanted = only.has('meetings') && options.transcripts !== false;
   const zero = () => ({ created: 0, updated: 0, deleted: 0 });
+  const lists: SyncPhase[] = [
+    ...listDefs(only).map((def) => def.phase),
+    ...(only.has('companies') ? (['company-details'] as const) : []),
+    ...(transcriptsWanted ? (['transcripts'] as const) : []),
+  ];
+  const scope = { lists: [...only], transcripts: transcriptsWanted };
   return {
+    pass: beginPass(db, { lists, scope, full: options.full === true }, startedAt),
     db,
     client,
     run,
@@ -137,7 +155,6 @@ function runState(
     counts: { meetings: zero(), 'action-items': zero(), people: zero(), companies: zero() },
     transcriptsFetched: 0,
     transcriptsGone: new Set(),
-    full: undefined,
     commits: 0,
     saveRequests: db.prepare('UPDATE runs SET requests = ? WHERE id = ?'),
     progress: new RunProgress(client, meter, transcriptsWanted, emit),

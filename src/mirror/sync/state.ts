@@ -7,19 +7,12 @@ import type { RequestMeter } from '../../api/hooks.js';
 import type { RecordChange } from '../changes.js';
 import type { Db, Statement } from '../driver.js';
 import type { passageWriter } from '../passages.js';
+import type { Pass } from './pass.js';
 import type { ListDef } from './tables.js';
 import type { SyncOptions, SyncPhase, SyncProgress, SyncProgressEvent, SyncResource } from './types.js';
 
 /** How often the estimate shown is counted down while no request ends (a wait for a window). */
 export const REFRESH_MS = 1_000;
-
-/** A --full run's cut-off and what it covered (meta `budget_chain_start` keeps it for its chain). */
-export interface FullScope {
-  run: number;
-  since: string;
-  lists: SyncResource[];
-  transcripts: boolean;
-}
 
 export interface RunState {
   readonly db: Db;
@@ -36,12 +29,8 @@ export interface RunState {
   transcriptsFetched: number;
   /** Meetings whose transcript answered 404 in this run: not pending until a walk decides. */
   readonly transcriptsGone: Set<string>;
-  /**
-   * Set by walkAll: what --full asks of this run (this run's --full, or the --full run whose
-   * budget-stopped chain it goes on with): the lists whose walks begun before `since` start from
-   * page 1, and whether transcripts not fetched since are fetched again. Undefined: an ordinary run.
-   */
-  full: FullScope | undefined;
+  /** The pass this run goes on with (pass.ts): with --full's, what is fetched again. */
+  readonly pass: Pass;
   /** Transactions committed (pages and transcripts) in this run. */
   commits: number;
   /** `runs.requests` brought up to date, with each commit: a killed run still shows its requests. */
@@ -136,15 +125,15 @@ export class RunProgress {
     });
   }
 
-  /** The lists the budgeted runs just before this one walked to their end (not walked again). */
-  walkedByChain(phases: SyncPhase[]): void {
+  /** The lists the runs before this one walked to their end in its pass (not walked again). */
+  walkedInPass(phases: SyncPhase[]): void {
     this.emit({
       phase: phases[0]!,
       requests: this.meter.count(),
       pages: 0,
       items: 0,
       done: true,
-      walkedByChain: phases,
+      walkedInPass: phases,
     });
   }
 

@@ -6,7 +6,7 @@ import * as E from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
 import type { Db } from '../driver.js';
 import { toJsonText } from '../json.js';
-import { writeMeta } from '../meta.js';
+import { fullSince, reopenList } from './pass.js';
 import { now, type RunState } from './state.js';
 
 /** Meetings whose transcript is missing or older than their updatedAt (with `since`, --full: all not fetched since). */
@@ -32,14 +32,9 @@ export function pendingTranscriptCount(db: Db, gone: ReadonlySet<string> = new S
     .get(toJsonText([...gone]))!.n;
 }
 
-/** --full's cut-off for transcripts, when this run's --full (or its chain's) asked for them. */
-export function fullTranscriptsSince(state: RunState): string | undefined {
-  return state.full?.transcripts ? state.full.since : undefined;
-}
-
 export async function fetchTranscripts(state: RunState): Promise<void> {
   const { db } = state;
-  const queue = pendingTranscripts(db, fullTranscriptsSince(state));
+  const queue = pendingTranscripts(db, fullSince(state.pass, 'transcripts'));
   const total = queue.length;
   const get = db.prepare<{ json: string }>('SELECT json FROM transcripts WHERE meeting_id = ?');
   const ins = db.prepare(
@@ -77,14 +72,14 @@ export async function fetchTranscripts(state: RunState): Promise<void> {
         store(id, updatedAt, entries);
         state.transcriptsFetched++;
       } catch (err) {
-        // Deleted on the server since the walk: its tombstone comes with the next completed walk,
-        // which a budgeted run after this one must make (walk.ts: budgetChain).
+        // Deleted on the server since the walk: its tombstone comes with the next completed walk
+        // of the meetings, which the pass now needs again (a budgeted run after this one makes it).
         if (!(err instanceof ApiError && err.status === 404)) {
           failure ??= err;
           return;
         }
         state.transcriptsGone.add(id);
-        writeMeta(db, 'transcript_gone_run', String(state.run));
+        reopenList(db, state.pass, 'meetings');
       }
       done++;
       report();

@@ -73,10 +73,11 @@ export interface SyncProgressEvent {
   /** The last event again, with its estimate counted down while a wait sends nothing (no new counts). */
   refreshed?: boolean;
   /**
-   * Sent once, before the first request of a run with --budget, when the runs before it, stopped at
-   * their budgets, walked these lists to their end: this run does not walk them again (walk.ts).
+   * Sent once, before the first request of a run with --budget, when the runs before it walked
+   * these lists to their end in the pass it goes on with: this run does not walk them again
+   * (pass-walks.ts).
    */
-  walkedByChain?: SyncPhase[];
+  walkedInPass?: SyncPhase[];
 }
 
 export type SyncProgress = (event: SyncProgressEvent) => void;

@@ -1,5 +1,7 @@
 // The list walks: every page of a list into its table, one transaction per page (the items, the
 // walk's next_url, the change events), resumed from the committed next_url of an interrupted walk.
+// Which walk a run makes, and what it did, is the pass's (pass.ts, pass-walks.ts): a walk reports its
+// pages to the caller and changes nothing of the run's progress.
 //
 // Deletion is only ever concluded from a COMPLETED walk: every item a walk returns is marked with
 // the walk's id, and when its last page commits, the items not marked are tombstoned (in that same
@@ -8,19 +10,27 @@
 import { ApiError } from '../../api/errors.js';
 import { paginatePages } from '../../api/paginate.js';
 import { changedFields } from '../changes.js';
-import type { SqlValue, Statement } from '../driver.js';
+import type { Db, SqlValue, Statement } from '../driver.js';
 import { fromJsonText, toJsonText } from '../json.js';
-import { readMeta, writeMeta } from '../meta.js';
-import { type FullScope, now, type RunState } from './state.js';
-import { keyOf, type ListDef, listDefs, walkQuery } from './tables.js';
-import { fullTranscriptsSince, pendingTranscripts } from './transcripts.js';
+import { now, type RunState } from './state.js';
+import { keyOf, type ListDef, walkQuery } from './tables.js';
 
-interface WalkRow {
+/** A walk as stored (walks): where it stands. */
+export interface WalkStart {
   id: number;
-  next_url: string | null;
+  /** The committed cursor: the next page's link, null before the first page. */
+  nextUrl: string | null;
+  /** Items committed so far (the next item's position). */
   items: number;
+  /** Pages committed so far. */
   pages: number;
-  started_at: string;
+}
+
+export interface WalkHooks {
+  /** Called in the transaction of the last page (the walk's completion commits with it). */
+  completed(): void;
+  /** After each committed page: this run's pages and items of the walk, and the walk's pages in all. */
+  page(pages: number, items: number, walkPages: number): void;
 }
 
 interface StoredRow {
@@ -29,125 +39,47 @@ interface StoredRow {
   status?: string | null;
 }
 
-/**
- * Every list asked for, one after another; the meetings walk tells how many transcripts follow.
- * A run with --budget leaves out the lists budgetChain() names as done.
- */
-export async function walkAll(state: RunState, runStartedAt: string): Promise<void> {
-  const { db, progress } = state;
-  const last = db.prepare<{ pages: number }>(
-    'SELECT pages FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL ORDER BY id DESC LIMIT 1',
-  );
-  const asked = listDefs(state.only);
-  const chain = budgetChain(state, runStartedAt, asked);
-  state.full = chain.full;
-  const defs = asked.filter((def) => !chain.done.includes(def));
-  if (chain.done.length > 0) progress.walkedByChain(chain.done.map((d) => d.phase));
-  progress.walksLeft = defs.map((def) => ({
-    def,
-    expected: last.get(def.table.resource, walkQuery(def))?.pages,
-  }));
-  // Until the meetings walk tells, the transcripts already pending are the estimate (a later
-  // sync; on a first one the walks' sizes are unknown anyway).
-  if (state.transcriptsWanted)
-    progress.transcriptsPending = pendingTranscripts(db, fullTranscriptsSince(state)).length;
-  while (progress.walksLeft.length > 0) {
-    const def = progress.walksLeft[0]!.def;
-    await walk(state, def);
-    if (def.phase === 'meetings' && state.transcriptsWanted) {
-      progress.transcriptsLeft = pendingTranscripts(db, fullTranscriptsSince(state)).length;
-    }
-  }
-}
-
-/**
- * Runs that stop at their --budget one after another (a CI job's) make one chain, which the next
- * run goes on with:
- * - a run with --budget does not walk the lists the chain walked to the end (`done`), so that it
- *   reaches the later lists instead of walking the first ones from page 1 every time, which never
- *   got further when those first lists took a whole budget; the meetings are walked again after a
- *   transcript answered 404 (its meeting's tombstone needs a completed walk);
- * - a chain that began with a `--full` run goes on with what that run covered (`full`: its lists'
- *   walks begun before it from page 1, and if it fetched transcripts, every one not fetched since),
- *   whatever options the run has.
- * Any other run (complete, failed, killed, interrupted) ends the chain, and a `--full` run begins
- * one (meta `budget_chain_start`); a run without --budget walks every list it is asked for.
- */
-function budgetChain(
-  state: RunState,
-  runStartedAt: string,
-  asked: ListDef[],
-): { done: ListDef[]; full?: FullScope } {
-  const { db } = state;
-  if (state.options.full) {
-    const full: FullScope = {
-      run: state.run,
-      since: runStartedAt,
-      lists: [...state.only],
-      transcripts: state.transcriptsWanted,
-    };
-    writeMeta(db, 'budget_chain_start', toJsonText(full));
-    return { done: [], full };
-  }
-  // The last run before this one that did not stop cleanly at its budget.
-  const lastOther =
+/** A new walk of the list, from page 1 (call in the transaction that records it in its pass). */
+export function newWalk(db: Db, def: ListDef, run: number): WalkStart {
+  const id = Number(
     db
-      .prepare<{ id: number }>(
-        'SELECT id FROM runs WHERE id < ? AND NOT (complete = 0 AND error IS NULL AND finished_at IS NOT NULL) ORDER BY id DESC LIMIT 1',
-      )
-      .get(state.run)?.id ?? 0;
-  const started = readMeta(db, 'budget_chain_start');
-  const chainFull = started === undefined ? undefined : (JSON.parse(started) as FullScope);
-  const full = chainFull !== undefined && chainFull.run > lastOther ? chainFull : undefined;
-  if (state.options.budget === undefined) return { done: [], full };
-  const after = Math.max(lastOther, (chainFull?.run ?? 0) - 1);
-  const goneAt = Number(readMeta(db, 'transcript_gone_run') ?? 0);
-  const walked = db.prepare<{ id: number }>(
-    'SELECT id FROM walks WHERE resource = ? AND query = ? AND completed_at IS NOT NULL AND run > ? LIMIT 1',
+      .prepare('INSERT INTO walks(resource, query, started_at, run) VALUES (?, ?, ?, ?)')
+      .run(def.table.resource, walkQuery(def), now(), run).lastInsertRowid,
   );
-  const done = asked.filter(
-    (def) =>
-      walked.get(
-        def.table.resource,
-        walkQuery(def),
-        def.phase === 'meetings' ? Math.max(after, goneAt) : after,
-      ) !== undefined,
-  );
-  return { done, full };
+  return { id, nextUrl: null, items: 0, pages: 0 };
 }
 
-/** One list, every page, resumed from the committed cursor of an interrupted walk. */
-async function walk(state: RunState, def: ListDef): Promise<void> {
-  const { db, progress } = state;
-  const query = walkQuery(def);
-  const open = db.prepare<WalkRow>(
-    'SELECT id, next_url, items, pages, started_at FROM walks WHERE resource = ? AND query = ? AND completed_at IS NULL AND abandoned_at IS NULL ORDER BY id DESC LIMIT 1',
-  );
-  let walk = open.get(def.table.resource, query);
-  // --full (or a chain a --full run began) walks from page 1 what was begun before it.
-  if (walk && state.full?.lists.includes(def.table.resource) && walk.started_at < state.full.since) {
-    db.prepare('UPDATE walks SET abandoned_at = ? WHERE id = ?').run(now(), walk.id);
-    walk = undefined;
-  }
-  if (!walk) {
-    const startedAt = now();
-    const id = Number(
-      db
-        .prepare('INSERT INTO walks(resource, query, started_at, run) VALUES (?, ?, ?, ?)')
-        .run(def.table.resource, query, startedAt, state.run).lastInsertRowid,
-    );
-    walk = { id, next_url: null, items: 0, pages: 0, started_at: startedAt };
-  }
+/** The walk `id` where it stands. */
+export function storedWalk(db: Db, id: number): WalkStart | undefined {
+  const row = db
+    .prepare<{ next_url: string | null; items: number; pages: number }>(
+      'SELECT next_url, items, pages FROM walks WHERE id = ?',
+    )
+    .get(id);
+  return row && { id, nextUrl: row.next_url, items: row.items, pages: row.pages };
+}
+
+/**
+ * The walk's pages from its committed cursor to the end; returns this run's pages and items of it.
+ * A walk whose saved cursor the server no longer accepts starts again from page 1.
+ */
+export async function walkList(
+  state: RunState,
+  def: ListDef,
+  walk: WalkStart,
+  hooks: WalkHooks,
+): Promise<{ pages: number; items: number }> {
+  const { db } = state;
   const upsert = upserter(state, def, walk.id);
   const advance = db.prepare(
     'UPDATE walks SET next_url = ?, pages = pages + 1, items = ?, run = ? WHERE id = ?',
   );
   const finish = db.prepare('UPDATE walks SET next_url = NULL, completed_at = ? WHERE id = ?');
   let position = walk.items;
-  progress.walkPages = walk.pages;
+  let walkPages = walk.pages;
   let pages = 0;
   let items = 0;
-  let startUrl = walk.next_url === null ? undefined : new URL(walk.next_url);
+  let startUrl = walk.nextUrl === null ? undefined : new URL(walk.nextUrl);
 
   // Bounded: at most one restart from page 1, when the server rejects the committed cursor.
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -155,28 +87,24 @@ async function walk(state: RunState, def: ListDef): Promise<void> {
     try {
       for await (const page of prefetching(paginatePages(state.client, { ...def.endpoint, startUrl }))) {
         fetched++;
-        const walkId = walk.id;
         db.transaction(() => {
           upsert(page.items, position);
           position += page.items.length;
-          advance.run(page.next?.href ?? null, position, state.run, walkId);
+          advance.run(page.next?.href ?? null, position, state.run, walk.id);
           // With each commit: a killed run still shows the requests it made (`mirror status`).
           state.saveRequests.run(state.meter.count(), state.run);
           if (!page.next) {
-            tombstoneUnseen(state, def, walkId);
-            finish.run(now(), walkId);
+            tombstoneUnseen(state, def, walk.id);
+            finish.run(now(), walk.id);
+            hooks.completed();
           }
         });
-        state.commits++;
         pages++;
-        progress.walkPages++;
+        walkPages++;
         items += page.items.length;
-        progress.list(def.phase, pages, items);
+        hooks.page(pages, items, walkPages);
       }
-      progress.walksLeft.shift();
-      progress.walkPages = 0;
-      progress.list(def.phase, pages, items, true);
-      return;
+      return { pages, items };
     } catch (err) {
       const rejected =
         startUrl !== undefined &&
@@ -189,10 +117,12 @@ async function walk(state: RunState, def: ListDef): Promise<void> {
       // count from 0 again: the next sync's estimate of the pages left comes from them.
       db.prepare('UPDATE walks SET next_url = NULL, items = 0, pages = 0 WHERE id = ?').run(walk.id);
       position = 0;
-      progress.walkPages = 0;
+      walkPages = 0;
       startUrl = undefined;
     }
   }
+  // Not reached: the second attempt has no cursor to reject.
+  return { pages, items };
 }
 
 /** Insert or update the items of one page as the API sent them, recording what changed. */

@@ -10,6 +10,7 @@ import type { Db, SqlValue } from '../driver.js';
 import { fromJsonText, toJsonText } from '../json.js';
 import type { Mirror } from '../open.js';
 import { passageWriter } from '../passages.js';
+import { walkUnderWay } from './pass.js';
 import { now } from './state.js';
 import { keyOf, TABLES, type TableDescriptor } from './tables.js';
 import { statusChange } from './walk.js';
@@ -56,13 +57,11 @@ function upsertRow(
  * one finishing without it (its pages fetched before the write) does not take it for deleted.
  */
 function createdMarks(db: Db, mine: boolean): Record<string, SqlValue> {
-  const openWalk = (mineWalk: boolean): number | null =>
-    db
-      .prepare<{ id: number }>(
-        `SELECT id FROM walks WHERE resource = 'action-items' AND completed_at IS NULL AND abandoned_at IS NULL AND query ${mineWalk ? '' : 'NOT '}LIKE '%"mine"]' ORDER BY id DESC LIMIT 1`,
-      )
-      .get()?.id ?? null;
-  return { seen_walk: openWalk(false), mine: mine ? 1 : 0, mine_walk: mine ? openWalk(true) : null };
+  return {
+    seen_walk: walkUnderWay(db, 'action-items') ?? null,
+    mine: mine ? 1 : 0,
+    mine_walk: mine ? (walkUnderWay(db, 'my-action-items') ?? null) : null,
+  };
 }
 
 export interface WrittenActionItem {

@@ -1,8 +1,8 @@
 // A CI job that syncs with `--budget N` run after run (the Free plan's pace, a job's time limit):
-// each run goes on where the last one stopped, and a list that the budgeted runs just before it
-// walked to its end is not walked again. Before, every run walked such a list from page 1 again, so
-// runs whose budget a list used up whole never reached the lists after it. Any other sync (without
-// --budget, after a failed run, --full) walks every list it is asked for.
+// each run goes on with the pass the runs before it began (stored: passes, pass_lists), where the
+// last one stopped, and a list the pass has walked to its end is not walked again. Before, every run
+// walked such a list from page 1 again, so runs whose budget a list used up whole never reached the
+// lists after it. A sync without --budget walks every list it is asked for; --full opens a new pass.
 import { describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/mirror/driver.js';
 import { type MirrorEnv, mirrorEnvs, readMirror, snapshotContent } from '../../mirror/helpers.js';
@@ -73,7 +73,7 @@ describe('mtg sync --budget, run after run', () => {
     // Runs 1 and 2 walk the meetings; the third says why it does not.
     expect(notes[1]).not.toMatch(/Going on/);
     expect(notes[2]).toContain(
-      'Going on from the syncs before this one, stopped at their --budget: they walked meetings to the end, so this one does not again (a sync without --budget walks every list).',
+      'Going on with the pass the syncs before this one began: they walked meetings to the end, so this one does not again (a sync without --budget walks every list).',
     );
     const { tombstones, ...live } = readMirror(m.dbPath);
     const { transcripts: _t, ...server } = snapshotContent(m.sandbox);
@@ -114,22 +114,30 @@ describe('mtg sync --budget, run after run', () => {
     expect(everyoneWalkStarts(m, before)).toBe(1);
   }, 60_000);
 
-  it('after a run that ended in an error, a budgeted run walks every list again', async () => {
-    const m = await env({ seed: 33 });
-    await stoppedAfterTwoLists(m);
-    // The last run as a failed one records it (an API error, Ctrl-C, --max-wait).
-    const db = openDb(m.dbPath);
-    try {
-      db.prepare("UPDATE runs SET error = 'failed' WHERE id = (SELECT max(id) FROM runs)").run();
-    } finally {
-      db.close();
-    }
-    const before = m.sandbox.requests.length;
-    const r = await m.sync(['--no-transcripts', '--budget', '100']);
-    expect(JSON.parse(r.stdout).complete).toBe(true);
-    expect(r.stderr).not.toMatch(/Going on/);
-    expect(everyoneWalkStarts(m, before)).toBe(1);
-  }, 60_000);
+  it.each([
+    ['ended in an error', "error = 'failed'"],
+    ['was killed', 'finished_at = NULL'],
+  ])(
+    'after a run that %s, a budgeted run goes on with the pass: the lists it completed are not walked again',
+    async (_how, what) => {
+      const m = await env({ seed: 33 });
+      await stoppedAfterTwoLists(m);
+      // The last run as a failed one leaves it (an API error, Ctrl-C, --max-wait), or a killed one.
+      const db = openDb(m.dbPath);
+      try {
+        db.prepare(`UPDATE runs SET ${what} WHERE id = (SELECT max(id) FROM runs)`).run();
+      } finally {
+        db.close();
+      }
+      const before = m.sandbox.requests.length;
+      const r = await m.sync(['--no-transcripts', '--budget', '100']);
+      expect(JSON.parse(r.stdout).complete).toBe(true);
+      expect(r.stderr).toContain('they walked meetings, action items to the end');
+      expect(listGets(m, before).filter((p) => p === '/meetings')).toHaveLength(0);
+      expect(everyoneWalkStarts(m, before)).toBe(0);
+    },
+    60_000,
+  );
 
   it('--full starts the chain anew: after a --full run stopped at its budget, the next budgeted run walks the lists --full did not reach', async () => {
     const m = await env({ seed: 34 });
