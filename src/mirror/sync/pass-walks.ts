@@ -2,11 +2,11 @@
 // left it, what each walk did recorded in the pass and in the run's progress.
 
 import type { Db } from '../driver.js';
-import { completeList, fullSince, type Pass, type PassList, passLists, setListWalk } from './pass.js';
+import { completeList, fullSince, type PassList, passLists, setListWalk } from './pass.js';
 import type { RunState } from './state.js';
 import { type ListDef, listDefs, walkQuery } from './tables.js';
 import { pendingTranscripts } from './transcripts.js';
-import type { SyncPhase } from './types.js';
+import type { Pass, SyncPhase } from './types.js';
 import { newWalk, storedWalk, type WalkStart, walkList } from './walk.js';
 
 /**

@@ -9,15 +9,7 @@
 import type { Db } from '../driver.js';
 import { toJsonText } from '../json.js';
 import { now } from './state.js';
-import type { SyncPhase, SyncResource } from './types.js';
-
-export interface Pass {
-  readonly id: number;
-  readonly openedAt: string;
-  /** Opened by --full: its lists walked from page 1, and what `scope` covers fetched again. */
-  readonly full: boolean;
-  readonly scope: { lists: SyncResource[]; transcripts: boolean };
-}
+import type { Pass, SyncPhase } from './types.js';
 
 export interface PassList {
   /** The list's current walk in this pass (walks.id), undefined before it starts. */

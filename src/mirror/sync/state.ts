@@ -7,9 +7,8 @@ import type { RequestMeter } from '../../api/hooks.js';
 import type { RecordChange } from '../changes.js';
 import type { Db, Statement } from '../driver.js';
 import type { passageWriter } from '../passages.js';
-import type { Pass } from './pass.js';
 import type { ListDef } from './tables.js';
-import type { SyncOptions, SyncPhase, SyncProgress, SyncProgressEvent, SyncResource } from './types.js';
+import type { Pass, SyncOptions, SyncPhase, SyncProgress, SyncProgressEvent, SyncResource } from './types.js';
 
 /** How often the estimate shown is counted down while no request ends (a wait for a window). */
 export const REFRESH_MS = 1_000;

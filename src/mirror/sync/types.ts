@@ -5,6 +5,15 @@
 export const SYNC_RESOURCES = ['meetings', 'action-items', 'people', 'companies'] as const;
 export type SyncResource = (typeof SYNC_RESOURCES)[number];
 
+/** A sync pass as stored (pass.ts). */
+export interface Pass {
+  readonly id: number;
+  readonly openedAt: string;
+  /** Opened by --full: its lists walked from page 1, and what `scope` covers fetched again. */
+  readonly full: boolean;
+  readonly scope: { lists: SyncResource[]; transcripts: boolean };
+}
+
 export interface SyncOptions {
   /** The lists to walk (default: all four). Transcripts go with meetings. */
   only?: readonly SyncResource[];
