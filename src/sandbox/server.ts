@@ -1,7 +1,7 @@
 // The HTTP side of the sandbox (node:http only): auth, rate limits, faults, latency, recording,
 // body parsing and the error envelope around the pure handlers.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { PLAN_LIMITS, PLANS, type Plan } from '../api/assumptions.js';
 import { Churner, type ChurnReport, parseChurn, type SandboxSnapshot, snapshotOf } from './churn.js';
@@ -176,7 +176,256 @@ function parseJsonBody(req: IncomingMessage, text: string): unknown {
   }
 }
 
-export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+/** Responses sent after the sandbox's latency, on timers that close() cancels. */
+class Replies {
+  readonly timers = new Set<NodeJS.Timeout>();
+  constructor(private readonly latencyMs: number) {}
+
+  /** Runs `fn` after the latency (at once without one); other requests are not blocked meanwhile. */
+  later(fn: () => void): void {
+    if (this.latencyMs === 0) {
+      fn();
+      return;
+    }
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, this.latencyMs);
+    this.timers.add(t);
+  }
+
+  send(res: ServerResponse, rec: RecordedRequest, reply: Reply, rate: Record<string, string>): void {
+    const json = JSON.stringify(reply.body);
+    rec.status = reply.status;
+    this.later(() => {
+      if (res.destroyed || res.writableEnded) return;
+      res.writeHead(reply.status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': String(Buffer.byteLength(json)),
+        ...rate,
+        ...reply.headers,
+      });
+      res.end(json);
+    });
+  }
+
+  /** The error in the API's envelope. */
+  error(res: ServerResponse, rec: RecordedRequest, err: ApiError, headers: Record<string, string>): void {
+    this.send(res, rec, { status: err.status, body: envelope(err) }, headers);
+  }
+
+  cancel(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}
+
+/** What one running sandbox serves from and counts with, built once by startSandbox. */
+interface Serving {
+  o: Resolved;
+  sandbox: Sandbox;
+  store: Store;
+  pages: Paginator;
+  faults: FaultPicker;
+  /** Rounds of data changes while serving (--churn), if any. */
+  churnRate: ReturnType<typeof parseChurn> | undefined;
+  accepted: ReadonlySet<string>;
+  /** Requests are counted per account across its keys; requests without a valid key share another bucket. */
+  accountLimiter: RateLimiter;
+  anonymousLimiter: RateLimiter;
+  replies: Replies;
+  /** Requests received whose response is not over yet (RecordedRequest.inFlight). */
+  open: number;
+  /** The Host values that name this sandbox (set once listening; see hostsOf). */
+  hosts: Set<string>;
+}
+
+/** The request, recorded (the oldest records dropped past MAX_RECORDED) and counted in flight. */
+function recordRequest(s: Serving, req: IncomingMessage, res: ServerResponse, url: URL): RecordedRequest {
+  const rec: RecordedRequest = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.searchParams,
+    headers: req.headers,
+    body: undefined,
+    status: 0,
+    at: Date.now(),
+    inFlight: s.open,
+  };
+  s.open++;
+  res.once('close', () => s.open--);
+  const log = s.sandbox.requests;
+  log.push(rec);
+  if (log.length > MAX_RECORDED) log.splice(0, log.length - MAX_RECORDED + MAX_RECORDED / 10);
+  return rec;
+}
+
+/**
+ * The refusal of a request not addressed to this sandbox: a web page that rebinds its own name to
+ * 127.0.0.1 (DNS rebinding) still sends its own name as Host.
+ */
+function foreignHostError(s: Serving, req: IncomingMessage): ApiError | undefined {
+  const host = String(req.headers.host ?? '').toLowerCase();
+  if (s.hosts.has(host)) return undefined;
+  const shown = JSON.stringify(host.slice(0, 100));
+  const expected = [...s.hosts].filter((h) => /:\d+$/.test(h)).join(' or ');
+  return new ApiError(403, `Host ${shown} is not this sandbox's address (${expected}): refused`);
+}
+
+/** The request's body text, also recorded (as JSON when it is JSON). */
+async function readRecordedBody(
+  req: IncomingMessage,
+  rec: RecordedRequest,
+): Promise<{ text: string; tooLarge: boolean }> {
+  const body = await readBody(req);
+  if (body.text !== '') {
+    try {
+      rec.body = JSON.parse(body.text);
+    } catch {
+      rec.body = body.text;
+    }
+  }
+  return body;
+}
+
+interface Admission {
+  /** The rate-limit headers every answer to this request carries. */
+  rate: Record<string, string>;
+  /** Why the request is refused before any fault or handler (429, 401, 403 revoked). */
+  refusal?: { err: ApiError; headers: Record<string, string> };
+}
+
+/**
+ * The key's account (a revoked key counts against its account too) takes a rate-limit slot; then
+ * the request is refused when over the limit, without a known key, or with a revoked one.
+ */
+function admit(s: Serving, req: IncomingMessage, now: number): Admission {
+  const auth = /^Bearer +([^\s]+) *$/i.exec(String(req.headers.authorization ?? ''));
+  const key = auth?.[1];
+  const revoked =
+    key?.endsWith(REVOKED_KEY_SUFFIX) === true && s.accepted.has(key!.slice(0, -REVOKED_KEY_SUFFIX.length));
+  const known = key !== undefined && s.accepted.has(key);
+  const decision = (known || revoked ? s.accountLimiter : s.anonymousLimiter).take(now);
+  const rate = rateHeaders(decision);
+
+  if (decision && !decision.allowed) {
+    s.sandbox.count429++;
+    const err = new ApiError(
+      429,
+      `Rate limit exceeded for the ${s.o.plan} plan (${describeWindow(decision.window)})`,
+    );
+    return { rate, refusal: { err, headers: rate } };
+  }
+  if (!known && !revoked) {
+    const why =
+      key === undefined
+        ? 'Missing or malformed Authorization header (expected "Bearer <API key>")'
+        : 'Invalid API key';
+    return {
+      rate,
+      refusal: { err: new ApiError(401, why), headers: { ...rate, 'WWW-Authenticate': 'Bearer' } },
+    };
+  }
+  if (revoked)
+    return { rate, refusal: { err: new ApiError(403, 'This API key has been revoked'), headers: rate } };
+  return { rate };
+}
+
+/** Plays the drawn fault, if any; true when it answered (or cut) the request. */
+function playFault(
+  s: Serving,
+  fault: ReturnType<FaultPicker['next']>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rec: RecordedRequest,
+  rate: Record<string, string>,
+): boolean {
+  if (fault === '500') {
+    s.replies.error(res, rec, new ApiError(500, 'Injected fault: internal server error'), rate);
+    return true;
+  }
+  if (fault === 'reset') {
+    rec.status = 0;
+    s.replies.later(() => req.socket.destroy());
+    return true;
+  }
+  if (fault === 'stall') {
+    rec.status = 200;
+    s.replies.later(() => {
+      if (res.destroyed) return;
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': '4096',
+        ...rate,
+      });
+      res.write(STALL_PREFIX);
+    });
+    return true;
+  }
+  return false;
+}
+
+/** The handler's reply for the route the request names; an ApiError for a bad request or route. */
+function routeReply(
+  s: Serving,
+  req: IncomingMessage,
+  url: URL,
+  body: { text: string; tooLarge: boolean },
+  now: number,
+): Reply {
+  const method = req.method ?? 'GET';
+  if (body.tooLarge) {
+    throw validationError([{ path: '', message: `request body is larger than ${MAX_BODY_BYTES} bytes` }]);
+  }
+  let path = url.pathname;
+  if (s.o.basePath !== '') {
+    if (!path.startsWith(`${s.o.basePath}/`)) throw new ApiError(404, `No route for ${method} ${path}`);
+    path = path.slice(s.o.basePath.length);
+  }
+  const match = matchRoute(method, path);
+  if (match.kind === 'wrong-method') {
+    throw new ApiError(404, `No route for ${method} ${url.pathname} (allowed: ${match.allowed.join(', ')})`);
+  }
+  if (match.kind === 'none') throw new ApiError(404, `No route for ${method} ${url.pathname}`);
+  return match.handler({
+    store: s.store,
+    pages: s.pages,
+    pathname: url.pathname,
+    query: url.searchParams,
+    params: match.params,
+    body: method === 'GET' || method === 'HEAD' ? undefined : parseJsonBody(req, body.text),
+    now,
+  });
+}
+
+/**
+ * One request, in this order: recorded; refused when not addressed to this sandbox (before a fault
+ * is drawn or a rate-limit slot taken); a fault drawn (for every request in arrival order, so the
+ * sequence depends only on seed and order); rate limits and the key; the fault played (before any
+ * handler runs, so a failed request never changes data); the handler.
+ */
+async function handleRequest(s: Serving, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+  const rec = recordRequest(s, req, res, url);
+  const foreign = foreignHostError(s, req);
+  if (foreign) return s.replies.error(res, rec, foreign, {});
+  const fault = s.faults.next();
+  const body = await readRecordedBody(req, rec);
+  const now = Date.now();
+  const { rate, refusal } = admit(s, req, now);
+  if (refusal) return s.replies.error(res, rec, refusal.err, refusal.headers);
+  if (playFault(s, fault, req, res, rec, rate)) return;
+  try {
+    s.replies.send(res, rec, routeReply(s, req, url, body, now), rate);
+  } catch (err) {
+    const apiErr =
+      err instanceof ApiError ? err : new ApiError(500, `Internal sandbox error: ${(err as Error).message}`);
+    s.replies.error(res, rec, apiErr, rate);
+  }
+}
+
+/** The options' store, keys, pages, faults and limiters, before anything listens. */
+function servingFrom(opts: SandboxOptions): Serving {
   const o = resolveOptions(opts);
   const faults = new FaultPicker(parseFaults(opts.faults ?? ''), o.seed);
   const churnRate = opts.churn === undefined ? undefined : parseChurn(opts.churn);
@@ -187,16 +436,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   if (apiKeys.length === 0 || apiKeys.some((k) => !/^[\x21-\x7e]+$/.test(k))) {
     throw new Error('apiKeys must be non-empty strings of visible ASCII characters');
   }
-  const accepted = new Set(apiKeys);
-  const pages = new Paginator(`mtg-sandbox-cursor-${o.seed}`, o.pageSize);
-  // Requests are counted per account across its keys; requests without a valid key share another bucket.
-  const accountLimiter = new RateLimiter(o.windows);
-  const anonymousLimiter = new RateLimiter(o.windows);
-
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  let closing = false;
-
   const sandbox: Sandbox = {
     baseUrl: '',
     apiKey: apiKeys[0]!,
@@ -208,182 +447,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     snapshot: () => snapshotOf(store),
     close: async () => {},
   };
-
-  const later = (fn: () => void): void => {
-    if (o.latencyMs === 0) {
-      fn();
-      return;
-    }
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, o.latencyMs);
-    timers.add(t);
+  return {
+    o,
+    sandbox,
+    store,
+    pages: new Paginator(`mtg-sandbox-cursor-${o.seed}`, o.pageSize),
+    faults,
+    churnRate,
+    accepted: new Set(apiKeys),
+    accountLimiter: new RateLimiter(o.windows),
+    anonymousLimiter: new RateLimiter(o.windows),
+    replies: new Replies(o.latencyMs),
+    open: 0,
+    hosts: new Set<string>(),
   };
+}
 
-  const send = (
-    res: ServerResponse,
-    rec: RecordedRequest,
-    reply: Reply,
-    rate: Record<string, string>,
-  ): void => {
-    const json = JSON.stringify(reply.body);
-    rec.status = reply.status;
-    later(() => {
-      if (res.destroyed || res.writableEnded) return;
-      res.writeHead(reply.status, {
-        'Content-Type': 'application/json; charset=utf-8',
-        'Content-Length': String(Buffer.byteLength(json)),
-        ...rate,
-        ...reply.headers,
-      });
-      res.end(json);
-    });
-  };
-
-  const errorReply = (err: ApiError): Reply => ({ status: err.status, body: envelope(err) });
-
-  /** Requests received whose response is not over yet (RecordedRequest.inFlight). */
-  let open = 0;
-  /** The Host values that name this sandbox (set once listening; see hostsOf). */
-  let hosts = new Set<string>();
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    const method = req.method ?? 'GET';
-    const rec: RecordedRequest = {
-      method,
-      path: url.pathname,
-      query: url.searchParams,
-      headers: req.headers,
-      body: undefined,
-      status: 0,
-      at: Date.now(),
-      inFlight: open,
-    };
-    open++;
-    res.once('close', () => open--);
-    const log = sandbox.requests;
-    log.push(rec);
-    if (log.length > MAX_RECORDED) log.splice(0, log.length - MAX_RECORDED + MAX_RECORDED / 10);
-    // Only requests addressed to this sandbox: a web page that rebinds its own name to 127.0.0.1
-    // (DNS rebinding) still sends its own name as Host. Before anything else (no fault drawn, no
-    // rate-limit slot taken).
-    const host = String(req.headers.host ?? '').toLowerCase();
-    if (!hosts.has(host)) {
-      const shown = JSON.stringify(host.slice(0, 100));
-      const expected = [...hosts].filter((h) => /:\d+$/.test(h)).join(' or ');
-      const err = new ApiError(403, `Host ${shown} is not this sandbox's address (${expected}): refused`);
-      return send(res, rec, errorReply(err), {});
-    }
-    // Drawn for every request in arrival order, so the fault sequence depends only on seed and order.
-    const fault = faults.next();
-    const { text, tooLarge } = await readBody(req);
-    if (text !== '') {
-      try {
-        rec.body = JSON.parse(text);
-      } catch {
-        rec.body = text;
-      }
-    }
-
-    const auth = /^Bearer +([^\s]+) *$/i.exec(String(req.headers.authorization ?? ''));
-    const key = auth?.[1];
-    const revoked =
-      key?.endsWith(REVOKED_KEY_SUFFIX) === true && accepted.has(key!.slice(0, -REVOKED_KEY_SUFFIX.length));
-    const known = key !== undefined && accepted.has(key);
-    const now = Date.now();
-    const decision = (known || revoked ? accountLimiter : anonymousLimiter).take(now);
-    const rate = rateHeaders(decision);
-
-    if (decision && !decision.allowed) {
-      sandbox.count429++;
-      const err = new ApiError(
-        429,
-        `Rate limit exceeded for the ${o.plan} plan (${describeWindow(decision.window)})`,
-      );
-      return send(res, rec, errorReply(err), rate);
-    }
-    if (!known && !revoked) {
-      const why =
-        key === undefined
-          ? 'Missing or malformed Authorization header (expected "Bearer <API key>")'
-          : 'Invalid API key';
-      return send(res, rec, errorReply(new ApiError(401, why)), { ...rate, 'WWW-Authenticate': 'Bearer' });
-    }
-    if (revoked) return send(res, rec, errorReply(new ApiError(403, 'This API key has been revoked')), rate);
-
-    // Faults strike before any handler runs, so a failed request never changes data.
-    if (fault === '500') {
-      return send(res, rec, errorReply(new ApiError(500, 'Injected fault: internal server error')), rate);
-    }
-    if (fault === 'reset') {
-      rec.status = 0;
-      return later(() => req.socket.destroy());
-    }
-    if (fault === 'stall') {
-      rec.status = 200;
-      return later(() => {
-        if (res.destroyed) return;
-        res.writeHead(200, {
-          'Content-Type': 'application/json; charset=utf-8',
-          'Content-Length': '4096',
-          ...rate,
-        });
-        res.write(STALL_PREFIX);
-      });
-    }
-
-    try {
-      if (tooLarge) {
-        throw validationError([{ path: '', message: `request body is larger than ${MAX_BODY_BYTES} bytes` }]);
-      }
-      let path = url.pathname;
-      if (o.basePath !== '') {
-        if (!path.startsWith(`${o.basePath}/`)) throw new ApiError(404, `No route for ${method} ${path}`);
-        path = path.slice(o.basePath.length);
-      }
-      const match = matchRoute(method, path);
-      if (match.kind === 'wrong-method') {
-        throw new ApiError(
-          404,
-          `No route for ${method} ${url.pathname} (allowed: ${match.allowed.join(', ')})`,
-        );
-      }
-      if (match.kind === 'none') throw new ApiError(404, `No route for ${method} ${url.pathname}`);
-      const body = method === 'GET' || method === 'HEAD' ? undefined : parseJsonBody(req, text);
-      const reply = match.handler({
-        store,
-        pages,
-        pathname: url.pathname,
-        query: url.searchParams,
-        params: match.params,
-        body,
-        now,
-      });
-      send(res, rec, reply, rate);
-    } catch (err) {
-      const apiErr =
-        err instanceof ApiError
-          ? err
-          : new ApiError(500, `Internal sandbox error: ${(err as Error).message}`);
-      send(res, rec, errorReply(apiErr), rate);
-    }
-  };
-
-  const server = createServer({ keepAlive: true }, (req, res) => {
-    if (closing) {
-      res.destroy();
-      return;
-    }
-    handle(req, res).catch(() => res.destroy());
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  // Errors on a single client socket (e.g. a reset mid-write) must not crash the sandbox.
-  server.on('clientError', (_err, socket) => socket.destroy());
-
+/** Listens on the options' host and port; the address it got. */
+async function listen(server: Server, o: Resolved): Promise<{ address: string; port: number }> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => {
@@ -392,13 +473,38 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     });
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : o.port;
+  return typeof address === 'object' && address
+    ? { address: address.address, port: address.port }
+    : { address: o.host, port: o.port };
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const s = servingFrom(opts);
+  const { o, sandbox, churnRate } = s;
+  const sockets = new Set<Socket>();
+  let closing = false;
+
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    if (closing) {
+      res.destroy();
+      return;
+    }
+    handleRequest(s, req, res).catch(() => res.destroy());
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  // Errors on a single client socket (e.g. a reset mid-write) must not crash the sandbox.
+  server.on('clientError', (_err, socket) => socket.destroy());
+
+  const { address, port } = await listen(server, o);
   const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
   sandbox.baseUrl = `http://${hostForUrl}:${port}${o.basePath}`;
-  hosts = hostsOf(o.host, typeof address === 'object' && address ? address.address : o.host, port);
+  s.hosts = hostsOf(o.host, address, port);
   // Rounds run between requests (handlers are synchronous), so no response sees half a round.
   const churnTimer = churnRate
-    ? setInterval(() => churner.run(1), churnRate.windowMs / churnRate.rounds)
+    ? setInterval(() => sandbox.churn(1), churnRate.windowMs / churnRate.rounds)
     : undefined;
   churnTimer?.unref();
 
@@ -407,12 +513,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     closed ??= new Promise<void>((resolve) => {
       closing = true;
       clearInterval(churnTimer);
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
+      s.replies.cancel();
       server.close(() => resolve());
       server.closeAllConnections();
       // Stalled responses and idle keep-alive sockets would otherwise hold close() open.
-      for (const s of sockets) s.destroy();
+      for (const socket of sockets) socket.destroy();
     });
     return closed;
   };
