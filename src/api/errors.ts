@@ -1,8 +1,12 @@
 // The errors of the API client: an HTTP answer that is an error, a request that got no answer, a
 // response off the spec, rate limits exhausted, a missing key. The base type and the exit codes are
-// in src/shared/errors.ts.
+// in src/shared/errors.ts. Every line the API client says to people (its errors, its warnings, its
+// --verbose lines) is worded here, not in its request loop: the loop and decide() only pick which.
 
 import { ExitCode, MtgError } from '../shared/errors.js';
+import { sanitizeOneLine } from '../shared/sanitize.js';
+import { ProxyError } from './proxy.js';
+import { isCertificateError } from './retry.js';
 
 /** No API key anywhere. */
 export class MissingKeyError extends MtgError {
@@ -83,3 +87,241 @@ export class RateLimitExhaustedError extends MtgError {
     super(message, ExitCode.rateLimited);
   }
 }
+
+// ---- The API client's words ----
+
+/** The key goes only to the configured origin: a Link to another one is refused. */
+export function refusedOriginError(url: URL, base: URL): MtgError {
+  return new MtgError(
+    `Refusing to follow a link to ${url.origin}: it is not the configured origin ${base.origin}`,
+    ExitCode.api,
+  );
+}
+
+/** Build the error from the envelope; tolerate servers (or proxies) that send something else. */
+export function apiErrorFrom(
+  status: number,
+  text: string,
+  retryAfter: number | undefined,
+  method: string,
+  path: string,
+): ApiError {
+  let code: string | undefined;
+  let message = `${method} ${path} failed with HTTP ${status}`;
+  let issues: ApiIssue[] = [];
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    if (body && typeof body === 'object') {
+      if (typeof body.code === 'string') code = body.code;
+      if (typeof body.error === 'string' && body.error) message = body.error;
+      if (Array.isArray(body.issues)) {
+        issues = body.issues
+          .filter((i): i is Record<string, unknown> => !!i && typeof i === 'object')
+          .map((i) => ({ message: String(i.message ?? ''), path: String(i.path ?? '') }));
+      }
+    }
+  } catch {
+    // Not the envelope (a proxy's HTML page, say): keep the generic message.
+  }
+  const hint = status === 401 ? ' (check the API key: `mtg auth status`)' : '';
+  return new ApiError(status, code, `${message}${hint}`, issues, retryAfter, method, path);
+}
+
+/** Redirects are not followed: the key must not travel to wherever Location points. */
+export function redirectError(what: string, answer: ApiError, location: string | undefined): ApiError {
+  return new ApiError(
+    answer.status,
+    undefined,
+    `${what} answered with a redirect (${answer.status}) to ${location ?? 'nowhere'}; redirects are not followed`,
+    [],
+    undefined,
+    answer.method,
+    answer.path,
+  );
+}
+
+/** A 5xx to a write that is never sent again (retry.ts): it may have been applied before the error. */
+export function writeServerError(what: string, answer: ApiError): ApiError {
+  return new ApiError(
+    answer.status,
+    answer.code,
+    `${what} failed with HTTP ${answer.status}: ${answer.message}; ${WRITE_MAY_HAVE_BEEN_APPLIED}`,
+    answer.issues,
+    answer.retryAfter,
+    answer.method,
+    answer.path,
+  );
+}
+
+/** The last answer after retries: named (the server's "internal error" does not say which request), tries counted. */
+export function retriedApiError(what: string, answer: ApiError, tries: number): ApiError {
+  return new ApiError(
+    answer.status,
+    answer.code,
+    `${answer.message.startsWith(what) ? '' : `${what} failed with HTTP ${answer.status}: `}${answer.message} (after ${tries} tries)`,
+    answer.issues,
+    answer.retryAfter,
+    answer.method,
+    answer.path,
+  );
+}
+
+/** A server that answers 429 without end. */
+export function stillRateLimitedError(answer: ApiError, refusals: number): RateLimitExhaustedError {
+  return new RateLimitExhaustedError(`${answer.message} — still rate-limited after ${refusals} refusals`);
+}
+
+/** --max-wait ended the wait after a 429: say what the server said too. */
+export function waitAfterRefusalError(
+  answer: ApiError,
+  waitEnded: RateLimitExhaustedError,
+): RateLimitExhaustedError {
+  return new RateLimitExhaustedError(`${answer.message} — ${waitEnded.message}`);
+}
+
+/** How a request that got no HTTP answer failed (transport.ts classifies it once). */
+export interface TransportFailure {
+  /** Node's or undici's error code; a timeout is UND_ERR_HEADERS_TIMEOUT or UND_ERR_BODY_TIMEOUT. */
+  code: string | undefined;
+  error: unknown;
+  /** The whole attempt ran out of --timeout. */
+  timedOut: boolean;
+  /** A proxy answered CONNECT with this error status. */
+  tunnelRefused?: number;
+}
+
+export interface FailureWords {
+  what: string;
+  url: URL;
+  timeoutMs: number;
+  /** The proxy the request went through, if any. */
+  proxy: string | undefined;
+  /** A write answered 2xx whose body then failed: it was most likely applied. */
+  acceptedStatus: number | undefined;
+  /** A write that is not sent again and may have reached the server. */
+  mayHaveBeenApplied: boolean;
+  tries: number;
+}
+
+export function networkError(failure: TransportFailure, words: FailureWords): NetworkError {
+  const { what, acceptedStatus, timeoutMs, proxy, tries } = words;
+  const problem =
+    acceptedStatus !== undefined
+      ? `the server answered HTTP ${acceptedStatus} but ${
+          failure.timedOut
+            ? `its body did not arrive within ${timeoutMs / 1000} s (--timeout)`
+            : 'its body was cut off'
+        }; ${WRITE_MAY_HAVE_BEEN_APPLIED}`
+      : failure.tunnelRefused === undefined
+        ? describeNetworkError(failure, words) +
+          // Not sent again (retry.ts): whoever runs it again must know it may have been applied.
+          (words.mayHaveBeenApplied ? `; ${WRITE_MAY_HAVE_BEEN_APPLIED}` : '')
+        : `the proxy at ${proxy ?? 'the configured proxy'} refused the tunnel (HTTP ${failure.tunnelRefused})`;
+  return new NetworkError(
+    `${what} failed: ${problem} (after ${tries} ${tries > 1 ? 'tries' : 'try'})`,
+    failure.code,
+  );
+}
+
+function describeNetworkError(
+  { error, code }: TransportFailure,
+  { timeoutMs, proxy, url }: FailureWords,
+): string {
+  if (error instanceof ProxyError) return error.message;
+  const through = proxy ? ` through the proxy at ${proxy}` : '';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT')
+    return `no answer within ${timeoutMs / 1000} s (--timeout)${through}`;
+  // The server did answer, but its body never finished (or trickled): say so, not "no answer".
+  if (code === 'UND_ERR_BODY_TIMEOUT') {
+    return `the answer did not arrive in full within ${timeoutMs / 1000} s (--timeout)${through}`;
+  }
+  if (code === 'ECONNREFUSED') return `connection refused by ${url.host} (is the server running?)`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was dropped';
+  if (code === 'ENOTFOUND') return `host not found: ${url.hostname} does not resolve (check the base URL)`;
+  const message = sanitizeOneLine((error instanceof Error ? error.message : String(error)).split('\n')[0]!);
+  if (code !== undefined && isCertificateError(code)) {
+    return `the TLS certificate of ${url.host} was refused: ${message} (${code})`;
+  }
+  return message;
+}
+
+/**
+ * The largest response body mtg reads: far above any real page (a page of 100 meetings with long
+ * notes is a few MB), and low enough that the process never holds more than a few hundred MB for
+ * one (the bytes, then the text, then the parsed objects). A 400 MB page grew it to 3.4 GB.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** A response body over MAX_RESPONSE_BYTES: not read further, not retried (it would be as large again). */
+export class ResponseTooLargeError extends MtgError {
+  constructor(what: string, declaredBytes: number | undefined) {
+    super(
+      `${what} answered with a body ${
+        declaredBytes === undefined ? 'of more than' : `of ${megabytes(declaredBytes)} (Content-Length), over`
+      } ${megabytes(MAX_RESPONSE_BYTES)}, the most mtg reads in one response; stopped reading it`,
+      ExitCode.api,
+    );
+  }
+}
+
+function megabytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0
+    ? `${bytes / (1024 * 1024)} MiB`
+    : `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/** A 2xx body that is not JSON. */
+export function notJsonError(what: string): ResponseShapeError {
+  return new ResponseShapeError(what, ['the body is not valid JSON']);
+}
+
+/** A 2xx body (not a page) nested deeper than depth.ts allows. */
+export function tooDeepError(what: string, maxDepth: number): ResponseShapeError {
+  return new ResponseShapeError(what, [`(body): nested deeper than ${maxDepth} levels`]);
+}
+
+/** A schema's issues, the first five, each at its path. */
+export function schemaError(
+  what: string,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): ResponseShapeError {
+  const problems = issues.slice(0, 5).map((issue) => {
+    const path = issue.path.length
+      ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')
+      : '(body)';
+    return `${path.replace(/^\./, '')}: ${issue.message}`;
+  });
+  if (issues.length > 5) problems.push(`…and ${issues.length - 5} more`);
+  return new ResponseShapeError(what, problems);
+}
+
+/** The client's warnings (stderr, even with --quiet). Server text goes through the one sanitizer. */
+export const clientWarning = {
+  hookFailed: (err: unknown) =>
+    `warning: a request hook failed: ${sanitizeOneLine(err instanceof Error ? err.message : String(err))}`,
+  tooDeepItem: (what: string, index: number, maxDepth: number) =>
+    `warning: unexpected response from ${what}: item [${index}] of the page does not match the API spec (nested deeper than ${maxDepth} levels); it is left out`,
+  unlisted: (what: string, found: string) =>
+    `warning: ${what} returned a value the API spec does not list (${sanitizeOneLine(found.slice(0, 80))}); ` +
+    'values like it are printed as they came (this warning is shown once)',
+};
+
+/** The client's --verbose lines: one per attempt, and one per wait. */
+export const clientLog = {
+  failed: (shown: string, code: string | undefined, ms: number) =>
+    `${shown} -> ${code ?? 'network error'} after ${Math.round(ms)} ms`,
+  answered: (
+    shown: string,
+    status: number,
+    ms: number,
+    rate: { limit?: number; remaining?: number; reset?: number },
+  ) =>
+    `${shown} -> ${status} in ${Math.round(ms)} ms` +
+    (rate.remaining !== undefined
+      ? ` (rate limit ${rate.remaining}/${rate.limit ?? '?'} left, resets in ${rate.reset ?? '?'} s)`
+      : ''),
+  retrying: (what: string, ms: number) => `${what}: retrying in ${ms} ms`,
+  rateLimited: (what: string, seconds: number) => `${what}: rate-limited, waiting ${seconds.toFixed(1)} s`,
+  noBody: (what: string, status: number) =>
+    `${what}: the server returned no body (HTTP ${status}); the write was applied`,
+};
