@@ -31,6 +31,8 @@ export interface TransportAnswer {
 }
 
 export interface Transport {
+  /** Loads what sending needs (undici), before any attempt's deadline starts counting. */
+  ready(): Promise<void>;
   /**
    * Sends the request and reads the whole body. `onHeaders` hears the status as soon as the
    * headers arrive, so that a body that fails afterwards is told from no answer at all.
@@ -123,6 +125,9 @@ export function undiciTransport(options: UndiciTransportOptions): Transport {
   loadUndici().catch(() => undefined);
   let dispatcher: Dispatcher | undefined;
   return {
+    async ready() {
+      dispatcher ??= dispatcherFor(await loadUndici(), options);
+    },
     async send(req, onHeaders) {
       dispatcher ??= dispatcherFor(await loadUndici(), options);
       // Dispatcher.request (what undici.request calls): the build bundles a lean undici that
