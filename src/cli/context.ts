@@ -148,6 +148,7 @@ export class Context {
       onWait: (info) => this.progress.wait(info),
       warn: (line) => this.progress.line(line),
       limiterOf: overrides?.limiterOf,
+      clock: this.clock,
     });
     if (!overrides) this.clientInstance = client;
     this.clients.push(client);
