@@ -22,6 +22,11 @@ export interface ApiIssue {
 
 /** Any non-2xx answer, built from the API's error envelope (spec section 7). */
 export class ApiError extends MtgError {
+  /** The message is mtg's ("GET /x failed with HTTP 502"): the answer had no envelope's words. */
+  wordedByMtg = false;
+  /** A write that failed after it may have been applied (it is never sent again). */
+  mayHaveBeenApplied = false;
+
   constructor(
     readonly status: number,
     readonly code: string | undefined,
@@ -60,12 +65,14 @@ export const WRITE_MAY_HAVE_BEEN_APPLIED = 'the write may have been applied: che
  * have been (the command knows how; the client does not).
  */
 export function withApplyCheck(err: unknown, howToCheck: string): unknown {
-  if (err instanceof MtgError && err.message.includes(WRITE_MAY_HAVE_BEEN_APPLIED))
+  if ((err instanceof ApiError || err instanceof NetworkError) && err.mayHaveBeenApplied)
     err.details.push(howToCheck);
   return err;
 }
 
 export class NetworkError extends MtgError {
+  /** A write that got no answer (or a cut-off one) after it may have been applied. */
+  mayHaveBeenApplied = false;
   constructor(
     message: string,
     readonly errorCode: string | undefined,
@@ -109,11 +116,15 @@ export function apiErrorFrom(
   let code: string | undefined;
   let message = `${method} ${path} failed with HTTP ${status}`;
   let issues: ApiIssue[] = [];
+  let serverWords = false;
   try {
     const body = JSON.parse(text) as Record<string, unknown>;
     if (body && typeof body === 'object') {
       if (typeof body.code === 'string') code = body.code;
-      if (typeof body.error === 'string' && body.error) message = body.error;
+      if (typeof body.error === 'string' && body.error) {
+        message = body.error;
+        serverWords = true;
+      }
       if (Array.isArray(body.issues)) {
         issues = body.issues
           .filter((i): i is Record<string, unknown> => !!i && typeof i === 'object')
@@ -124,7 +135,9 @@ export function apiErrorFrom(
     // Not the envelope (a proxy's HTML page, say): keep the generic message.
   }
   const hint = status === 401 ? ' (check the API key: `mtg auth status`)' : '';
-  return new ApiError(status, code, `${message}${hint}`, issues, retryAfter, method, path);
+  const err = new ApiError(status, code, `${message}${hint}`, issues, retryAfter, method, path);
+  err.wordedByMtg = !serverWords;
+  return err;
 }
 
 /** Redirects are not followed: the key must not travel to wherever Location points. */
@@ -142,7 +155,7 @@ export function redirectError(what: string, answer: ApiError, location: string |
 
 /** A 5xx to a write that is never sent again (retry.ts): it may have been applied before the error. */
 export function writeServerError(what: string, answer: ApiError): ApiError {
-  return new ApiError(
+  const err = new ApiError(
     answer.status,
     answer.code,
     `${what} failed with HTTP ${answer.status}: ${answer.message}; ${WRITE_MAY_HAVE_BEEN_APPLIED}`,
@@ -151,6 +164,8 @@ export function writeServerError(what: string, answer: ApiError): ApiError {
     answer.method,
     answer.path,
   );
+  err.mayHaveBeenApplied = true;
+  return err;
 }
 
 /** The last answer after retries: named (the server's "internal error" does not say which request), tries counted. */
@@ -158,7 +173,7 @@ export function retriedApiError(what: string, answer: ApiError, tries: number): 
   return new ApiError(
     answer.status,
     answer.code,
-    `${answer.message.startsWith(what) ? '' : `${what} failed with HTTP ${answer.status}: `}${answer.message} (after ${tries} tries)`,
+    `${answer.wordedByMtg ? '' : `${what} failed with HTTP ${answer.status}: `}${answer.message} (after ${tries} tries)`,
     answer.issues,
     answer.retryAfter,
     answer.method,
@@ -205,6 +220,8 @@ export interface FailureWords {
 
 export function networkError(failure: TransportFailure, words: FailureWords): NetworkError {
   const { what, acceptedStatus, timeoutMs, proxy, tries } = words;
+  const mayHaveBeenApplied =
+    acceptedStatus !== undefined || (failure.tunnelRefused === undefined && words.mayHaveBeenApplied);
   const problem =
     acceptedStatus !== undefined
       ? `the server answered HTTP ${acceptedStatus} but ${
@@ -217,10 +234,12 @@ export function networkError(failure: TransportFailure, words: FailureWords): Ne
           // Not sent again (retry.ts): whoever runs it again must know it may have been applied.
           (words.mayHaveBeenApplied ? `; ${WRITE_MAY_HAVE_BEEN_APPLIED}` : '')
         : `the proxy at ${proxy ?? 'the configured proxy'} refused the tunnel (HTTP ${failure.tunnelRefused})`;
-  return new NetworkError(
+  const err = new NetworkError(
     `${what} failed: ${problem} (after ${tries} ${tries > 1 ? 'tries' : 'try'})`,
     failure.code,
   );
+  err.mayHaveBeenApplied = mayHaveBeenApplied;
+  return err;
 }
 
 function describeNetworkError(

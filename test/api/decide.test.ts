@@ -231,6 +231,25 @@ describe('decide(outcome, tries, method)', () => {
     expect(decide(cut, tries(MAX_RETRIES), facts('GET'))).toMatchObject({ action: 'fail', applied: false });
   });
 
+  it("names the request once when the words are mtg's (no envelope), and marks a write that may have been applied", () => {
+    const html = decide(answered(502, '<html>Bad gateway</html>'), tries(MAX_RETRIES), facts('GET'));
+    expect(failure(html).message).toBe('GET /action-item/7 failed with HTTP 502 (after 3 tries)');
+    const post = failure(decide(answered(500, { error: 'boom' }), tries(0), facts('POST')));
+    expect(post).toMatchObject({ mayHaveBeenApplied: true });
+    const reset = failure(decide(failed('ECONNRESET'), tries(0), facts('POST')));
+    expect(reset).toMatchObject({ mayHaveBeenApplied: true });
+    // Nothing reached the server, or nothing was a write: no such mark.
+    expect(failure(decide(failed('ECONNREFUSED'), tries(1), facts('POST')))).toMatchObject({
+      mayHaveBeenApplied: false,
+    });
+    expect(failure(decide(failed('ECONNRESET'), tries(MAX_RETRIES), facts('PUT')))).toMatchObject({
+      mayHaveBeenApplied: false,
+    });
+    expect(failure(decide(answered(404), tries(0), facts('POST')))).toMatchObject({
+      mayHaveBeenApplied: false,
+    });
+  });
+
   it('is pure: the same outcome and tries give the same decision', () => {
     const outcome = answered(503, { error: 'busy' });
     expect(decide(outcome, tries(1), facts('GET'))).toEqual(decide(outcome, tries(1), facts('GET')));
