@@ -102,14 +102,16 @@ export class ApiClient {
     this.random = options.random ?? Math.random;
     this.clock = options.clock ?? realClock;
     this.transport = options.transport ?? undiciTransport(options);
-    this.limiter =
-      options.limiterOf?.limiter ??
-      new RateLimiter({
-        maxWaitMs: options.maxWaitMs,
-        onWait: options.onWait,
-        now: () => this.clock.now(),
-        sleep: (ms, cancel) => this.sleep(ms, cancel),
-      });
+    // The limiter reads the same clock: `now` for today's limiter, `clock` for the model that
+    // replaces it (issue 31); a variable, not a literal, so that either accepts the other's field.
+    const limiterOptions = {
+      maxWaitMs: options.maxWaitMs,
+      onWait: options.onWait,
+      clock: this.clock,
+      now: () => this.clock.now(),
+      sleep: (ms: number, cancel?: AbortSignal) => this.sleep(ms, cancel),
+    };
+    this.limiter = options.limiterOf?.limiter ?? new RateLimiter(limiterOptions);
   }
 
   get baseUrl(): URL {
