@@ -32,6 +32,7 @@ import {
   lazyCrypto,
   lazyUndiciHttp2,
   leanUndici,
+  prebuiltValidators,
   prebuiltViews,
   zodEnglishOnly,
 } from './build-plugins.mjs';
@@ -113,6 +114,7 @@ try {
       lazyUndiciHttp2,
       lazyCrypto,
       await prebuiltViews(),
+      await prebuiltValidators(),
     ],
     logLevel: 'warning',
   });

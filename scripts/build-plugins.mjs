@@ -172,3 +172,37 @@ export async function prebuiltViews() {
     },
   };
 }
+
+// The response validators where the client validates (src/api/endpoints.ts and paginate.ts import
+// schemas.ts): generated at build time from the zod schemas (scripts/validators.ts), so that a
+// command whose responses are valid loads neither zod nor the schemas. Elsewhere (the sandbox, the
+// MCP server, auth) schemas.ts is bundled as it is. `schemas` is what the generated module requires
+// for the zod schemas on the first body its code rejects: in the package, a file of its own (the
+// build's entry chunks/api-schemas.cjs, left external here: bundled in, esbuild would load it and
+// zod with the validators); in the binary's one file, schemas.ts itself (a lazy initialiser there).
+export async function prebuiltValidators({ schemas = resolve('src/api/schemas.ts'), external = false } = {}) {
+  const { validatorsModule } = await importBundled('scripts/validators.ts');
+  const api = resolve('src/api');
+  const contents = validatorsModule({
+    exactChecks: join(api, 'exact-checks.ts'),
+    unlisted: join(api, 'unlisted.ts'),
+    schemas,
+  });
+  return {
+    name: 'prebuilt-validators',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/schemas\.js$/ }, (args) =>
+        /[\\/]src[\\/]api[\\/](endpoints|paginate)\.ts$/.test(args.importer)
+          ? { path: 'validators', namespace: 'mtg-validators' }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'mtg-validators' }, () => ({
+        contents,
+        resolveDir: api,
+        loader: 'js',
+      }));
+      if (external)
+        b.onResolve({ filter: /^\.\/api-schemas\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}

@@ -28,6 +28,7 @@ import {
   lazyCrypto,
   lazyUndiciHttp2,
   leanUndici,
+  prebuiltValidators,
   prebuiltViews,
   zodEnglishOnly,
 } from './build-plugins.mjs';
@@ -104,10 +105,13 @@ async function writeHelpTexts() {
 
 await rm(outdir, { recursive: true, force: true });
 const views = await prebuiltViews();
+// The client's validators generated at build time; the zod schemas in a file of their own, required
+// only when a body fails them (scripts/build-plugins.mjs).
+const validators = await prebuiltValidators({ schemas: './api-schemas.cjs', external: true });
 // First as ES modules, for esbuild's code splitting (it splits only ES module output): files named
 // .cjs already, so that the imports between them name the final files.
 const { outputFiles } = await build({
-  entryPoints: { cli: 'src/cli/bin.ts' },
+  entryPoints: { cli: 'src/cli/bin.ts', 'chunks/api-schemas': 'src/api/schemas.ts' },
   outdir,
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -135,6 +139,7 @@ const { outputFiles } = await build({
     lazyUndiciHttp2,
     lazyCrypto,
     views,
+    validators,
     startupInOneChunk(await startupClosure()),
   ],
   write: false,

@@ -5,7 +5,7 @@
 // Writes return undefined when the server answered 2xx with no body: the write was applied, and
 // the caller reports it as such (ApiResponse.noBody).
 
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ExactId } from '../shared/exact.js';
 import {
   type ActionItemStatus,
@@ -161,7 +161,7 @@ export function searchMeetings(query: SearchQuery): PaginateOptions<S.Meeting> {
 
 export async function getTranscript(client: ApiClient, meetingId: string): Promise<S.TranscriptEntry[]> {
   const path = `/meeting/${enc(meetingId)}/transcript`;
-  return (await client.request({ method: 'GET', path, schema: z.array(S.TranscriptEntry) })).data;
+  return (await client.request({ method: 'GET', path, schema: S.arrayOf(S.TranscriptEntry) })).data;
 }
 
 export type ShareTarget = { email: string; access: ShareAccess } | { teamId: ExactId; access: ShareAccess };
@@ -217,7 +217,7 @@ export function applyTagRequest(tagId: ExactId, meetingIds: string[]): WriteRequ
     method: 'PUT',
     path: '/tag',
     body: { tagId, [TAG_APPLY_MEETINGS_FIELD]: meetingIds },
-    schema: z.array(S.Meeting),
+    schema: S.arrayOf(S.Meeting),
     unlisted: S.unlistedInArray(S.Meeting),
   };
 }
