@@ -34,6 +34,7 @@ import {
   leanUndici,
   prebuiltValidators,
   prebuiltViews,
+  undiciWithoutHttp,
   zodEnglishOnly,
 } from './build-plugins.mjs';
 
@@ -111,6 +112,7 @@ try {
       lazyChildProcessForCommander,
       zodEnglishOnly,
       leanUndici,
+      undiciWithoutHttp,
       lazyUndiciHttp2,
       lazyCrypto,
       await prebuiltViews(),

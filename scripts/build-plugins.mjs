@@ -63,18 +63,80 @@ export const leanUndici = {
         : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'mtg-lean-undici' }, () => ({
+      // Only request() is loaded with the dispatchers; connect() (a proxy's CONNECT tunnel) and the
+      // other api methods, and the proxy agent (not used for loopback), on first use.
       contents: [
         "const Dispatcher = require('undici/lib/dispatcher/dispatcher');",
-        "Object.assign(Dispatcher.prototype, require('undici/lib/api'));",
+        "Dispatcher.prototype.request = require('undici/lib/api/api-request');",
+        'const lazyApi = {',
+        "  stream: () => require('undici/lib/api/api-stream'),",
+        "  pipeline: () => require('undici/lib/api/api-pipeline'),",
+        "  upgrade: () => require('undici/lib/api/api-upgrade'),",
+        "  connect: () => require('undici/lib/api/api-connect'),",
+        '};',
+        'for (const [name, load] of Object.entries(lazyApi)) {',
+        '  Object.defineProperty(Dispatcher.prototype, name, {',
+        '    configurable: true,',
+        '    get() {',
+        '      const method = load();',
+        '      Object.defineProperty(Dispatcher.prototype, name, { value: method, writable: true, configurable: true });',
+        '      return method;',
+        '    },',
+        '  });',
+        '}',
         'module.exports = {',
         "  Agent: require('undici/lib/dispatcher/agent'),",
-        "  EnvHttpProxyAgent: require('undici/lib/dispatcher/env-http-proxy-agent'),",
-        "  Pool: require('undici/lib/dispatcher/pool'),",
+        "  get EnvHttpProxyAgent() { return require('undici/lib/dispatcher/env-http-proxy-agent'); },",
+        "  get Pool() { return require('undici/lib/dispatcher/pool'); },",
         '};',
       ].join('\n'),
       resolveDir: process.cwd(),
       loader: 'js',
     }));
+  },
+};
+
+// undici requires node:http at load (~5 ms of CPU on node 26, and the http modules it loads) for
+// two things: http.maxHeaderSize (client.js, the default of its maxHeaderSize option, read at load)
+// and IncomingMessage (core/util.js, compared with a stream's constructor in destroy()). mtg speaks
+// HTTP through undici's own parser and never needs node's http otherwise. Give undici a node:http
+// whose maxHeaderSize is node's default unless --max-http-header-size was given (the real module
+// answers then), and whose IncomingMessage is compared only with a constructor of that name (http
+// is loaded already when one exists). A changed undici fails this build, not mtg at run time.
+export const undiciWithoutHttp = {
+  name: 'undici-without-http',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const from = "const { IncomingMessage } = require('node:http')";
+      const use = 'Object.getPrototypeOf(stream).constructor === IncomingMessage';
+      if (!text.includes(from) || !text.includes(use))
+        throw new Error('undici/lib/core/util.js changed: see undiciWithoutHttp in scripts/build-plugins.mjs');
+      return {
+        contents: text
+          .replace(from, '')
+          .replace(
+            use,
+            "Object.getPrototypeOf(stream).constructor?.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
+          ),
+        loader: 'js',
+      };
+    });
+    b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const from = "const http = require('node:http')";
+      const uses = text.match(/\bhttp\.\w+/g) ?? [];
+      if (!text.includes(from) || !uses.every((use) => use === 'http.maxHeaderSize'))
+        throw new Error('undici/lib/dispatcher/client.js changed: see undiciWithoutHttp in scripts/build-plugins.mjs');
+      return {
+        contents: text.replace(
+          from,
+          // node's default (16 KiB) unless the option was given on the command line or in NODE_OPTIONS.
+          "const http = /max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http') : { maxHeaderSize: 16384 }",
+        ),
+        loader: 'js',
+      };
+    });
   },
 };
 

@@ -30,6 +30,7 @@ import {
   leanUndici,
   prebuiltValidators,
   prebuiltViews,
+  undiciWithoutHttp,
   zodEnglishOnly,
 } from './build-plugins.mjs';
 
@@ -136,6 +137,7 @@ const { outputFiles } = await build({
     lazyChildProcessForCommander,
     zodEnglishOnly,
     leanUndici,
+    undiciWithoutHttp,
     lazyUndiciHttp2,
     lazyCrypto,
     views,
