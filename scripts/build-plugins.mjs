@@ -51,14 +51,15 @@ export const zodEnglishOnly = {
 
 // undici's index.js loads everything it offers (fetch, WebSocket, caches, mocks, ...): 535 kB that
 // every API command compiled before its first request (bench figure b), where the client needs two
-// dispatchers and Dispatcher.request. Give src/api/client.ts just those, set up as index.js does
+// dispatchers and Dispatcher.request. Give the client's transport (src/api/client.ts, or
+// transport.ts once the request loop is split) just those, set up as index.js does
 // (the api methods mixed into Dispatcher.prototype): 320 kB. Deep requires, so an undici that moves
 // these files fails this build rather than mtg at run time.
 export const leanUndici = {
   name: 'lean-undici',
   setup(b) {
     b.onResolve({ filter: /^undici$/ }, (args) =>
-      /[\\/]src[\\/]api[\\/]client\.ts$/.test(args.importer)
+      /[\\/]src[\\/]api[\\/](client|transport)\.ts$/.test(args.importer)
         ? { path: 'lean-undici', namespace: 'mtg-lean-undici' }
         : undefined,
     );
