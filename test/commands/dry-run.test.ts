@@ -1,29 +1,18 @@
 // --dry-run on every command that writes: it prints the requests, sends nothing and needs no key.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import { sandboxTest } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inprocess.js';
-import { fetchAll, runRecordedInProcess } from '../helpers/recorded.js';
+import { fetchAll } from '../helpers/recorded.js';
 
-const PAGE_SIZE = 10;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  // About a year of meetings (they are 2 to 40 hours apart), in pages of 10.
-  sandbox = await startSandbox({
-    port: 0,
-    pageSize: PAGE_SIZE,
-    limits: 'none',
-    sizes: { meetings: 420, actionItems: 200 },
-  });
-});
-afterAll(() => sandbox?.close());
+// About a year of meetings (they are 2 to 40 hours apart), in pages of 10.
+const test = sandboxTest({ pageSize: 10, limits: 'none', sizes: { meetings: 420, actionItems: 200 } });
 
 describe('--dry-run', () => {
   /** No key and no base URL anywhere: a dry run needs neither. */
   const bare = (args: string[], input?: string) =>
     runInProcess(args, { env: { MTG_API_KEY: undefined }, stdin: input });
 
-  it.each([
+  test.for<[string[], string]>([
     [
       ['action-items', 'create', 'Write it', '--assignee', '12'],
       'POST /action-items {"title":"Write it","assigneeProfileId":12}\n',
@@ -45,8 +34,8 @@ describe('--dry-run', () => {
     ],
     [['api', '/tag/7', '-X', 'PUT', '-F', 'name=x'], 'PUT /tag/7 {"name":"x"}\n'],
     [['api', '/action-items?x=1', '-X', 'DELETE'], 'DELETE /action-items?x=1\n'],
-  ])('%j prints the request, sends nothing, needs no key', async (args, expected) => {
-    const r = await runRecordedInProcess(sandbox, [...args, '--dry-run']);
+  ])('%j prints the request, sends nothing, needs no key', async ([args, expected], { mtg }) => {
+    const r = await mtg([...args, '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(expected);
     expect(r.requests).toHaveLength(0);
@@ -55,21 +44,15 @@ describe('--dry-run', () => {
     expect(withoutKey.stdout).toBe(expected);
   });
 
-  it('still validates the input fully (exit 2)', async () => {
+  test('still validates the input fully (exit 2)', async () => {
     const r = await bare(['action-items', 'update', '4', '--status', 'maybe', '--dry-run']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
   });
 
-  it('bulk: every request of every batch; --json prints them as an array', async () => {
+  test('bulk: every request of every batch; --json prints them as an array', async ({ mtg }) => {
     const emails = Array.from({ length: 120 }, (_, i) => `p${i}@example.com`).join('\n');
-    const r = await runRecordedInProcess(
-      sandbox,
-      ['meetings', 'share', 'm1', '--stdin', '--dry-run', '--json'],
-      {
-        input: emails,
-      },
-    );
+    const r = await mtg(['meetings', 'share', 'm1', '--stdin', '--dry-run', '--json'], { input: emails });
     expect(r.code).toBe(0);
     expect(r.requests).toHaveLength(0);
     const planned = JSON.parse(r.stdout) as { method: string; path: string; body: { email: string }[] }[];
@@ -81,7 +64,7 @@ describe('--dry-run', () => {
     expect(planned[2]!.body[19]).toEqual({ email: 'p119@example.com', access: 'Viewer' });
   });
 
-  it('prints exactly what the real run sends', async () => {
+  test('prints exactly what the real run sends', async ({ sandbox, mtg }) => {
     const ids = (await fetchAll(sandbox, '/action-items?assigneeType=Anyone&status=ALL')).slice(0, 3) as {
       id: number;
     }[];
@@ -94,9 +77,9 @@ describe('--dry-run', () => {
       '--assignee',
       'none',
     ];
-    const dry = await runRecordedInProcess(sandbox, [...args, '--dry-run', '--json']);
+    const dry = await mtg([...args, '--dry-run', '--json']);
     expect(dry.requests).toHaveLength(0);
-    const real = await runRecordedInProcess(sandbox, args);
+    const real = await mtg(args);
     expect(real.code, real.stderr).toBe(0);
     const sent = real.requests.map((q) => ({ method: q.method, path: q.path, body: q.body }));
     const sortByPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
