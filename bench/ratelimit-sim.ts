@@ -1,0 +1,150 @@
+// The rate limiter (src/api/ratelimit.ts) judged by simulation: clients pacing with it against the
+// sandbox's own windows (src/sandbox/ratelimit.ts), in one process on a VirtualClock, through a fake
+// transport whose way out and way back take virtual time. Minutes of pacing take milliseconds.
+// Used by test/api/ratelimit-simulation.test.ts (the targets) and bench/ratelimit-sim.mjs (the figures).
+
+import { RateLimiter } from '../src/api/ratelimit.js';
+import { retryAfterJitterMs } from '../src/api/retry.js';
+import { type LimitWindow, RateLimiter as ServerWindows } from '../src/sandbox/ratelimit.js';
+import { VirtualClock } from '../test/helpers/virtual-clock.js';
+import { dispatchTimes } from './theory.mjs';
+
+export interface Shape {
+  name: string;
+  windows: LimitWindow[];
+  /** Requests per client. */
+  requests: number;
+  /** Clients on the same key, each with its own limiter, all at once. */
+  clients?: number;
+  /** Requests each client has in flight at most (the CLI's batches: 8). */
+  concurrency: number;
+  /** Each leg's latency (ms): fixed, or drawn anew per request between the two bounds (answers reorder). */
+  outMs: number | [number, number];
+  backMs: number | [number, number];
+}
+
+export interface Outcome {
+  shape: string;
+  requests: number;
+  elapsedMs: number;
+  minimumMs: number;
+  /** The theoretical minimum's rate over the rate reached (1 = as fast as the windows allow). */
+  throughput: number;
+  refused: number;
+  per1000: number;
+}
+
+const FREE: LimitWindow[] = [
+  { limit: 3, windowMs: 1_000 },
+  { limit: 20, windowMs: 60_000 },
+];
+const SHORT: LimitWindow[] = [
+  { limit: 3, windowMs: 1_000 },
+  { limit: 20, windowMs: 10_000 },
+];
+
+export const SHAPES: Shape[] = [
+  { name: 'Free plan 3/1s+20/1m, 8 at once', windows: FREE, requests: 300, concurrency: 8, outMs: 10, backMs: 10 },
+  { name: 'Free plan, one at a time (pages)', windows: FREE, requests: 300, concurrency: 1, outMs: 10, backMs: 10 },
+  { name: '3/1s+20/10s, 8 at once', windows: SHORT, requests: 1000, concurrency: 8, outMs: 10, backMs: 10 },
+  {
+    name: '3/1s+20/10s, two clients on one key',
+    windows: SHORT,
+    requests: 500,
+    clients: 2,
+    concurrency: 8,
+    outMs: 10,
+    backMs: 10,
+  },
+  { name: '3/1s+20/10s, slow answers (0.3 s + 0.6 s)', windows: SHORT, requests: 1000, concurrency: 8, outMs: 300, backMs: 600 },
+  {
+    name: '3/1s+20/10s, reordered answers (10-400 ms each way)',
+    windows: SHORT,
+    requests: 1000,
+    concurrency: 8,
+    outMs: [10, 400],
+    backMs: [10, 400],
+  },
+  {
+    name: 'Pro plan 20/1s+300/1m, reordered answers',
+    windows: [
+      { limit: 20, windowMs: 1_000 },
+      { limit: 300, windowMs: 60_000 },
+    ],
+    requests: 1000,
+    concurrency: 8,
+    outMs: [10, 150],
+    backMs: [10, 150],
+  },
+];
+
+/** A small seeded generator (mulberry32): the same run every time. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
+  const clock = new VirtualClock(0);
+  const random = seeded(seed);
+  const server = new ServerWindows(shape.windows);
+  const leg = (ms: number | [number, number]) => (typeof ms === 'number' ? ms : ms[0] + random() * (ms[1] - ms[0]));
+  let refused = 0;
+
+  // One request as the client sends it (src/api/client.ts): a turn, the way out, the server's
+  // decision, the way back; a 429 waits out Retry-After plus its jitter and keeps its place.
+  const request = async (limiter: RateLimiter) => {
+    let order: number | undefined;
+    for (;;) {
+      const ticket = await limiter.acquire(order);
+      order = ticket.order;
+      await clock.sleep(leg(shape.outMs));
+      const decision = server.take(clock.now())!;
+      await clock.sleep(leg(shape.backMs));
+      if (decision.allowed) {
+        const { limit, remaining, resetSeconds } = decision.state;
+        limiter.observe(ticket, { limit, remaining, reset: resetSeconds });
+        return;
+      }
+      refused++;
+      limiter.observe(ticket, {});
+      limiter.refused(ticket, decision.retryAfterSeconds + retryAfterJitterMs(random) / 1000);
+    }
+  };
+  const client = async () => {
+    const limiter = new RateLimiter({ maxWaitMs: Number.POSITIVE_INFINITY, clock });
+    let left = shape.requests;
+    const worker = async () => {
+      while (left > 0) {
+        left--;
+        await request(limiter);
+      }
+    };
+    await Promise.all(Array.from({ length: shape.concurrency }, worker));
+  };
+  const clients = shape.clients ?? 1;
+  await clock.settle(Promise.all(Array.from({ length: clients }, client)), { maxTimers: 10_000_000 });
+
+  const total = shape.requests * clients;
+  const mean = (ms: number | [number, number]) => (typeof ms === 'number' ? ms : (ms[0] + ms[1]) / 2);
+  // The least time: every request decided at the earliest instant the windows allow (bench/theory.mjs),
+  // one at a time spaced by the round trip, plus the first way out and the last way back.
+  const gapMs = shape.concurrency === 1 && clients === 1 ? mean(shape.outMs) + mean(shape.backMs) : 0;
+  const times = dispatchTimes(total, shape.windows, { gapMs });
+  const minimumMs = times[times.length - 1]! + mean(shape.outMs) + mean(shape.backMs);
+  const elapsedMs = clock.now();
+  return {
+    shape: shape.name,
+    requests: total,
+    elapsedMs,
+    minimumMs,
+    throughput: minimumMs / elapsedMs,
+    refused,
+    per1000: (refused / total) * 1000,
+  };
+}
