@@ -5,4 +5,8 @@ export interface Window {
 }
 export function parseWindows(spec: string): Window[];
 export function dispatchTimes(count: number, windows: Window[], options?: { gapMs?: number }): number[];
-export function minimumMs(count: number, windows: Window[], options?: { latencyMs?: number; sequential?: boolean }): number;
+export function minimumMs(
+  count: number,
+  windows: Window[],
+  options?: { latencyMs?: number; sequential?: boolean },
+): number;

@@ -3,45 +3,14 @@
 // through acquire().
 
 import { type Clock, realClock } from '../shared/clock.js';
-import { RateLimitExhaustedError } from './errors.js';
+import type { RateLimitHeaders } from './ratelimit-headers.js';
+import { type Hold, Turns, type WaitInfo } from './ratelimit-turns.js';
 
-export interface RateLimitHeaders {
-  limit?: number;
-  remaining?: number;
-  /** Seconds until the reported window refills (spec section 8: a delay, never a time of day). */
-  reset?: number;
-}
-
-export interface WaitInfo {
-  ms: number;
-  reason: 'window' | 'retry-after';
-  /** The window's allowance, to name it for people ("the window of 300 requests"). */
-  limit?: number;
-}
+export { parseRateLimitHeaders, parseRetryAfter, type RateLimitHeaders } from './ratelimit-headers.js';
+export type { WaitInfo } from './ratelimit-turns.js';
 
 /** Past a window's reported end before it counts as refilled: Reset is whole seconds, clocks differ. */
 export const RESET_MARGIN_MS = 50;
-
-export function parseRateLimitHeaders(get: (name: string) => string | undefined): RateLimitHeaders {
-  const num = (name: string) => {
-    const value = Number.parseFloat(get(name) ?? '');
-    return Number.isFinite(value) && value >= 0 ? value : undefined;
-  };
-  return {
-    limit: num('ratelimit-limit'),
-    remaining: num('ratelimit-remaining'),
-    reset: num('ratelimit-reset'),
-  };
-}
-
-/** Retry-After is delta-seconds or an HTTP-date (RFC 9110 section 10.2.3). Returns seconds. */
-export function parseRetryAfter(raw: string | undefined, now: number): number | undefined {
-  const trimmed = raw?.trim();
-  if (!trimmed) return undefined;
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number.parseFloat(trimmed);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
-}
 
 export interface RateLimiterOptions {
   /** The most a command may wait on rate limits in all (--max-wait). */
@@ -68,24 +37,16 @@ interface Window {
   /** Requests sent after the report's own count against `remaining` (in-flight ones always do). */
   seq: number;
   /** When it refills: the earliest bound its reports of this period gave, or an estimate. */
-  resetAt: number | undefined;
-  estimated: boolean;
+  resetAt?: number;
+  estimated?: boolean;
   /** When this period began (its refill; -Infinity: before this limiter saw one); a report of a request sent before it is of the period before. */
   since: number;
   /** When its first request of this period left (an estimate of the period's start). */
-  startedAt: number | undefined;
+  startedAt?: number;
   /** The largest Reset seen (ms), and whether it is of a period seen from its start (see periodMs()). */
-  longestResetMs: number;
-  learned: boolean;
+  longestResetMs?: number;
+  learned?: boolean;
 }
-
-interface Waiter {
-  order: number;
-  resolve: (ticket: Ticket) => void;
-  reject: (err: unknown) => void;
-}
-
-type Hold = { ms: number | undefined; reason: WaitInfo['reason']; limit?: number; estimated?: boolean };
 
 /**
  * Admits requests in their callers' order, each when every window has room for it after counting
@@ -99,33 +60,27 @@ export class RateLimiter {
   /** Requests let out and still counted by some window: in flight, or answered after its report. */
   private sent: { seq: number; done: boolean; refused: boolean }[] = [];
   private seq = 0;
-  private orders = 0;
   private pausedUntil = 0;
   private heardBack = false;
-  private announcedUntil = Number.NEGATIVE_INFINITY;
-  private queue: Waiter[] = [];
-  private pumping = false;
-  private changed = new AbortController();
-  private waitedMs = 0;
+  /** Another client spends the same windows (a report counted more than this limiter sent, or a 429). */
+  private shared = false;
+  private readonly turns: Turns<Ticket>;
 
-  constructor(private readonly options: RateLimiterOptions) {
+  constructor(options: RateLimiterOptions) {
     this.clock = options.clock ?? realClock;
+    const { maxWaitMs, onWait, sleep } = options;
+    const hold = (now: number) => this.hold(now);
+    this.turns = new Turns(this.clock, maxWaitMs, hold, (now, order) => this.send(now, order), onWait, sleep);
   }
 
   /** A new --max-wait allowance: a long-running command (mtg watch) grants one per unit of work. */
   resetWaited(): void {
-    this.waitedMs = 0;
+    this.turns.resetWaited();
   }
 
   /** Wait for our turn and for room in every window; `order` (from an earlier ticket) keeps a retry's place. */
   acquire(order?: number): Promise<Ticket> {
-    return new Promise<Ticket>((resolve, reject) => {
-      const waiter: Waiter = { order: order ?? ++this.orders, resolve, reject };
-      let at = this.queue.length;
-      while (at > 0 && this.queue[at - 1]!.order > waiter.order) at--;
-      this.queue.splice(at, 0, waiter);
-      void this.pump();
-    });
+    return this.turns.take(order);
   }
 
   /**
@@ -139,10 +94,11 @@ export class RateLimiter {
     const { limit, remaining, reset } = headers;
     if (remaining === undefined || reset === undefined) return;
     const sentAt = ticket.at ?? receivedAt;
-    const bound = Math.max((sentAt + receivedAt) / 2, receivedAt - RESET_MARGIN_MS) + reset * 1000;
+    const bound = (sentAt + receivedAt) / 2 + reset * 1000;
     // Two windows of one allowance are told apart by their scale: per second, or longer (spec section 8).
     const key = `${limit ?? '?'}/${reset <= 1 ? 's' : 'long'}`;
-    const w = this.windows.get(key) ?? this.newWindow(key, limit);
+    let w = this.windows.get(key);
+    if (!w) this.windows.set(key, (w = { limit, remaining: 0, seq: 0, since: Number.NEGATIVE_INFINITY }));
     // Bounds of one period lie within a second of each other (Reset is whole seconds, rounded up).
     const slack = 1000 + RESET_MARGIN_MS;
     if (sentAt < w.since || (w.resetAt !== undefined && bound < w.resetAt - slack)) return; // a period before
@@ -155,11 +111,14 @@ export class RateLimiter {
       if (w.since > Number.NEGATIVE_INFINITY) w.learned = true;
       Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false });
     } else if (remaining < w.remaining || ticket.seq > w.seq) {
+      // Counted more than this limiter sent: another client uses the key.
+      if (ticket.seq > w.seq && remaining < w.remaining - this.sentBetween(w.seq, ticket.seq))
+        this.shared = true;
       // Within a period the server's count only grows: the lowest Remaining is the newest.
       Object.assign(w, { remaining: Math.min(w.remaining, remaining), seq: Math.max(w.seq, ticket.seq) });
       w.resetAt = Math.min(w.resetAt, bound);
     }
-    w.longestResetMs = Math.max(w.longestResetMs, reset * 1000);
+    w.longestResetMs = Math.max(w.longestResetMs ?? 0, reset * 1000);
     this.notify();
   }
 
@@ -179,6 +138,7 @@ export class RateLimiter {
   refused(ticket: Ticket, retryAfterSeconds: number): void {
     const sent = this.sent.find((s) => s.seq === ticket.seq);
     if (sent) Object.assign(sent, { done: true, refused: true });
+    this.shared = true;
     this.pause(retryAfterSeconds);
   }
 
@@ -218,20 +178,8 @@ export class RateLimiter {
     return rate ? 1000 / rate : undefined;
   }
 
-  private newWindow(key: string, limit: number | undefined): Window {
-    const w: Window = {
-      limit,
-      remaining: 0,
-      seq: 0,
-      resetAt: undefined,
-      estimated: false,
-      learned: false,
-      since: Number.NEGATIVE_INFINITY,
-      startedAt: undefined,
-      longestResetMs: 0,
-    };
-    this.windows.set(key, w);
-    return w;
+  private sentBetween(after: number, upTo: number): number {
+    return this.sent.filter((s) => !s.refused && s.seq > after && s.seq <= upTo).length;
   }
 
   /** Requests the window's newest report does not count: sent after it, or still in flight. */
@@ -252,16 +200,13 @@ export class RateLimiter {
       if (w.resetAt !== undefined && now >= w.resetAt + RESET_MARGIN_MS) {
         // Refilled. Without its allowance it cannot be counted: the next report says anew.
         if (w.limit === undefined) this.windows.delete(key);
-        else
-          Object.assign(w, {
-            remaining: w.limit,
-            seq: this.seq,
-            resetAt: undefined,
-            since: now,
-            startedAt: undefined,
-          });
+        else Object.assign(w, { remaining: w.limit, seq: this.seq, since: now });
+        w.resetAt = w.startedAt = undefined;
         continue;
       }
+      // Shared with another client, a refilled window's first request goes alone: its report says
+      // what the others left.
+      if (this.shared && w.resetAt === undefined && inFlight) return { ms: undefined, reason: 'window' };
       if (w.remaining - this.used(w) > 0) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.
       if (w.resetAt === undefined && !inFlight)
@@ -282,51 +227,7 @@ export class RateLimiter {
   }
 
   private notify(): void {
-    this.changed.abort();
-    this.changed = new AbortController();
-  }
-
-  /** Lets queued requests out in order. Bounded: each pass sends, fails a caller or waits. */
-  private async pump(): Promise<void> {
-    if (this.pumping) return;
-    this.pumping = true;
-    try {
-      while (this.queue.length > 0) {
-        const now = this.clock.now();
-        const hold = this.hold(now);
-        if (!hold) {
-          const waiter = this.queue.shift()!;
-          waiter.resolve(this.send(now, waiter.order));
-          continue;
-        }
-        if (hold.ms !== undefined && this.waitedMs + hold.ms > this.options.maxWaitMs) {
-          const waited = `waited ${Math.round(this.waitedMs / 1000)} s in all`;
-          const message = `Still rate-limited: ${holdText(hold, hold.ms)}, beyond --max-wait ${Math.round(this.options.maxWaitMs / 1000)} s (${waited})`;
-          this.queue.shift()!.reject(new RateLimitExhaustedError(message));
-          continue;
-        }
-        const changed = this.changed.signal;
-        if (hold.ms === undefined) {
-          await new Promise((resolve) => changed.addEventListener('abort', resolve, { once: true }));
-          continue;
-        }
-        // Once per wait, not again each time a report wakes the queue to look at it anew.
-        if (Math.abs(now + hold.ms - this.announcedUntil) > 100) {
-          this.announcedUntil = now + hold.ms;
-          this.options.onWait?.({ ms: hold.ms, reason: hold.reason, limit: hold.limit });
-        }
-        try {
-          await (this.options.sleep ?? ((ms, cancel) => this.clock.sleep(ms, cancel)))(hold.ms, changed);
-        } catch (err) {
-          // Interrupted (Ctrl-C): every queued caller stops.
-          for (const waiter of this.queue.splice(0)) waiter.reject(err);
-          return;
-        }
-        this.waitedMs += Math.min(hold.ms, Math.max(0, this.clock.now() - now));
-      }
-    } finally {
-      this.pumping = false;
-    }
+    this.turns.notify();
   }
 }
 
@@ -337,15 +238,7 @@ export class RateLimiter {
  * left is a minute long, not 20 s); after a refill, its reports of a whole period tell.
  */
 function periodMs(w: Window): number {
-  const seen = Math.max(w.longestResetMs, 1000);
+  const seen = Math.max(w.longestResetMs ?? 0, 1000);
   if (w.learned) return seen;
   return seen <= 1000 ? 1000 : Math.max(seen, 60_000);
-}
-
-/** Who says how long the wait is: the server (Retry-After, a window's Reset) or the limiter's estimate. */
-function holdText(hold: Hold, ms: number): string {
-  const seconds = Math.ceil(ms / 1000);
-  if (hold.reason === 'retry-after') return `the server asks to wait ${seconds} s more`;
-  if (hold.estimated) return `the rate-limit window should refill in about ${seconds} s (an estimate)`;
-  return `the server's rate-limit window refills in ${seconds} s`;
 }
