@@ -23,7 +23,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { bundleSandbox } from './bundle.mjs';
+import { bundleSandbox, loadSourceModule } from './bundle.mjs';
 import { minimumMs, parseWindows } from './theory.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -517,6 +517,25 @@ async function freePlanUpdate() {
   });
 }
 
+// i) the rate limiter's pacing per window shape, simulated on a virtual clock against the sandbox's
+// own windows (bench/ratelimit-sim.ts; also bench/ratelimit-sim.mjs on its own): minutes of pacing
+// in seconds of real time, so it runs whole in quick mode too.
+async function pacingSimulation() {
+  const { SHAPES, simulate } = await loadSourceModule('bench/ratelimit-sim.ts');
+  for (const shape of SHAPES) {
+    const o = await simulate(shape);
+    row(`i) simulated: ${o.shape}`, {
+      value: `${sec(o.elapsedMs)} (virtual)`,
+      baseline: `${sec(o.minimumMs)} (theoretical minimum)`,
+      ratio: o.elapsedMs / o.minimumMs,
+      target: '>= 95% of the rate, <= 5 x 429 / 1,000',
+      met: o.throughput >= 0.95 && o.per1000 <= 5,
+      n: 1,
+      extra: `rate ${(o.throughput * 100).toFixed(1)}%, 429s: ${o.per1000.toFixed(1)} / 1,000`,
+    });
+  }
+}
+
 // f) --jq over 100,000 action items, in-process (jq-web), vs the same json export piped into the
 // real jq; interleaved. Peak RSS: mtg's own, and the pipeline's (GNU time on the shell reports the
 // largest of its children, mtg or jq).
@@ -650,6 +669,11 @@ async function main() {
   if (want('h')) {
     process.stderr.write('h) Free plan update ...\n');
     await freePlanUpdate();
+  }
+
+  if (want('i')) {
+    process.stderr.write('i) rate limiter, simulated ...\n');
+    await pacingSimulation();
   }
 
   process.stdout.write(`\nmtg bench — ${new Date().toISOString()}\nmachine: ${machine}\n`);

@@ -8,7 +8,11 @@ export interface RateLimitHeaders {
   reset?: number;
 }
 
-export function parseRateLimitHeaders(get: (name: string) => string | undefined): RateLimitHeaders {
+/** `_now` is not read: Reset is a delay (the client still passes its clock's now; issue #31 dropped the guess). */
+export function parseRateLimitHeaders(
+  get: (name: string) => string | undefined,
+  _now?: number,
+): RateLimitHeaders {
   const num = (name: string) => {
     const value = Number.parseFloat(get(name) ?? '');
     return Number.isFinite(value) && value >= 0 ? value : undefined;

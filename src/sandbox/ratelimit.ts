@@ -1,6 +1,7 @@
 // Fixed-window rate limiting per account (spec section 8). A window starts at the first request after
-// the previous one ended. A 429 consumes no budget.
+// the previous one ended. A 429 consumes no budget. Time is the sandbox's clock (a virtual one in tests).
 
+import { type Clock, realClock } from '../shared/clock.js';
 import { parseDurationMs } from '../shared/durations.js';
 
 export interface LimitWindow {
@@ -72,13 +73,16 @@ export class RateLimiter {
   private readonly starts: number[];
   private readonly counts: number[];
 
-  constructor(readonly windows: readonly LimitWindow[]) {
+  constructor(
+    readonly windows: readonly LimitWindow[],
+    private readonly clock: Clock = realClock,
+  ) {
     this.starts = windows.map(() => Number.NEGATIVE_INFINITY);
     this.counts = windows.map(() => 0);
   }
 
   /** Checks and, when allowed, consumes one request in every window. */
-  take(now: number): RateDecision | undefined {
+  take(now: number = this.clock.now()): RateDecision | undefined {
     if (this.windows.length === 0) return undefined;
     let blocked = -1;
     let retryMs = 0;

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { PLAN_LIMITS, PLANS, type Plan } from '../api/assumptions.js';
+import type { Clock } from '../shared/clock.js';
 import { Churner, type ChurnReport, parseChurn, type SandboxSnapshot, snapshotOf } from './churn.js';
 import { Paginator } from './cursor.js';
 import { generateStore, type Sizes } from './data.js';
@@ -26,6 +27,8 @@ export interface SandboxOptions {
   plan?: Plan;
   /** e.g. "5/1s,40/10s": replaces the plan's windows; "none" disables limiting. */
   limits?: string;
+  /** What the rate-limit windows count time by (default: the real clock); tests pass a virtual one. */
+  clock?: Clock;
   seed?: number;
   pageSize?: number;
   /** Delay added to each response; timers, so other requests are not blocked. */
@@ -305,7 +308,7 @@ function admit(s: Serving, req: IncomingMessage, now: number): Admission {
   const revoked =
     key?.endsWith(REVOKED_KEY_SUFFIX) === true && s.accepted.has(key!.slice(0, -REVOKED_KEY_SUFFIX.length));
   const known = key !== undefined && s.accepted.has(key);
-  const decision = (known || revoked ? s.accountLimiter : s.anonymousLimiter).take(now);
+  const decision = (known || revoked ? s.accountLimiter : s.anonymousLimiter).take();
   const rate = rateHeaders(decision);
 
   if (decision && !decision.allowed) {
@@ -455,8 +458,8 @@ function servingFrom(opts: SandboxOptions): Serving {
     faults,
     churnRate,
     accepted: new Set(apiKeys),
-    accountLimiter: new RateLimiter(o.windows),
-    anonymousLimiter: new RateLimiter(o.windows),
+    accountLimiter: new RateLimiter(o.windows, opts.clock),
+    anonymousLimiter: new RateLimiter(o.windows, opts.clock),
     replies: new Replies(o.latencyMs),
     open: 0,
     hosts: new Set<string>(),

@@ -109,7 +109,8 @@ export class VirtualClock implements Clock {
 
   private next(): Timer | undefined {
     let first: Timer | undefined;
-    for (const t of this.timers) if (!first || t.at < first.at || (t.at === first.at && t.seq < first.seq)) first = t;
+    for (const t of this.timers)
+      if (!first || t.at < first.at || (t.at === first.at && t.seq < first.seq)) first = t;
     return first;
   }
 
