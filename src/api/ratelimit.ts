@@ -97,8 +97,8 @@ export class RateLimiter {
     const bound = (sentAt + receivedAt) / 2 + reset * 1000;
     // Two windows of one allowance are told apart by their scale: per second, or longer (spec section 8).
     const key = `${limit ?? '?'}/${reset <= 1 ? 's' : 'long'}`;
-    let w = this.windows.get(key);
-    if (!w) this.windows.set(key, (w = { limit, remaining: 0, seq: 0, since: Number.NEGATIVE_INFINITY }));
+    const w = this.windows.get(key) ?? { limit, remaining: 0, seq: 0, since: Number.NEGATIVE_INFINITY };
+    this.windows.set(key, w);
     // Bounds of one period lie within a second of each other (Reset is whole seconds, rounded up).
     const slack = 1000 + RESET_MARGIN_MS;
     if (sentAt < w.since || (w.resetAt !== undefined && bound < w.resetAt - slack)) return; // a period before
