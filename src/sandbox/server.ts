@@ -302,7 +302,7 @@ interface Admission {
  * The key's account (a revoked key counts against its account too) takes a rate-limit slot; then
  * the request is refused when over the limit, without a known key, or with a revoked one.
  */
-function admit(s: Serving, req: IncomingMessage, now: number): Admission {
+function admit(s: Serving, req: IncomingMessage): Admission {
   const auth = /^Bearer +([^\s]+) *$/i.exec(String(req.headers.authorization ?? ''));
   const key = auth?.[1];
   const revoked =
@@ -415,7 +415,7 @@ async function handleRequest(s: Serving, req: IncomingMessage, res: ServerRespon
   const fault = s.faults.next();
   const body = await readRecordedBody(req, rec);
   const now = Date.now();
-  const { rate, refusal } = admit(s, req, now);
+  const { rate, refusal } = admit(s, req);
   if (refusal) return s.replies.error(res, rec, refusal.err, refusal.headers);
   if (playFault(s, fault, req, res, rec, rate)) return;
   try {
