@@ -72,72 +72,104 @@ export function loadDataFile(path: string): Store {
   return storeFromData(parsed.data, fail);
 }
 
-function storeFromData(data: DataFile, fail: (why: string) => never): Store {
-  const ms = (iso: string) => Date.parse(iso);
-  const companies: CompanyRec[] = [];
-  const profiles = new Map<number, ProfileRec>();
-  const tags = new Map<number, TagRec>();
+/** A nested person (an attendee, an assignee): enough to make a profile of. */
+interface NestedPerson {
+  profileId: number;
+  name: string | null;
+  title: string | null;
+  companyName: string | null;
+  email: string | null;
+}
 
-  // A Person names its company by id and by name; a company in the file has no id. The company
-  // takes the id its people give it (by name), so GET /people and GET /company agree.
-  const idOfCompanyName = new Map<string, number>();
-  for (const p of data.people ?? []) {
-    if (p.companyId !== null && p.companyName !== null && !idOfCompanyName.has(p.companyName)) {
-      idOfCompanyName.set(p.companyName, Number(p.companyId));
+/**
+ * The sandbox's store, built up from a file's records in an order where each one finds what it
+ * names: companies (with the ids their people give them), people, tags, action items, meetings
+ * (whose attendees and items may add profiles, tags and items), then the references checked.
+ */
+class StoreFromFile {
+  readonly companies: CompanyRec[] = [];
+  readonly profiles = new Map<number, ProfileRec>();
+  readonly tags = new Map<number, TagRec>();
+  readonly actionItems = new Map<number, ActionItemRec>();
+  readonly meetings: MeetingRec[] = [];
+  readonly meetingsById = new Map<string, MeetingRec>();
+  readonly idOfCompanyName = new Map<string, number>();
+  nextCompanyId = 1;
+
+  constructor(
+    private readonly data: DataFile,
+    private readonly fail: (why: string) => never,
+  ) {}
+
+  /**
+   * A Person names its company by id and by name; a company in the file has no id. The company
+   * takes the id its people give it (by name), so GET /people and GET /company agree.
+   */
+  addCompanies(): void {
+    for (const p of this.data.people ?? []) {
+      if (p.companyId !== null && p.companyName !== null && !this.idOfCompanyName.has(p.companyName)) {
+        this.idOfCompanyName.set(p.companyName, Number(p.companyId));
+      }
+    }
+    this.nextCompanyId = maxOf(this.idOfCompanyName.values()) + 1;
+    for (const c of this.data.companies ?? []) {
+      const id = this.idOfCompanyName.get(c.name) ?? this.nextCompanyId++;
+      this.idOfCompanyName.set(c.name, id);
+      const links = 'externalLinks' in c && Array.isArray(c.externalLinks) ? c.externalLinks : [];
+      this.companies.push({
+        id,
+        name: c.name,
+        domain: c.domain,
+        avatarUrl: c.avatarUrl,
+        externalLinks: links,
+      });
     }
   }
-  let nextCompanyId = maxOf(idOfCompanyName.values()) + 1;
-  for (const c of data.companies ?? []) {
-    const id = idOfCompanyName.get(c.name) ?? nextCompanyId++;
-    idOfCompanyName.set(c.name, id);
-    const links = 'externalLinks' in c && Array.isArray(c.externalLinks) ? c.externalLinks : [];
-    companies.push({ id, name: c.name, domain: c.domain, avatarUrl: c.avatarUrl, externalLinks: links });
-  }
-  const companyIdOf = (name: string | null) => (name === null ? null : (idOfCompanyName.get(name) ?? null));
 
-  const addProfile = (p: ProfileRec) => {
-    if (!profiles.has(p.id)) profiles.set(p.id, p);
-    return profiles.get(p.id)!;
-  };
-  for (const p of data.people ?? []) {
-    if (profiles.has(Number(p.id))) fail(`person ${p.id} is listed twice`);
-    addProfile({
-      id: Number(p.id),
-      firstName: p.firstName,
-      lastName: p.lastName,
-      title: p.title,
-      companyId: p.companyId === null ? null : Number(p.companyId),
-      email: p.email,
-      lastMeetingAt: 0,
-    });
+  addPeople(): void {
+    for (const p of this.data.people ?? []) {
+      if (this.profiles.has(Number(p.id))) this.fail(`person ${p.id} is listed twice`);
+      this.addProfile({
+        id: Number(p.id),
+        firstName: p.firstName,
+        lastName: p.lastName,
+        title: p.title,
+        companyId: p.companyId === null ? null : Number(p.companyId),
+        email: p.email,
+        lastMeetingAt: 0,
+      });
+    }
   }
-  // Attendees and assignees not listed as people are profiles all the same (they appear nested).
-  const profileOf = (a: {
-    profileId: number;
-    name: string | null;
-    title: string | null;
-    companyName: string | null;
-    email: string | null;
-  }) => {
+
+  /** The profile of that id: the one known already, else `p`. */
+  private addProfile(p: ProfileRec): ProfileRec {
+    if (!this.profiles.has(p.id)) this.profiles.set(p.id, p);
+    return this.profiles.get(p.id)!;
+  }
+
+  /** Attendees and assignees not listed as people are profiles all the same (they appear nested). */
+  profileOf(a: NestedPerson): ProfileRec {
     const space = a.name?.indexOf(' ') ?? -1;
-    return addProfile({
+    const companyName = a.companyName;
+    return this.addProfile({
       id: Number(a.profileId),
       firstName: a.name === null ? null : space < 0 ? a.name : a.name.slice(0, space),
       lastName: a.name === null || space < 0 ? null : a.name.slice(space + 1),
       title: a.title,
-      companyId: companyIdOf(a.companyName),
+      companyId: companyName === null ? null : (this.idOfCompanyName.get(companyName) ?? null),
       email: a.email,
       lastMeetingAt: 0,
     });
-  };
+  }
 
-  for (const t of data.tags ?? [])
-    tags.set(Number(t.id), { id: Number(t.id), name: t.name, description: t.description });
+  addTag(t: { id: number | string; name: string; description: string | null }): void {
+    this.tags.set(Number(t.id), { id: Number(t.id), name: t.name, description: t.description });
+  }
 
-  const actionItems = new Map<number, ActionItemRec>();
-  const itemOf = (a: NestedActionItem, meetingIds: string[]): ActionItemRec => {
+  /** The item of that id, with `meetingIds` added to the ones it has when it is known already. */
+  itemOf(a: NestedActionItem, meetingIds: string[]): ActionItemRec {
     const id = Number(a.id);
-    const known = actionItems.get(id);
+    const known = this.actionItems.get(id);
     if (known) {
       for (const m of meetingIds) if (!known.meetingIds.includes(m)) known.meetingIds.push(m);
       return known;
@@ -146,38 +178,31 @@ function storeFromData(data: DataFile, fail: (why: string) => never): Store {
       id,
       title: a.title,
       description: a.description,
-      assigneeId: a.assignee ? profileOf(a.assignee).id : null,
+      assigneeId: a.assignee ? this.profileOf(a.assignee).id : null,
       status: a.status as ActionItemRec['status'],
       completedAt: null,
       meetingIds: [...meetingIds],
     };
-    actionItems.set(id, rec);
+    this.actionItems.set(id, rec);
     return rec;
-  };
-  for (const a of data.actionItems ?? []) itemOf(a, a.meetingIds);
+  }
 
-  const transcripts = data.transcripts ?? {};
-  const meetings: MeetingRec[] = [];
-  const meetingsById = new Map<string, MeetingRec>();
-  for (const m of data.meetings) {
-    if (meetingsById.has(m.id)) fail(`meeting ${m.id} is listed twice`);
-    for (const t of m.tags) {
-      if (!tags.has(Number(t.id)))
-        tags.set(Number(t.id), { id: Number(t.id), name: t.name, description: t.description });
-    }
-    const createdAt = ms(m.createdAt);
+  addMeeting(m: Meeting, transcript: TranscriptEntry[]): void {
+    if (this.meetingsById.has(m.id)) this.fail(`meeting ${m.id} is listed twice`);
+    for (const t of m.tags) if (!this.tags.has(Number(t.id))) this.addTag(t);
+    const createdAt = Date.parse(m.createdAt);
     const rec: MeetingRec = {
       id: m.id,
       name: m.name,
       createdAt,
-      updatedAt: ms(m.updatedAt),
+      updatedAt: Date.parse(m.updatedAt),
       duration: m.duration === null ? null : Number(m.duration),
       url: m.url,
       ...(m.recordingUrl !== undefined && { recordingUrl: m.recordingUrl }),
       tagIds: m.tags.map((t) => Number(t.id)),
       icalUid: m.icalUid,
       attendees: m.attendees.map((a) => {
-        const p = profileOf(a);
+        const p = this.profileOf(a);
         p.lastMeetingAt = Math.max(p.lastMeetingAt, createdAt);
         return {
           profileId: p.id,
@@ -188,7 +213,7 @@ function storeFromData(data: DataFile, fail: (why: string) => never): Store {
       }),
       notes: m.notes,
       privateNotes: m.privateNotes,
-      actionItemIds: m.actionItems.map((a) => itemOf(a, [m.id]).id),
+      actionItemIds: m.actionItems.map((a) => this.itemOf(a, [m.id]).id),
       insights: m.insights,
       linkAccess: m.linkAccess ?? 'Viewer',
       calendarEvent: m.calendarEvent ? { ...m.calendarEvent, id: Number(m.calendarEvent.id) } : null,
@@ -199,59 +224,80 @@ function storeFromData(data: DataFile, fail: (why: string) => never): Store {
         ...(s.teamId !== undefined && { teamId: Number(s.teamId) }),
         ...(s.email !== undefined && { email: s.email }),
       })),
-      transcript: (transcripts[m.id] ?? []).map((e) => ({ ...e })),
+      transcript: transcript.map((e) => ({ ...e })),
     };
-    meetings.push(rec);
-    meetingsById.set(m.id, rec);
+    this.meetings.push(rec);
+    this.meetingsById.set(m.id, rec);
   }
-  for (const id of Object.keys(transcripts)) {
-    if (!meetingsById.has(id)) fail(`transcripts.${id}: no meeting has this id`);
-  }
-  for (const a of actionItems.values()) {
-    const missing = a.meetingIds.find((id) => !meetingsById.has(id));
-    if (missing !== undefined)
-      fail(`action item ${a.id} names meeting ${missing}, which the file does not hold`);
-  }
-  // Newest first, as GET /meetings returns them (stable: the file's order breaks ties).
-  meetings.sort((a, b) => b.createdAt - a.createdAt);
 
-  // The sandbox user: needed by the handlers (assignee "me", calendar meetings), never in GET /people.
-  const meId = maxOf(profiles.keys()) + 1;
-  profiles.set(meId, {
-    id: meId,
-    firstName: 'Sandbox',
-    lastName: 'User',
-    title: null,
-    companyId: null,
-    email: 'me@sandbox.example',
-    lastMeetingAt: 0,
-  });
-  const people = (data.people ?? []).map((p) => profiles.get(Number(p.id))!);
-  const items = [...actionItems.values()];
-  return {
-    meId,
-    // No company of the file is the user's workspace: "my-workspace" assignees are the user alone.
-    workspaceCompanyId: -1,
-    companies,
-    companiesById: new Map(companies.map((c) => [c.id, c])),
-    profiles,
-    people,
-    teams: new Map(),
-    tags,
-    meetings,
-    meetingsById,
-    actionItems: items,
-    actionItemsById: actionItems,
-    nextIds: {
-      tag: maxOf(tags.keys()) + 1,
-      actionItem: maxOf(actionItems.keys()) + 1,
-      profile: meId + 1,
-      calendarEvent: maxOf(meetings.flatMap((m) => (m.calendarEvent ? [m.calendarEvent.id] : []))) + 1,
-      meeting: 1,
-      company: nextCompanyId,
-    },
-    version: 0,
-  };
+  /** Every transcript and action item names a meeting of the file. */
+  checkMeetingReferences(transcripts: Record<string, unknown>): void {
+    for (const id of Object.keys(transcripts)) {
+      if (!this.meetingsById.has(id)) this.fail(`transcripts.${id}: no meeting has this id`);
+    }
+    for (const a of this.actionItems.values()) {
+      const missing = a.meetingIds.find((id) => !this.meetingsById.has(id));
+      if (missing !== undefined)
+        this.fail(`action item ${a.id} names meeting ${missing}, which the file does not hold`);
+    }
+  }
+
+  /** The sandbox user: needed by the handlers (assignee "me", calendar meetings), never in GET /people. */
+  addSandboxUser(): number {
+    const meId = maxOf(this.profiles.keys()) + 1;
+    this.profiles.set(meId, {
+      id: meId,
+      firstName: 'Sandbox',
+      lastName: 'User',
+      title: null,
+      companyId: null,
+      email: 'me@sandbox.example',
+      lastMeetingAt: 0,
+    });
+    return meId;
+  }
+
+  store(meId: number): Store {
+    const { companies, profiles, tags, meetings, meetingsById, actionItems } = this;
+    return {
+      meId,
+      // No company of the file is the user's workspace: "my-workspace" assignees are the user alone.
+      workspaceCompanyId: -1,
+      companies,
+      companiesById: new Map(companies.map((c) => [c.id, c])),
+      profiles,
+      people: (this.data.people ?? []).map((p) => profiles.get(Number(p.id))!),
+      teams: new Map(),
+      tags,
+      meetings,
+      meetingsById,
+      actionItems: [...actionItems.values()],
+      actionItemsById: actionItems,
+      nextIds: {
+        tag: maxOf(tags.keys()) + 1,
+        actionItem: maxOf(actionItems.keys()) + 1,
+        profile: meId + 1,
+        calendarEvent: maxOf(meetings.flatMap((m) => (m.calendarEvent ? [m.calendarEvent.id] : []))) + 1,
+        meeting: 1,
+        company: this.nextCompanyId,
+      },
+      version: 0,
+    };
+  }
+}
+
+function storeFromData(data: DataFile, fail: (why: string) => never): Store {
+  const build = new StoreFromFile(data, fail);
+  build.addCompanies();
+  build.addPeople();
+  for (const t of data.tags ?? []) build.addTag(t);
+  for (const a of data.actionItems ?? []) build.itemOf(a, a.meetingIds);
+  const transcripts = data.transcripts ?? {};
+  for (const m of data.meetings) build.addMeeting(m, transcripts[m.id] ?? []);
+  build.checkMeetingReferences(transcripts);
+  // Newest first, as GET /meetings returns them (stable: the file's order breaks ties).
+  build.meetings.sort((a, b) => b.createdAt - a.createdAt);
+  return build.store(build.addSandboxUser());
 }
 
 /** The largest of `ids`, 0 when none (no spread: a file may hold more ids than a call has arguments). */
