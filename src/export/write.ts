@@ -380,6 +380,201 @@ function removeRegular(path: string, root: string): boolean {
   return true;
 }
 
+/** One export run: its folder, options and writer, the manifest as it goes, and the summary. */
+interface ExportRun {
+  root: string;
+  options: ExportOptions;
+  templateText: string;
+  w: Writer;
+  files: Map<string, ManifestEntry>;
+  summary: ExportSummary;
+}
+
+function emptySummary(root: string, mirrorComplete: boolean): ExportSummary {
+  return {
+    dir: root,
+    written: 0,
+    unchanged: 0,
+    moved: 0,
+    deleted: 0,
+    pruned: 0,
+    keptWithNotes: 0,
+    notInMirror: 0,
+    mirrorComplete,
+    failed: 0,
+    paths: { written: [], moved: [], deleted: [], pruned: [], keptWithNotes: [], notInMirror: [] },
+    problems: [],
+  };
+}
+
+function problem(run: ExportRun, id: string, path: string, reason: string): void {
+  const p = { id, path, reason };
+  run.summary.problems.push(p);
+  run.summary.failed += 1;
+  run.options.onProblem?.(p);
+}
+
+/**
+ * Files of meetings the mirror does not have are counted and kept; an incomplete mirror and such
+ * files are said before the first file, while no progress line is shown.
+ */
+function warnBeforeWriting(run: ExportRun, input: ExportInput): void {
+  const { summary, options } = run;
+  for (const [id, entry] of run.files) {
+    if (input.paths.has(id) || input.deleted.ids.has(id)) continue;
+    summary.notInMirror += 1;
+    summary.paths.notInMirror.push(entry.path);
+  }
+  if (!summary.mirrorComplete) {
+    options.onWarning(
+      `the mirror is incomplete (no sync has fetched the whole meetings list yet)${options.prune ? ': --prune removes nothing' : ''}; run \`mtg sync\``,
+    );
+  }
+  if (summary.notInMirror > 0) {
+    const n = summary.notInMirror;
+    options.onWarning(
+      `${n} ${n === 1 ? 'file' : 'files'} of meetings this mirror does not have: kept (run \`mtg sync\` to complete the mirror)`,
+    );
+  }
+}
+
+/** The user's kept text for a meeting's file, the file's text now, and the file it moves from. */
+interface KeptText {
+  kept: string;
+  existing: string | undefined;
+  from: string | undefined;
+  fromAbs: string | undefined;
+}
+
+/**
+ * The kept text: from the file at the target when it is ours (a killed run may have put it there
+ * already), else from the file the meeting had before (a rename moves it). A string: why the
+ * target is not touched.
+ */
+function keptTextFor(
+  run: ExportRun,
+  target: string,
+  abs: string,
+  entry: ManifestEntry | undefined,
+): KeptText | string {
+  let kept = '';
+  let existing: string | undefined;
+  const [year] = target.split('/') as [string];
+  const atTarget = !entry && run.w.created.has(year) ? {} : readRegular(abs);
+  if (atTarget.link) return 'is a symbolic link or not a regular file: not followed, not replaced';
+  if (atTarget.text !== undefined) {
+    const split = splitKept(atTarget.text);
+    if (!split) return `exists and was not written by mtg (no "${KEPT_MARKER}" line): left as it is`;
+    kept = split.kept;
+    existing = atTarget.text;
+  }
+  const from = entry && entry.path !== target ? entry.path : undefined;
+  let fromAbs: string | undefined;
+  if (from) {
+    const a = run.w.abs(from);
+    if (!(a instanceof Error)) {
+      fromAbs = a;
+      if (existing === undefined) {
+        const old = readRegular(a);
+        const split = old.text === undefined ? undefined : splitKept(old.text);
+        if (split) kept = split.kept;
+      }
+    }
+  }
+  return { kept, existing, from, fromAbs };
+}
+
+/** One meeting's file: unchanged when made from the same source, else written (or moved) whole. */
+function exportMeeting(run: ExportRun, m: SourceMeeting, target: string): void {
+  const { options, summary, files, w } = run;
+  const source = sourceHash(m, options, run.templateText);
+  const entry = files.get(m.id);
+  const abs = w.abs(target);
+  if (abs instanceof Error) {
+    problem(run, m.id, target, abs.message);
+    return;
+  }
+  if (entry && entry.path === target && entry.source === source && lstatOrUndefined(abs)?.isFile()) {
+    summary.unchanged += 1;
+    return;
+  }
+  const generated = renderMeeting(m.parse(), options, options.template);
+  const found = keptTextFor(run, target, abs, entry);
+  if (typeof found === 'string') {
+    problem(run, m.id, target, found);
+    return;
+  }
+  const { kept, existing, from, fromAbs } = found;
+  const content = generated + kept;
+  try {
+    if (content !== existing) {
+      const [year, name] = target.split('/') as [string, string];
+      writeAtomic(w.folder(year) as string, name, content);
+    }
+    if (fromAbs) removeRegular(fromAbs, run.root);
+  } catch (err) {
+    problem(run, m.id, target, (err as Error).message);
+    return;
+  }
+  files.set(m.id, { path: target, source });
+  w.journal({ id: m.id, path: target, source });
+  if (content !== existing || from) {
+    summary.written += 1;
+    summary.paths.written.push(target);
+    if (from) {
+      summary.moved += 1;
+      summary.paths.moved.push({ from, to: target });
+    }
+  } else {
+    summary.unchanged += 1;
+  }
+}
+
+/**
+ * A file here whose meeting the mirror knows was deleted on the server (a tombstone: only a
+ * completed walk sets one, so a missing meeting is never taken for a deleted one): counted, and
+ * with --prune on a complete mirror removed, unless it holds the user's own text.
+ */
+function pruneDeleted(run: ExportRun, id: string, entry: ManifestEntry): void {
+  const { summary, options } = run;
+  if (!options.prune || !summary.mirrorComplete) {
+    summary.deleted += 1;
+    summary.paths.deleted.push(entry.path);
+    return;
+  }
+  const a = run.w.abs(entry.path);
+  if (a instanceof Error) {
+    problem(run, id, entry.path, a.message);
+    return;
+  }
+  const st = lstatOrUndefined(a);
+  if (st && !st.isFile()) {
+    problem(run, id, entry.path, 'is not a regular file: not removed');
+    return;
+  }
+  // The user's own text (below the kept line, or a file whose kept line is gone, so mtg cannot
+  // tell its part from theirs) is never removed: the file stays, reported on each run.
+  const text = st ? readRegular(a).text : undefined;
+  const split = text === undefined ? undefined : splitKept(text);
+  if (text !== undefined && split?.kept.trim() !== '') {
+    summary.deleted += 1;
+    summary.keptWithNotes += 1;
+    summary.paths.keptWithNotes.push(entry.path);
+    options.onWarning(
+      split
+        ? `${entry.path}: its meeting was deleted on the server, but the file holds your notes below the kept line: kept, not pruned`
+        : `${entry.path}: its meeting was deleted on the server, but the file has no "${KEPT_MARKER}" line (edited by hand?): kept, not pruned`,
+    );
+    return;
+  }
+  removeRegular(a, run.root);
+  run.files.delete(id);
+  run.w.journal({ id, removed: true });
+  summary.deleted += 1;
+  summary.pruned += 1;
+  summary.paths.pruned.push(entry.path);
+}
+
 export function exportMarkdown(
   input: ExportInput,
   options: ExportOptions,
@@ -393,165 +588,20 @@ export function exportMarkdown(
   try {
     journalExisted = lstatSync(join(root, JOURNAL)).isFile();
   } catch {}
-  const w = new Writer(root);
-  const summary: ExportSummary = {
-    dir: root,
-    written: 0,
-    unchanged: 0,
-    moved: 0,
-    deleted: 0,
-    pruned: 0,
-    keptWithNotes: 0,
-    notInMirror: 0,
-    mirrorComplete: input.deleted.listComplete,
-    failed: 0,
-    paths: { written: [], moved: [], deleted: [], pruned: [], keptWithNotes: [], notInMirror: [] },
-    problems: [],
-  };
-  const problem = (id: string, path: string, reason: string) => {
-    const p = { id, path, reason };
-    summary.problems.push(p);
-    summary.failed += 1;
-    options.onProblem?.(p);
-  };
-
-  // Said before the first file, while no progress line is shown.
-  const warn = options.onWarning;
-  for (const [id, entry] of files) {
-    if (input.paths.has(id) || input.deleted.ids.has(id)) continue;
-    summary.notInMirror += 1;
-    summary.paths.notInMirror.push(entry.path);
-  }
-  if (!summary.mirrorComplete) {
-    warn(
-      `the mirror is incomplete (no sync has fetched the whole meetings list yet)${options.prune ? ': --prune removes nothing' : ''}; run \`mtg sync\``,
-    );
-  }
-  if (summary.notInMirror > 0) {
-    const n = summary.notInMirror;
-    warn(
-      `${n} ${n === 1 ? 'file' : 'files'} of meetings this mirror does not have: kept (run \`mtg sync\` to complete the mirror)`,
-    );
-  }
-
+  const summary = emptySummary(root, input.deleted.listComplete);
+  const run: ExportRun = { root, options, templateText, w: new Writer(root), files, summary };
+  warnBeforeWriting(run, input);
   let done = 0;
   for (const m of input.meetings) {
     done += 1;
     options.onProgress?.(done, input.total);
     const target = input.paths.get(m.id);
-    if (!target) continue;
-    const source = sourceHash(m, options, templateText);
-    const entry = files.get(m.id);
-    const abs = w.abs(target);
-    if (abs instanceof Error) {
-      problem(m.id, target, abs.message);
-      continue;
-    }
-    if (entry && entry.path === target && entry.source === source && lstatOrUndefined(abs)?.isFile()) {
-      summary.unchanged += 1;
-      continue;
-    }
-
-    const generated = renderMeeting(m.parse(), options, options.template);
-    // The kept text: from the file at the target when it is ours (a killed run may have put it
-    // there already), else from the file the meeting had before (a rename moves it).
-    let kept = '';
-    let existing: string | undefined;
-    const [year] = target.split('/') as [string];
-    const atTarget = !entry && w.created.has(year) ? {} : readRegular(abs);
-    if (atTarget.link) {
-      problem(m.id, target, 'is a symbolic link or not a regular file: not followed, not replaced');
-      continue;
-    }
-    if (atTarget.text !== undefined) {
-      const split = splitKept(atTarget.text);
-      if (!split) {
-        problem(m.id, target, `exists and was not written by mtg (no "${KEPT_MARKER}" line): left as it is`);
-        continue;
-      }
-      kept = split.kept;
-      existing = atTarget.text;
-    }
-    const from = entry && entry.path !== target ? entry.path : undefined;
-    let fromAbs: string | undefined;
-    if (from) {
-      const a = w.abs(from);
-      if (!(a instanceof Error)) {
-        fromAbs = a;
-        if (existing === undefined) {
-          const old = readRegular(a);
-          const split = old.text === undefined ? undefined : splitKept(old.text);
-          if (split) kept = split.kept;
-        }
-      }
-    }
-    const content = generated + kept;
-    try {
-      if (content !== existing) {
-        const [year, name] = target.split('/') as [string, string];
-        writeAtomic(w.folder(year) as string, name, content);
-      }
-      if (fromAbs) removeRegular(fromAbs, root);
-    } catch (err) {
-      problem(m.id, target, (err as Error).message);
-      continue;
-    }
-    files.set(m.id, { path: target, source });
-    w.journal({ id: m.id, path: target, source });
-    if (content !== existing || from) {
-      summary.written += 1;
-      summary.paths.written.push(target);
-      if (from) {
-        summary.moved += 1;
-        summary.paths.moved.push({ from, to: target });
-      }
-    } else {
-      summary.unchanged += 1;
-    }
+    if (target) exportMeeting(run, m, target);
   }
-
-  // Meetings with a file here that the mirror knows were deleted on the server (tombstones). Only
-  // a completed walk sets one, so a missing meeting is never taken for a deleted one.
   for (const [id, entry] of [...files.entries()]) {
-    if (input.paths.has(id) || !input.deleted.ids.has(id)) continue;
-    if (!options.prune || !summary.mirrorComplete) {
-      summary.deleted += 1;
-      summary.paths.deleted.push(entry.path);
-      continue;
-    }
-    const a = w.abs(entry.path);
-    if (a instanceof Error) {
-      problem(id, entry.path, a.message);
-      continue;
-    }
-    const st = lstatOrUndefined(a);
-    if (st && !st.isFile()) {
-      problem(id, entry.path, 'is not a regular file: not removed');
-      continue;
-    }
-    // The user's own text (below the kept line, or a file whose kept line is gone, so mtg cannot
-    // tell its part from theirs) is never removed: the file stays, reported on each run.
-    const text = st ? readRegular(a).text : undefined;
-    const split = text === undefined ? undefined : splitKept(text);
-    if (text !== undefined && split?.kept.trim() !== '') {
-      summary.deleted += 1;
-      summary.keptWithNotes += 1;
-      summary.paths.keptWithNotes.push(entry.path);
-      warn(
-        split
-          ? `${entry.path}: its meeting was deleted on the server, but the file holds your notes below the kept line: kept, not pruned`
-          : `${entry.path}: its meeting was deleted on the server, but the file has no "${KEPT_MARKER}" line (edited by hand?): kept, not pruned`,
-      );
-      continue;
-    }
-    removeRegular(a, root);
-    files.delete(id);
-    w.journal({ id, removed: true });
-    summary.deleted += 1;
-    summary.pruned += 1;
-    summary.paths.pruned.push(entry.path);
+    if (!input.paths.has(id) && input.deleted.ids.has(id)) pruneDeleted(run, id, entry);
   }
-  w.finish(files, journalExisted || !existsManifest(root));
+  run.w.finish(files, journalExisted || !existsManifest(root));
   return summary;
 }
 
