@@ -1,10 +1,12 @@
 // mtg watch: sync every interval and hand each new change event over exactly once (src/mirror/watch.ts).
 
+import type { Context } from '../../cli/context.js';
 import { parseInterval } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { outputWidth } from '../../cli/io.js';
-import { defineRun } from '../../cli/spec.js';
+import { defineRun, type OptsFor } from '../../cli/spec.js';
 import type { ChangeEvent } from '../../mirror/changes.js';
+import type { Db } from '../../mirror/db.js';
 import { mirrorWriteError } from '../../mirror/errors.js';
 import { runSync } from '../../mirror/sync.js';
 import * as watchMod from '../../mirror/watch.js';
@@ -17,7 +19,10 @@ import * as spec from './spec.js';
 
 const FORMATS = spec.WATCH_FORMATS;
 
-export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
+type WatchOpts = OptsFor<typeof spec.watch>;
+
+/** The command's options checked and turned into what the watch loop and the sync take. */
+function watchSettings(ctx: Context, opts: WatchOpts) {
   const intervalMs = parseInterval(opts.interval ?? spec.DEFAULT_INTERVAL);
   const execTimeoutMs = parseInterval(opts.execTimeout ?? spec.DEFAULT_EXEC_TIMEOUT, '--exec-timeout');
   const resources = listValues(opts.resource, '--resource', spec.RESOURCES).map((v) =>
@@ -38,13 +43,14 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
     ? [...new Set(resources.map((r) => (r === 'transcripts' ? 'meetings' : r)))]
     : undefined;
   const transcripts = opts.transcripts && (resources.length === 0 || resources.includes('transcripts'));
+  return { intervalMs, execTimeoutMs, resources, consumer, exec, table, width, only, transcripts };
+}
 
-  // A missing base URL is said before a missing key (ctx.client()), as by sync.
-  ctx.baseUrl(await ctx.settings(false));
-  const client = await ctx.client();
-  const mirror = await ctx.mirror({ readonly: false });
-
-  // The status line is ours (a spinner would fight with event lines on the same terminal).
+/**
+ * The status line on stderr is ours (a spinner would fight with event lines on the same
+ * terminal): `status` replaces it, `line` prints a line of its own above it.
+ */
+function statusLine(ctx: Context) {
   ctx.progress.stop();
   const stderr = ctx.io.err;
   const statusOn = !!stderr.isTTY && !ctx.globals.quiet;
@@ -62,7 +68,64 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
     clearStatus();
     stderr.write(`${text}\n`);
   };
+  return { status, clearStatus, line };
+}
 
+/**
+ * Runs --exec CMD for one event, its JSON on stdin; a failure (not started, a non-zero exit, a
+ * signal, the timeout) is reported with the end of its stderr and the event counts as handled.
+ */
+async function runExec(
+  ctx: Context,
+  hook: { exec: string; execTimeoutMs: number; db: Db; line: (text: string) => void },
+  event: ChangeEvent,
+  json: string,
+): Promise<void> {
+  const { exec, execTimeoutMs, line } = hook;
+  const extra: Record<string, string> =
+    event.resource === 'action-items'
+      ? { MTG_EVENT_MINE: watchMod.isMine(hook.db, String(event.id)) ? '1' : '0' }
+      : {};
+  const about = `--exec for event ${event.seq} (${sanitizeOneLine(`${event.resource} ${event.id} ${event.change}`)})`;
+  let result: Awaited<ReturnType<typeof runHook>>;
+  try {
+    result = await runHook(exec, `${json}\n`, {
+      env: { ...ctx.env, ...eventEnv(event, extra) },
+      timeoutMs: execTimeoutMs,
+      signal: ctx.signal,
+    });
+  } catch (err) {
+    if (ctx.signal.aborted) throw new InterruptedError();
+    // A command that cannot be started (no sh on PATH, an environment spawn refuses) is a failed
+    // hook like any other: reported, and the event counts as handled, so later events still run.
+    line(
+      `mtg: ${about} could not be started: ${sanitizeOneLine(err instanceof Error ? err.message : String(err))}`,
+    );
+    return;
+  }
+  // Interrupted while CMD ran: the event is not recorded as handled (a restart hands it over again).
+  if (ctx.signal.aborted) throw new InterruptedError();
+  if (result.code === 0) return;
+  const how = result.timedOut
+    ? `was stopped after ${watchMod.shortDuration(execTimeoutMs)} (--exec-timeout)`
+    : result.code === null
+      ? `was killed by ${result.signal}`
+      : `exited with ${result.code}`;
+  line(`mtg: ${about} ${how}`);
+  const tail = result.stderrTail.trimEnd().split('\n').slice(-5);
+  for (const t of tail) if (t.trim()) line(`  ${sanitizeOneLine(t)}`);
+}
+
+export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
+  const { intervalMs, execTimeoutMs, resources, consumer, exec, table, width, only, transcripts } =
+    watchSettings(ctx, opts);
+
+  // A missing base URL is said before a missing key (ctx.client()), as by sync.
+  ctx.baseUrl(await ctx.settings(false));
+  const client = await ctx.client();
+  const mirror = await ctx.mirror({ readonly: false });
+
+  const { status, clearStatus, line } = statusLine(ctx);
   // Resolves when the line has left the process: node writes to pipes asynchronously, and an
   // event whose seq were recorded while its line still sat in node's buffer would be lost to a
   // SIGKILL. Waiting for each write also keeps a slow reader's pipe from filling memory.
@@ -70,42 +133,7 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
     new Promise<void>((resolve, reject) =>
       ctx.io.out.write(text, (err?: Error | null) => (err ? reject(err) : resolve())),
     );
-
-  const runExec = async (event: ChangeEvent, json: string) => {
-    if (exec === undefined) return;
-    const extra: Record<string, string> =
-      event.resource === 'action-items'
-        ? { MTG_EVENT_MINE: watchMod.isMine(mirror.db, String(event.id)) ? '1' : '0' }
-        : {};
-    const about = `--exec for event ${event.seq} (${sanitizeOneLine(`${event.resource} ${event.id} ${event.change}`)})`;
-    let result: Awaited<ReturnType<typeof runHook>>;
-    try {
-      result = await runHook(exec, `${json}\n`, {
-        env: { ...ctx.env, ...eventEnv(event, extra) },
-        timeoutMs: execTimeoutMs,
-        signal: ctx.signal,
-      });
-    } catch (err) {
-      if (ctx.signal.aborted) throw new InterruptedError();
-      // A command that cannot be started (no sh on PATH, an environment spawn refuses) is a failed
-      // hook like any other: reported, and the event counts as handled, so later events still run.
-      line(
-        `mtg: ${about} could not be started: ${sanitizeOneLine(err instanceof Error ? err.message : String(err))}`,
-      );
-      return;
-    }
-    // Interrupted while CMD ran: the event is not recorded as handled (a restart hands it over again).
-    if (ctx.signal.aborted) throw new InterruptedError();
-    if (result.code === 0) return;
-    const how = result.timedOut
-      ? `was stopped after ${watchMod.shortDuration(execTimeoutMs)} (--exec-timeout)`
-      : result.code === null
-        ? `was killed by ${result.signal}`
-        : `exited with ${result.code}`;
-    line(`mtg: ${about} ${how}`);
-    const tail = result.stderrTail.trimEnd().split('\n').slice(-5);
-    for (const t of tail) if (t.trim()) line(`  ${sanitizeOneLine(t)}`);
-  };
+  const hook = exec === undefined ? undefined : { exec, execTimeoutMs, db: mirror.db, line };
 
   try {
     await watchMod.watch(
@@ -139,7 +167,7 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
             table ? `${eventLine(event, sanitizeOneLine, width)}\n` : `${stringifyExact(event)}\n`,
           );
         },
-        exec: exec === undefined ? undefined : (event) => runExec(event, stringifyExact(event)!),
+        exec: hook === undefined ? undefined : (event) => runExec(ctx, hook, event, stringifyExact(event)!),
         report: (text) => line(`mtg: ${sanitizeOneLine(text)}`),
         warn: (text) => line(`mtg: warning: ${text}`),
         waiting: (msLeft) => {
