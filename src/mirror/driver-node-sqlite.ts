@@ -45,6 +45,133 @@ function hasSecondStatement(sql: string, first: string): boolean {
 /** Prepared statements a node:sqlite connection keeps for reuse. */
 const STATEMENT_CACHE_SIZE = 64;
 
+/**
+ * One connection and the statements it keeps: prepared statements by SQL text, least recently used
+ * first. A long-lived connection (`mtg mcp`) prepares the same few statements on every call:
+ * node:sqlite frees a statement only when V8 collects its object, and V8 does not see the native
+ * memory behind it, so RSS grew by the thousands of statements waiting for a GC.
+ */
+interface Connection {
+  raw: NodeSqliteDatabase;
+  cache: Map<string, NodeSqliteStatement>;
+  /** Cached statements an unfinished iterate() is stepping through. */
+  iterating: Set<NodeSqliteStatement>;
+  /** Whether a statement writes (EXPLAIN, asked once per statement). */
+  writers: WeakMap<NodeSqliteStatement, boolean>;
+}
+
+/** The cached statement of this text (now the most recently used), prepared when there is none. */
+function cachedStatement(conn: Connection, sql: string): NodeSqliteStatement {
+  const { raw, cache } = conn;
+  let stmt = cache.get(sql);
+  if (stmt) {
+    cache.delete(sql); // to the end: the most recently used
+  } else {
+    stmt = sqliteCall(() => raw.prepare(sql));
+    if (hasSecondStatement(sql, stmt.sourceSQL)) {
+      throw new RangeError('The supplied SQL string contains more than one statement');
+    }
+    if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  }
+  cache.set(sql, stmt);
+  return stmt;
+}
+
+/** `rows`, calling `release` once they end, fail, or the caller stops (return(), as `break` does). */
+function releasingRows<Row>(rows: IterableIterator<Row>, release: () => void): IterableIterator<Row> {
+  return {
+    [Symbol.iterator]() {
+      return this;
+    },
+    next() {
+      try {
+        const r = rows.next();
+        if (r.done) release();
+        return r;
+      } catch (err) {
+        release();
+        throw err;
+      }
+    },
+    return(value?: unknown) {
+      release();
+      return rows.return!(value);
+    },
+  } as IterableIterator<Row>;
+}
+
+/** better-sqlite3's Statement over a cached node:sqlite statement of this connection. */
+function prepareStatement<Row>(conn: Connection, sql: string): Statement<Row> {
+  const { raw, iterating, writers } = conn;
+  const shared = cachedStatement(conn, sql);
+  let bigInts = false;
+  /** The cached statement, or a copy of its own while another caller iterates it (a call would reset it). */
+  const ready = (): NodeSqliteStatement => {
+    const s = iterating.has(shared) ? sqliteCall(() => raw.prepare(sql)) : shared;
+    // Shared by every prepare() of this text: each call sets its own integer mode.
+    s.setReadBigInts(bigInts);
+    return s;
+  };
+  const statement: Statement<Row> = {
+    get: (...params) => sqliteCall(() => ready().get(...(params as SqlValue[])) as Row | undefined),
+    all: (...params) => sqliteCall(() => ready().all(...(params as SqlValue[])) as Row[]),
+    run: (...params) => {
+      const s = ready();
+      // BigInts for this call: node:sqlite throws on a rowid past 2^53 (mtg's passages use
+      // such rowids; the connection's last one shows in every later run()).
+      s.setReadBigInts(true);
+      try {
+        const r = sqliteCall(() => s.run(...(params as SqlValue[])));
+        return { changes: Number(r.changes), lastInsertRowid: exactRowid(r.lastInsertRowid, bigInts) };
+      } finally {
+        s.setReadBigInts(bigInts);
+      }
+    },
+    iterate: (...params) => {
+      const s = ready();
+      const rows = sqliteRows<Row>(
+        sqliteCall(() => s.iterate(...(params as SqlValue[])) as IterableIterator<unknown>),
+      );
+      if (s !== shared) return rows;
+      // Shared again once the rows end, fail, or the caller stops.
+      iterating.add(s);
+      return releasingRows(rows, () => iterating.delete(s));
+    },
+    columns: () => shared.columns().map((c) => c.name),
+    get readonly() {
+      let writes = writers.get(shared);
+      if (writes === undefined) {
+        writes = sqliteCall(() => statementWrites(raw, sql));
+        writers.set(shared, writes);
+      }
+      return !writes;
+    },
+    safeIntegers: () => {
+      bigInts = true;
+      return statement;
+    },
+  };
+  return statement;
+}
+
+/**
+ * `fn` in a transaction, as better-sqlite3's: a savepoint when a transaction is already open, so
+ * an inner failure undoes only the inner part.
+ */
+function inTransaction<T>(raw: NodeSqliteDatabase, fn: () => T): T {
+  const nested = raw.isTransaction;
+  sqliteCall(() => raw.exec(nested ? 'SAVEPOINT mtg_tx' : 'BEGIN IMMEDIATE'));
+  try {
+    const result = fn();
+    sqliteCall(() => raw.exec(nested ? 'RELEASE mtg_tx' : 'COMMIT'));
+    return result;
+  } catch (err) {
+    // SQLite may have rolled back already (some errors end the transaction themselves).
+    if (raw.isTransaction) raw.exec(nested ? 'ROLLBACK TO mtg_tx; RELEASE mtg_tx' : 'ROLLBACK');
+    throw err;
+  }
+}
+
 export function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDbOptions): Db {
   const readonly = options.readonly ?? false;
   if ((options.mustExist ?? readonly) && path !== ':memory:' && !existsSync(path)) {
@@ -54,117 +181,15 @@ export function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDb
   // The `timeout` option came later in 22.x than the pragma.
   raw.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
   let open = true;
-  // Prepared statements by SQL text, least recently used first. A long-lived connection (`mtg mcp`)
-  // prepares the same few statements on every call: node:sqlite frees a statement only when V8
-  // collects its object, and V8 does not see the native memory behind it, so RSS grew by the
-  // thousands of statements waiting for a GC.
-  const cache = new Map<string, NodeSqliteStatement>();
-  /** Cached statements an unfinished iterate() is stepping through. */
-  const iterating = new Set<NodeSqliteStatement>();
-  /** Whether a statement writes (EXPLAIN, asked once per statement). */
-  const writers = new WeakMap<NodeSqliteStatement, boolean>();
+  const conn: Connection = { raw, cache: new Map(), iterating: new Set(), writers: new WeakMap() };
   return {
     path,
     readonly,
     exec(sql) {
       sqliteCall(() => raw.exec(sql));
     },
-    prepare<Row>(sql: string): Statement<Row> {
-      let stmt = cache.get(sql);
-      if (stmt) {
-        cache.delete(sql); // to the end: the most recently used
-      } else {
-        stmt = sqliteCall(() => raw.prepare(sql));
-        if (hasSecondStatement(sql, stmt.sourceSQL)) {
-          throw new RangeError('The supplied SQL string contains more than one statement');
-        }
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      }
-      cache.set(sql, stmt);
-      const shared = stmt;
-      let bigInts = false;
-      /** The cached statement, or a copy of its own while another caller iterates it (a call would reset it). */
-      const ready = (): NodeSqliteStatement => {
-        const s = iterating.has(shared) ? sqliteCall(() => raw.prepare(sql)) : shared;
-        // Shared by every prepare() of this text: each call sets its own integer mode.
-        s.setReadBigInts(bigInts);
-        return s;
-      };
-      const statement: Statement<Row> = {
-        get: (...params) => sqliteCall(() => ready().get(...(params as SqlValue[])) as Row | undefined),
-        all: (...params) => sqliteCall(() => ready().all(...(params as SqlValue[])) as Row[]),
-        run: (...params) => {
-          const s = ready();
-          // BigInts for this call: node:sqlite throws on a rowid past 2^53 (mtg's passages use
-          // such rowids; the connection's last one shows in every later run()).
-          s.setReadBigInts(true);
-          try {
-            const r = sqliteCall(() => s.run(...(params as SqlValue[])));
-            return { changes: Number(r.changes), lastInsertRowid: exactRowid(r.lastInsertRowid, bigInts) };
-          } finally {
-            s.setReadBigInts(bigInts);
-          }
-        },
-        iterate: (...params) => {
-          const s = ready();
-          const rows = sqliteRows<Row>(
-            sqliteCall(() => s.iterate(...(params as SqlValue[])) as IterableIterator<unknown>),
-          );
-          if (s !== shared) return rows;
-          // Shared again once the rows end, fail, or the caller stops (return(), as `break` does).
-          iterating.add(s);
-          const release = () => iterating.delete(s);
-          return {
-            [Symbol.iterator]() {
-              return this;
-            },
-            next() {
-              try {
-                const r = rows.next();
-                if (r.done) release();
-                return r;
-              } catch (err) {
-                release();
-                throw err;
-              }
-            },
-            return(value?: unknown) {
-              release();
-              return rows.return(value);
-            },
-          } as IterableIterator<Row>;
-        },
-        columns: () => shared.columns().map((c) => c.name),
-        get readonly() {
-          let writes = writers.get(shared);
-          if (writes === undefined) {
-            writes = sqliteCall(() => statementWrites(raw, sql));
-            writers.set(shared, writes);
-          }
-          return !writes;
-        },
-        safeIntegers: () => {
-          bigInts = true;
-          return statement;
-        },
-      };
-      return statement;
-    },
-    transaction<T>(fn: () => T): T {
-      // As better-sqlite3's: a savepoint when a transaction is already open, so an inner failure
-      // undoes only the inner part.
-      const nested = raw.isTransaction;
-      sqliteCall(() => raw.exec(nested ? 'SAVEPOINT mtg_tx' : 'BEGIN IMMEDIATE'));
-      try {
-        const result = fn();
-        sqliteCall(() => raw.exec(nested ? 'RELEASE mtg_tx' : 'COMMIT'));
-        return result;
-      } catch (err) {
-        // SQLite may have rolled back already (some errors end the transaction themselves).
-        if (raw.isTransaction) raw.exec(nested ? 'ROLLBACK TO mtg_tx; RELEASE mtg_tx' : 'ROLLBACK');
-        throw err;
-      }
-    },
+    prepare: <Row>(sql: string) => prepareStatement<Row>(conn, sql),
+    transaction: <T>(fn: () => T) => inTransaction(raw, fn),
     pragma(source: string, simple: boolean = true): never {
       const stmt = sqliteCall(() => raw.prepare(`PRAGMA ${source}`));
       if (!simple) return sqliteCall(() => stmt.all()) as never;
@@ -172,7 +197,7 @@ export function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDb
       return (row === undefined ? undefined : Object.values(row)[0]) as never;
     },
     close() {
-      cache.clear();
+      conn.cache.clear();
       if (open) raw.close();
       open = false;
     },
