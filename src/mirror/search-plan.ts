@@ -10,7 +10,8 @@ export const TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
 /**
  * A private in-memory database with the index's tokenizer: what a text's indexed terms are
- * (tokens), and which of a few texts each concept matches (the rerank's entries). Closed by the caller.
+ * (tokens), and which of a few texts each concept matches (the rerank's entries). One per process
+ * (scratch()): opening one and creating its tables cost more than a small search.
  */
 export class Scratch {
   readonly db: Db = openDb(':memory:');
@@ -20,7 +21,7 @@ export class Scratch {
     this.db.exec(
       `CREATE VIRTUAL TABLE q USING fts5(x, tokenize = '${TOKENIZER}');
        CREATE VIRTUAL TABLE qv USING fts5vocab(q, instance);
-       CREATE VIRTUAL TABLE e USING fts5(text, who, tokenize = '${TOKENIZER}');`,
+       CREATE VIRTUAL TABLE e USING fts5(text, who, content = '', tokenize = '${TOKENIZER}');`,
     );
     this.put = this.db.prepare('INSERT INTO q(rowid, x) VALUES (1, ?)');
     this.terms = this.db.prepare('SELECT term FROM qv ORDER BY offset');
@@ -31,49 +32,119 @@ export class Scratch {
     this.put.run(segmentCjk(text));
     return this.terms.all().map((r) => String(r.term));
   }
-  close(): void {
-    this.db.close();
+}
+
+let shared: Scratch | undefined;
+
+/** The process's scratch database (its contentless `e` table is emptied by whoever fills it: clearEntries). */
+export function clearEntries(s: Scratch): void {
+  s.db.exec("INSERT INTO e(e) VALUES ('delete-all')");
+}
+
+export function scratch(): Scratch {
+  shared ??= new Scratch();
+  return shared;
+}
+
+/**
+ * What a search asks the index again and again, kept per connection while the mirror is unchanged
+ * (the MCP server keeps one connection for its life): the documents holding each term (fts5vocab
+ * counts them by reading the term's whole list: milliseconds for a common word) and the index's size.
+ * Unchanged: the same data_version (another connection's commits) and total_changes() (this one's).
+ */
+interface IndexStats {
+  version: string;
+  docs: Map<string, number>;
+  size?: number;
+  /** A word that matches nothing: its nearest indexed word (undefined: none near enough). */
+  nearest: Map<string, string | undefined>;
+}
+const statsOf = new WeakMap<Db, IndexStats>();
+
+function indexStats(db: Db): IndexStats {
+  const row = db
+    .prepare<{ v: number; c: number }>(
+      'SELECT data_version AS v, total_changes() AS c FROM pragma_data_version',
+    )
+    .get()!;
+  const version = `${row.v}:${row.c}`;
+  let stats = statsOf.get(db);
+  if (stats?.version !== version) {
+    stats = { version, docs: new Map(), nearest: new Map() };
+    statsOf.set(db, stats);
   }
+  return stats;
 }
 
 /** Documents holding `term` in the mirror's index (0 when none). */
 export function docCount(db: Db, term: string): number {
-  return Number(
-    db.prepare<{ doc: number }>('SELECT doc FROM passages_terms WHERE term = ?').get(term)?.doc ?? 0,
-  );
+  const { docs } = indexStats(db);
+  let n = docs.get(term);
+  if (n === undefined) {
+    n = Number(
+      db.prepare<{ doc: number }>('SELECT doc FROM passages_terms WHERE term = ?').get(term)?.doc ?? 0,
+    );
+    docs.set(term, n);
+  }
+  return n;
+}
+
+/** Documents holding a term that starts with `stem` (a prefix query's last word). */
+function prefixDocCount(db: Db, stem: string): number {
+  const { docs } = indexStats(db);
+  const key = `${stem}*`;
+  let n = docs.get(key);
+  if (n === undefined) {
+    n = Number(
+      db
+        .prepare<{ n: number }>(
+          'SELECT coalesce(sum(doc), 0) AS n FROM passages_terms WHERE term >= ? AND term < ?',
+        )
+        .get(stem, `${stem}\u{10FFFF}`)!.n,
+    );
+    docs.set(key, n);
+  }
+  return n;
 }
 
 export function indexSize(db: Db): number {
-  return Math.max(
+  const stats = indexStats(db);
+  stats.size ??= Math.max(
     1,
     Number(db.prepare<{ n: number }>('SELECT count(*) AS n FROM passages_docsize').get()!.n),
   );
+  return stats.size;
 }
 
 export const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
+/** The documents of each word of a concept's alternatives (a prefix: its last word's, summed). */
+function alternativeDocs(db: Db, scratch: Scratch, concept: Concept): number[][] {
+  return concept.alternatives.map((alt) => {
+    const prefix = alt.fts.endsWith('*');
+    const tokens = scratch.tokens(alt.text);
+    return tokens.map((t, i) =>
+      prefix && i === tokens.length - 1 ? prefixDocCount(db, t) : docCount(db, t),
+    );
+  });
+}
+
+/** At most how many documents a concept matches (an alternative: its rarest word's). */
+export function conceptDocs(db: Db, scratch: Scratch, concept: Concept): number {
+  return alternativeDocs(db, scratch, concept).reduce(
+    (sum, words) => sum + (words.length === 0 ? 0 : Math.min(...words)),
+    0,
+  );
+}
+
 /** How rare a concept is (its rarest alternative; a phrase: the sum of its words'). */
 export function conceptWeight(db: Db, scratch: Scratch, concept: Concept, n: number): number {
   let best = 0;
-  for (const alt of concept.alternatives) {
-    const prefix = alt.fts.endsWith('*');
-    const tokens = scratch.tokens(alt.text);
-    let w = 0;
-    tokens.forEach((t, i) => {
-      let df: number;
-      if (prefix && i === tokens.length - 1)
-        df = Number(
-          db
-            .prepare<{ n: number }>(
-              'SELECT coalesce(sum(doc), 0) AS n FROM passages_terms WHERE term >= ? AND term < ?',
-            )
-            .get(t, `${t}\u{10FFFF}`)!.n,
-        );
-      else df = docCount(db, t);
-      w += idf(n, Math.min(n, df));
-    });
-    best = Math.max(best, w);
-  }
+  for (const words of alternativeDocs(db, scratch, concept))
+    best = Math.max(
+      best,
+      words.reduce((w, df) => w + idf(n, Math.min(n, df)), 0),
+    );
   return best || idf(n, n);
 }
 
@@ -86,22 +157,19 @@ export function planSearch(db: Db, query: string, { exact = false } = {}): Searc
   const parsed = parseQuery(query);
   const corrections: SearchPlan['corrections'] = [];
   if (!exact) {
-    const scratch = new Scratch();
-    try {
-      for (const concept of parsed.concepts)
-        for (const alt of concept.alternatives) {
-          if (!alt.word || /\p{N}/u.test(alt.text)) continue;
-          const [term] = scratch.tokens(alt.text);
-          if (term === undefined || docCount(db, term) > 0) continue;
-          const nearest = nearestWord(db, alt.text, term);
-          if (nearest === undefined) continue;
-          corrections.push({ from: alt.text, to: nearest });
-          alt.text = nearest;
-          alt.fts = quote(nearest, false);
-        }
-    } finally {
-      scratch.close();
-    }
+    for (const concept of parsed.concepts)
+      for (const alt of concept.alternatives) {
+        if (!alt.word || /\p{N}/u.test(alt.text)) continue;
+        const [term] = scratch().tokens(alt.text);
+        if (term === undefined || docCount(db, term) > 0) continue;
+        const known = indexStats(db).nearest;
+        if (!known.has(alt.text)) known.set(alt.text, nearestWord(db, alt.text, term));
+        const nearest = known.get(alt.text);
+        if (nearest === undefined) continue;
+        corrections.push({ from: alt.text, to: nearest });
+        alt.text = nearest;
+        alt.fts = quote(nearest, false);
+      }
   }
   return { parsed, match: matchExpression(parsed), corrections };
 }

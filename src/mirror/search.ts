@@ -9,7 +9,15 @@ import {
   WINDOW_ENTRIES,
 } from './passages.js';
 import { materialize, plainHit, rankedMeetingIds } from './search-hits.js';
-import { conceptWeight, editDistance, indexSize, planSearch, Scratch } from './search-plan.js';
+import {
+  clearEntries,
+  conceptDocs,
+  conceptWeight,
+  editDistance,
+  indexSize,
+  planSearch,
+  scratch,
+} from './search-plan.js';
 import {
   type Alternative,
   type Concept,
@@ -60,6 +68,10 @@ export const TUNE = {
   speakers: 2,
   /** Windows ranked by bm25 and then reranked (and aggregated into their meetings' scores). */
   candidates: 300,
+  /** Rows bm25 ranks at most for the query's common words (rankedRows). */
+  scored: 10_000,
+  /** Rows the query's rarer words may match together and all be ranked (rankedRows). */
+  rare: 10_000,
   /** Of those, the best (after their meetings' scores) read and reranked. */
   reranked: 40,
   /** A meeting's score: its best windows (not overlapping), each counting decay times the one before. */
@@ -74,6 +86,56 @@ export const TUNE = {
   meeting: 0.25,
 };
 
+/**
+ * The rows of the index matching the plan (and `where`), best by bm25 first; with `wanted`, about
+ * the first TUNE.candidates + 3 × wanted. FTS5 computes bm25 for every row a query matches before
+ * any LIMIT applies (a common word: every window of the mirror), so when the query's words match
+ * more than TUNE.scored rows together, bm25 ranks the TUNE.scored most recently indexed rows
+ * matching any word, and, in a second query, every row matching the query's rarer words (those
+ * matching at most TUNE.scored rows together): a row holding a rare word is never missed, a row
+ * holding only common words is looked for among the newest. A row found by both keeps the first
+ * query's score, which counts every word it holds.
+ */
+function rankedRows(
+  db: Db,
+  plan: SearchPlan,
+  where: string[],
+  params: (string | number)[],
+  wanted: number | undefined,
+): { rowid: number; score: number }[] {
+  const limit = wanted === undefined ? '' : ` LIMIT ${TUNE.candidates + 3 * wanted}`;
+  const matching =
+    `SELECT p.rowid AS rowid, bm25(passages, ${TUNE.text}, ${TUNE.speakers}) AS score FROM passages AS p` +
+    ` WHERE passages MATCH ?${where.map((w) => ` AND ${w}`).join('')}`;
+  const select = (match: string, capped: boolean) =>
+    db
+      .prepare<{ rowid: number; score: number }>(
+        capped
+          ? `SELECT rowid, score FROM (${matching} ORDER BY p.rowid DESC LIMIT ${TUNE.scored}) ORDER BY score, rowid${limit}`
+          : `${matching} ORDER BY score, p.rowid${limit}`,
+      )
+      .all(match, ...params);
+  if (wanted === undefined) return select(plan.match, false);
+  const { concepts, excluded } = plan.parsed;
+  const docs = concepts.map((c) => conceptDocs(db, scratch(), c));
+  if (docs.reduce((a, b) => a + b, 0) <= TUNE.scored) return select(plan.match, false);
+  // The rarer words: the rarest first, while they match at most TUNE.rare rows together.
+  const rare = new Set<number>();
+  let sum = 0;
+  for (const i of docs.map((_, i) => i).sort((a, b) => docs[a]! - docs[b]!)) {
+    if (sum + docs[i]! > TUNE.rare) break;
+    sum += docs[i]!;
+    rare.add(i);
+  }
+  const rows = select(plan.match, true);
+  if (rare.size > 0) {
+    const seen = new Set(rows.map((r) => Number(r.rowid)));
+    const rarer = matchExpression({ concepts: concepts.filter((_, i) => rare.has(i)), excluded });
+    for (const r of select(rarer, false)) if (!seen.has(Number(r.rowid))) rows.push(r);
+  }
+  return rows.sort((a, b) => a.score - b.score || a.rowid - b.rowid).slice(0, TUNE.candidates + 3 * wanted);
+}
+
 /** Ranked windows of live meetings, best first, with the passages of their meetings. */
 function rankWindows(
   db: Db,
@@ -81,8 +143,8 @@ function rankWindows(
   options: FindOptions,
   wanted: number | undefined,
 ): { windows: Window[]; passagesOf: Map<string, Passage[]>; meetingScore: Map<string, number> } {
-  const where = ['passages MATCH ?'];
-  const params: (string | number)[] = [plan.match];
+  const where: string[] = [];
+  const params: (string | number)[] = [];
   // The dates pick meetings, not passages: a passage is kept by its rowid's block (rowid >> 20 is
   // its meeting's passage_base, passages.ts), without joining each match to its meeting.
   const dates: string[] = [];
@@ -102,22 +164,20 @@ function rankWindows(
     const codes = [...new Set(options.kinds.map((k) => KIND_CODES.indexOf(k)))];
     where.push(`((p.rowid >> ${ROWID_MEETING_SHIFT - 3}) & 7) IN (${codes.join(', ')})`);
   }
-  const sql =
-    `SELECT p.rowid AS rowid, bm25(passages, ${TUNE.text}, ${TUNE.speakers}) AS score FROM passages AS p` +
-    ` WHERE ${where.join(' AND ')} ORDER BY score, p.rowid` +
-    (wanted !== undefined ? ` LIMIT ${TUNE.candidates + 3 * wanted}` : '');
-  const ranked = db.prepare<{ rowid: number; score: number }>(sql).all(...params);
-  const meetingOf = db.prepare<{ id: string; name: string | null; createdAt: string | null }>(
-    'SELECT id, name, created_at AS createdAt FROM meetings WHERE passage_base = ? AND deleted_at IS NULL',
-  );
-  const meetings = new Map<
-    number,
-    { id: string; name: string | null; createdAt: string | null } | undefined
-  >();
+  const ranked = rankedRows(db, plan, where, params, wanted);
+  // The meetings of the rows, in one statement (a row's meeting is its rowid's block, passages.ts).
+  const meetings = new Map<number, { id: string; name: string | null; createdAt: string | null }>();
+  const bases = [...new Set(ranked.map((r) => fromRowId(Number(r.rowid)).base))];
+  for (const m of db
+    .prepare<{ base: number; id: string; name: string | null; createdAt: string | null }>(
+      'SELECT passage_base AS base, id, name, created_at AS createdAt FROM meetings' +
+        ' WHERE passage_base IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL',
+    )
+    .all(JSON.stringify(bases)))
+    meetings.set(Number(m.base), { id: m.id, name: m.name, createdAt: m.createdAt });
   const windows: Window[] = [];
   for (const { rowid, score } of ranked) {
     const { base, kind, first } = fromRowId(Number(rowid));
-    if (!meetings.has(base)) meetings.set(base, meetingOf.get(base));
     const meeting = meetings.get(base);
     if (!meeting) continue; // a tombstoned meeting's passage (sync removes them; never shown)
     windows.push({
@@ -224,11 +284,12 @@ function aggregate(windows: Window[]): Map<string, number> {
  */
 function rerank(db: Db, plan: SearchPlan, windows: Window[], passagesOf: Map<string, Passage[]>): void {
   if (windows.length === 0) return;
-  const scratch = new Scratch();
+  const scratchDb = scratch();
+  clearEntries(scratchDb);
   try {
     const n = indexSize(db);
     const concepts = plan.parsed.concepts;
-    const weights = concepts.map((c) => conceptWeight(db, scratch, c, n));
+    const weights = concepts.map((c) => conceptWeight(db, scratchDb, c, n));
     const total = weights.reduce((a, b) => a + b, 0) || 1;
     // The entries of every window, once each, as rows of the scratch table.
     const keyOf = new Map<string, number>();
@@ -243,12 +304,12 @@ function rerank(db: Db, plan: SearchPlan, windows: Window[], passagesOf: Map<str
         rows.push([rows.length + 1, segmentCjk(p?.text ?? ''), segmentCjk(p?.speaker ?? '')]);
       }
     }
-    scratch.db
+    scratchDb.db
       .prepare(
         "INSERT INTO e(rowid, text, who) SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?)",
       )
       .run(JSON.stringify(rows));
-    const matchOf = scratch.db.prepare<{ rowid: number }>('SELECT rowid FROM e WHERE e MATCH ?');
+    const matchOf = scratchDb.db.prepare<{ rowid: number }>('SELECT rowid FROM e WHERE e MATCH ?');
     const inEntries = concepts.map(
       (c) => new Set(matchOf.all(conceptExpression(c)).map((r) => Number(r.rowid))),
     );
@@ -284,7 +345,7 @@ function rerank(db: Db, plan: SearchPlan, windows: Window[], passagesOf: Map<str
       );
     }
   } finally {
-    scratch.close();
+    clearEntries(scratchDb);
   }
 }
 

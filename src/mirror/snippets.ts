@@ -23,47 +23,29 @@ export const MATCH_END = `]${NONCE}\uE000`;
 export function snippetMaker(
   match: string,
 ): ((texts: readonly string[]) => { snippet: string; matched: string[] }[]) & { close(): void } {
-  let scratch: Db | undefined;
   // CJK characters are tokens of their own in the index (cjk.ts): here the same split is made with
   // a private-use character declared a separator, which is then taken out of the snippet, so the
   // snippet shows the text as written. One that none of the texts holds (chosen again if one does);
   // when the texts hold every candidate (hostile text), plain spaces: the snippet of a CJK run then
   // shows a space around each character, and find still answers.
-  let separator: string | undefined;
-  let put: Statement | undefined;
-  let clear: Statement | undefined;
-  let get: Statement<{ rowid: number; snippet: string | null; marked: string | null }> | undefined;
+  let table: SnippetTable | undefined;
   const make = (texts: readonly string[]): { snippet: string; matched: string[] }[] => {
-    if (!scratch || (separator !== undefined && texts.some((t) => t.includes(separator!)))) {
-      scratch?.close();
-      separator = freeSeparator(texts);
-      scratch = openDb(':memory:');
-      const separators = separator === undefined ? '' : ` separators '${separator}'`;
-      scratch.exec(
-        `CREATE VIRTUAL TABLE hit USING fts5(text, tokenize = "porter unicode61 remove_diacritics 2${separators}")`,
-      );
-      put = scratch.prepare('INSERT INTO hit(rowid, text) SELECT key, value FROM json_each(?)');
-      clear = scratch.prepare('DELETE FROM hit');
-      // snippet()'s window is 16 tokens from a sentence start that holds the match's first token:
-      // 16 characters of CJK text, a phrase (every CJK query) cut after its first characters. A
-      // text holding the separator (CJK) is highlighted whole instead; clampSnippet windows it.
-      get = scratch.prepare(
-        `SELECT rowid, CASE WHEN instr(text, ?) > 0 THEN highlight(hit, 0, ?, ?)
-           ELSE snippet(hit, 0, ?, ?, '…', 24) END AS snippet,
-           highlight(hit, 0, ?, ?) AS marked FROM hit WHERE hit MATCH ?`,
-      );
+    if (!table || (table.separator !== undefined && texts.some((t) => t.includes(table!.separator!)))) {
+      if (table && table !== kept) table.db.close();
+      table = snippetTable(texts);
     }
-    const db = scratch;
+    const { db, separator, put, clear, index, get } = table;
     const out: { snippet: string; matched: string[] }[] = texts.map(() => ({ snippet: '', matched: [] }));
     db.transaction(() => {
-      clear!.run();
-      put!.run(
+      clear.run();
+      put.run(
         JSON.stringify(texts.map((t) => segmentCjk(t.replace(/[\u0002\u0003]/g, ' '), separator ?? ' '))),
       );
       // With no free separator (hostile text) the space stands in: nearly every text holds one, so
       // texts are then highlighted whole and windowed by clampSnippet, as CJK texts are.
       const marker = separator ?? ' ';
-      const rows = get!.iterate(
+      index.run();
+      const rows = get.iterate(
         marker,
         MATCH_START,
         MATCH_END,
@@ -86,7 +68,62 @@ export function snippetMaker(
     });
     return out;
   };
-  return Object.assign(make, { close: () => scratch?.close() });
+  return Object.assign(make, {
+    close: () => {
+      if (table && table !== kept) table.db.close();
+      else table?.clear.run();
+    },
+  });
+}
+
+/** A private in-memory FTS5 table of hit texts, with a separator none of them holds (or none). */
+interface SnippetTable {
+  db: Db;
+  separator: string | undefined;
+  put: Statement;
+  clear: Statement;
+  /** Indexes what `put` stored (FTS5's 'rebuild': its rows replaced by the texts'). */
+  index: Statement;
+  get: Statement<{ rowid: number; snippet: string | null; marked: string | null }>;
+}
+
+/**
+ * The table of the last snippets made, kept for the process (opening a database and creating the
+ * table cost more than the snippets of a search); its texts live in a plain table the FTS5 table
+ * takes as its content, so emptying it is a DELETE that does not read them back.
+ */
+let kept: SnippetTable | undefined;
+
+function snippetTable(texts: readonly string[]): SnippetTable {
+  if (kept?.separator !== undefined && !texts.some((t) => t.includes(kept!.separator!))) return kept;
+  const separator = freeSeparator(texts);
+  const db = openDb(':memory:');
+  const separators = separator === undefined ? '' : ` separators '${separator}'`;
+  db.exec(
+    `CREATE TABLE hit_text(text);
+     CREATE VIRTUAL TABLE hit USING fts5(text, content = 'hit_text', tokenize = "porter unicode61 remove_diacritics 2${separators}")`,
+  );
+  const table: SnippetTable = {
+    db,
+    separator,
+    put: db.prepare('INSERT INTO hit_text(rowid, text) SELECT key, value FROM json_each(?)'),
+    clear: db.prepare('DELETE FROM hit_text'),
+    index: db.prepare("INSERT INTO hit(hit) VALUES ('rebuild')"),
+    // snippet()'s window is 16 tokens from a sentence start that holds the match's first token:
+    // 16 characters of CJK text, a phrase (every CJK query) cut after its first characters. A
+    // text holding the separator (CJK) is highlighted whole instead; clampSnippet windows it.
+    get: db.prepare(
+      `SELECT rowid, CASE WHEN instr(text, ?) > 0 THEN highlight(hit, 0, ?, ?)
+         ELSE snippet(hit, 0, ?, ?, '…', 24) END AS snippet,
+         highlight(hit, 0, ?, ?) AS marked FROM hit WHERE hit MATCH ?`,
+    ),
+  };
+  // Hostile texts (no separator free) get a table of their own: the next texts get one again.
+  if (separator !== undefined) {
+    kept?.db.close();
+    kept = table;
+  }
+  return table;
 }
 
 /** Marks around the matches of the whole text (the words that matched): control characters, as
