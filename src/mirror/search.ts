@@ -9,14 +9,7 @@ import {
   WINDOW_ENTRIES,
 } from './passages.js';
 import { materialize, plainHit, rankedMeetingIds } from './search-hits.js';
-import {
-  clearEntries,
-  conceptWeight,
-  editDistance,
-  indexSize,
-  planSearch,
-  scratch,
-} from './search-plan.js';
+import { clearEntries, conceptWeight, editDistance, indexSize, planSearch, scratch } from './search-plan.js';
 import {
   type Alternative,
   type Concept,
