@@ -1,0 +1,81 @@
+// What a search keeps between searches on one connection (the MCP server keeps one for its life):
+// the index's statistics and typo corrections hold only while the mirror is unchanged. And the
+// first stage that ranks only the newest windows of common words still ranks every window holding
+// one of the query's rarer words.
+
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixture } from '../../bench/mirror-fixture.js';
+import { type Db, openDb } from '../../src/mirror/driver.js';
+import { passageWriter } from '../../src/mirror/passages.js';
+import { findPassages, planSearch, TUNE } from '../../src/mirror/search.js';
+import { tempDir } from '../helpers/temp.js';
+
+describe('search on one connection', () => {
+  let db: Db;
+  let other: Db;
+  beforeAll(() => {
+    const dir = tempDir('mtg-search-stats-');
+    buildFixture({
+      dataDir: dir,
+      meetings: 40,
+      transcriptBytes: 10_000,
+      seed: 7,
+      rareEvery: 6,
+      rareWord: 'zanzibarium',
+    });
+    db = openDb(join(dir, 'default.db'));
+    other = openDb(join(dir, 'default.db'));
+  }, 120_000);
+  afterAll(() => {
+    db?.close();
+    other?.close();
+  });
+
+  const rename = (conn: Db, name: string) => {
+    const row = conn
+      .prepare<{ id: string; json: string }>('SELECT id, json FROM meetings ORDER BY id LIMIT 1')
+      .get()!;
+    conn
+      .prepare('UPDATE meetings SET json = ? WHERE id = ?')
+      .run(JSON.stringify({ ...JSON.parse(row.json), name }), row.id);
+    passageWriter(conn).rewrite(row.id);
+    return row.id;
+  };
+
+  it('a word written after a first search is found as written, not corrected, by this connection and another', () => {
+    // "quokkas" matches nothing yet: nothing near it either, so it stays as typed and finds nothing.
+    expect([...findPassages(db, planSearch(db, 'quokkas'), { limit: 5 })]).toEqual([]);
+    expect([...findPassages(other, planSearch(other, 'quokkas'), { limit: 5 })]).toEqual([]);
+    const id = rename(db, 'Quokkas review');
+    for (const conn of [db, other]) {
+      const plan = planSearch(conn, 'quokkas');
+      expect(plan.corrections).toEqual([]);
+      const hits = [...findPassages(conn, plan, { limit: 5 })];
+      expect(hits.map((h) => [h.meetingId, h.in])).toEqual([[id, 'name']]);
+    }
+    // And a word that matched before and no longer does is corrected again, to its nearest word.
+    rename(other, 'Quokkos review');
+    expect(planSearch(db, 'quokkas').corrections).toEqual([{ from: 'quokkas', to: 'quokkos' }]);
+  });
+
+  it('a window holding a rare word of the query is ranked when its common words match more windows than bm25 ranks', () => {
+    const before = { ...TUNE };
+    try {
+      const all = [...findPassages(db, planSearch(db, 'roadmap budget zanzibarium'), { limit: 40 })];
+      const rare = all.filter((h) => h.matched.includes('zanzibarium')).map((h) => h.meetingId);
+      expect(rare.length).toBeGreaterThanOrEqual(2);
+      // bm25 ranks only the 20 newest windows holding any of the words, and every one holding the rare word.
+      Object.assign(TUNE, { scored: 20, rare: 20 });
+      const capped = [...findPassages(db, planSearch(db, 'roadmap budget zanzibarium'), { limit: 40 })];
+      expect(
+        capped
+          .filter((h) => h.matched.includes('zanzibarium'))
+          .map((h) => h.meetingId)
+          .sort(),
+      ).toEqual([...rare].sort());
+    } finally {
+      Object.assign(TUNE, before);
+    }
+  });
+});
