@@ -63,6 +63,8 @@ function buildV3(dir: string): string {
     );
     INSERT INTO passages(rowid, text, meeting_id, kind) SELECT rowid, name, id, 'name' FROM meetings;
     UPDATE meetings SET passage_base = rowid;
+    DROP TABLE pass_lists; -- schema 3 had no sync passes (schema 6 creates them)
+    DROP TABLE passes;
   `);
   raw.pragma('user_version = 3');
   raw.close();
