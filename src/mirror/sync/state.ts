@@ -91,11 +91,12 @@ export class RunProgress {
   /** The last event not `done`, to show again with a fresh estimate while no request ends. */
   private last: { event: SyncProgressEvent; left: number; at: number } | undefined;
 
+  /** Times are the limiter's clock (the command's, ctx.clock), so a virtual clock drives the estimate too. */
   private send(event: SyncProgressEvent): void {
     this.last =
       event.done || event.requestsLeft === undefined
         ? undefined
-        : { event, left: event.requestsLeft, at: Date.now() };
+        : { event, left: event.requestsLeft, at: this.client.limiter.clock.now() };
     this.emit(event);
   }
 
@@ -105,7 +106,7 @@ export class RunProgress {
    */
   refresh(): void {
     const last = this.last;
-    const since = Date.now() - (last?.at ?? 0);
+    const since = this.client.limiter.clock.now() - (last?.at ?? 0);
     if (last === undefined || since < REFRESH_MS) return;
     this.emit({ ...last.event, etaMs: this.eta(last.left, since), refreshed: true });
   }
