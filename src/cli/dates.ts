@@ -11,7 +11,7 @@
 //   weeks of 7 days).
 
 import { parseDurationMs } from '../shared/durations.js';
-import { UsageError } from '../shared/errors.js';
+import { flagName, UsageError, WordedError } from '../shared/errors.js';
 
 const EXAMPLES = 'e.g. 2026-01-05, 2026-01-05T14:30, 2026-01-05T14:30:00Z or 7d (also 30m, 24h, 2w)';
 
@@ -38,16 +38,42 @@ export interface TimeWindow {
   given?: [string | undefined, string | undefined];
 }
 
+/** A since/until value that is no date, date-time or duration (worded by each caller). */
+export class TimeBoundError extends WordedError {
+  constructor(
+    readonly bound: 'since' | 'until',
+    readonly value: string,
+    readonly why?: string,
+  ) {
+    super(
+      (name) =>
+        `${name(bound)} "${value}" is not a date, date-time or duration${why ? ` (${why})` : ''}; ${EXAMPLES}`,
+      flagName,
+    );
+  }
+}
+
+/** since not earlier than until: nothing can match. */
+export class EmptyTimeWindowError extends WordedError {
+  constructor(
+    readonly since: Date,
+    readonly until: Date,
+  ) {
+    super(
+      (name) =>
+        `${name('since')} (${since.toISOString()}) is not earlier than ${name('until')} (${until.toISOString()}); nothing can match`,
+      flagName,
+    );
+  }
+}
+
 /**
  * One --since/--until value as an instant. `flag` decides which end of a bare date's day is meant
  * and names the option in the error; `now` anchors relative durations.
  */
-export function parseTimeBound(value: string, flag: string, now: Date = new Date()): Date {
+export function parseTimeBound(value: string, flag: BoundFlag, now: Date = new Date()): Date {
   const text = value.trim();
-  const bad = (why?: string) =>
-    new UsageError(
-      `${flag} "${value}" is not a date, date-time or duration${why ? ` (${why})` : ''}; ${EXAMPLES}`,
-    );
+  const bad = (why?: string) => new TimeBoundError(flag === '--until' ? 'until' : 'since', value, why);
 
   const relative = parseDurationMs(text, ['m', 'h', 'd', 'w'], { maxDigits: 6 });
   if (relative !== undefined) return new Date(now.getTime() - relative);
@@ -108,9 +134,7 @@ export function parseTimeWindow(
   };
   // An empty window ([t, t)) is as surely a mistake as a reversed one.
   if (window.since && window.until && window.since.getTime() >= window.until.getTime()) {
-    throw new UsageError(
-      `--since (${window.since.toISOString()}) is not earlier than --until (${window.until.toISOString()}); nothing can match`,
-    );
+    throw new EmptyTimeWindowError(window.since, window.until);
   }
   return window;
 }

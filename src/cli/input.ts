@@ -175,13 +175,16 @@ export function parseStdinColumn<T>(input: string, column: StdinColumn<T>): T[] 
   });
 }
 
-/** Runs `read`, its usage error then naming where the value came from. */
+/** A usage error that already says where on stdin the value was. */
+class StdinValueError extends UsageError {}
+
+/** Runs `read`, its usage error then naming where the value came from (once). */
 function withWhere<T>(where: string, read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof UsageError && !err.message.startsWith('stdin'))
-      throw new UsageError(`${where}: ${err.message}`);
+    if (err instanceof UsageError && !(err instanceof StdinValueError))
+      throw new StdinValueError(`${where}: ${err.message}`);
     throw err;
   }
 }

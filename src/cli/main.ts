@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { CommanderError } from 'commander';
 import { commandTree } from '../commands/index.js';
 import type { Clock } from '../shared/clock.js';
-import { ExitCode, exitCodeOf, InterruptedError, MtgError } from '../shared/errors.js';
+import { ExitCode, exitCodeOf, flagName, InterruptedError, MtgError, WordedError } from '../shared/errors.js';
 import { sanitizeForTerminal, sanitizeOneLine } from '../shared/sanitize.js';
 import { Context, VERSION } from './context.js';
 import { parseGlobals } from './globals.js';
@@ -159,7 +159,9 @@ function report(err: unknown, io: IOStreams, env: Env, aborted: boolean): number
   }
   if (err instanceof MtgError) {
     // Messages and details may carry server text (an error envelope): never raw to the terminal.
-    io.err.write(`mtg: ${sanitizeForTerminal(err.message)}\n`);
+    // An operation's error names its arguments as the CLI spells them: flags.
+    const message = err instanceof WordedError ? err.worded(flagName) : err.message;
+    io.err.write(`mtg: ${sanitizeForTerminal(message)}\n`);
     for (const line of err.details) io.err.write(`  ${sanitizeOneLine(line)}\n`);
     return err.exitCode;
   }

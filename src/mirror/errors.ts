@@ -32,3 +32,17 @@ export function mirrorWriteError(path: string, err: unknown): unknown {
   }
   return new MtgError(`The mirror ${path} failed: ${(err as Error).message}`, ExitCode.api);
 }
+
+/** No mirror file for the profile (a read that must not create one). */
+export class NoMirrorFileError extends UsageError {
+  constructor(readonly profile: string) {
+    super(`No mirror for profile ${profile}: run \`mtg sync\``);
+  }
+}
+
+/** A mirror file with no schema yet (a first sync that has not committed it): no mirror either. */
+export class EmptyMirrorError extends UsageError {
+  constructor(readonly path: string) {
+    super(`The mirror ${path} is empty: run \`mtg sync\``);
+  }
+}

@@ -3,6 +3,7 @@
 
 import { UsageError } from '../shared/errors.js';
 import type { Db } from './driver.js';
+import { NoMirrorFileError } from './errors.js';
 import type { Mirror } from './open.js';
 
 export interface MeetingName {
@@ -23,9 +24,8 @@ export async function openExportMirror(open: () => Promise<Mirror>): Promise<Mir
   try {
     return await open();
   } catch (err) {
-    const none =
-      err instanceof UsageError ? /^No mirror for profile (.*): run `mtg sync`$/s.exec(err.message) : null;
-    if (none) throw new UsageError(`no mirror for profile ${none[1]}: run \`mtg sync\``);
+    if (err instanceof NoMirrorFileError)
+      throw new UsageError(`no mirror for profile ${err.profile}: run \`mtg sync\``);
     throw err;
   }
 }

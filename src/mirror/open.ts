@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { checkFolder, dataDir, profileFileName } from '../config/data-dir.js';
 import { UsageError } from '../shared/errors.js';
 import { type Db, openDb, sqliteErrorCode } from './driver.js';
+import { EmptyMirrorError, NoMirrorFileError } from './errors.js';
 import { readMeta, writeMeta } from './meta.js';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './schema.js';
 
@@ -91,7 +92,7 @@ export function openMirror(options: OpenMirrorOptions): Mirror {
   const path = mirrorPathIn(options.dataDir, options.profile);
   const size = fileSize(path);
   if (size === undefined) {
-    if (!create) throw new UsageError(`No mirror for profile ${options.profile}: run \`mtg sync\``);
+    if (!create) throw new NoMirrorFileError(options.profile);
     createFile(path);
   } else {
     checkHeader(path, size);
@@ -351,7 +352,7 @@ function inspect(db: Db, path: string, readonly: boolean): void {
   if (version > 0 && !tables.includes('meta')) {
     throw new UsageError(`${path} is not an mtg mirror (it has no meta table); move it away`);
   }
-  if (readonly && version === 0) throw new UsageError(`The mirror ${path} is empty: run \`mtg sync\``);
+  if (readonly && version === 0) throw new EmptyMirrorError(path);
   if (readonly && version < SCHEMA_VERSION) throw new OlderSchema(version);
 }
 

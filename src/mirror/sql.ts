@@ -11,9 +11,16 @@ function oneLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
 }
 
+/** SQLite refused a statement, or failed while its rows were read: exit 2, with SQLite's words. */
+export class SqlError extends UsageError {
+  constructor(readonly sqlite: string) {
+    super(`SQL error: ${sqlite}`);
+  }
+}
+
 /** An SQLite error (a bad statement, or one that fails while its rows are read) as exit 2. */
-export function sqlError(err: unknown): UsageError {
-  return new UsageError(`SQL error: ${oneLine(err)}`);
+export function sqlError(err: unknown): SqlError {
+  return new SqlError(oneLine(err));
 }
 
 function isSqliteError(err: unknown): boolean {

@@ -43,3 +43,31 @@ export class InterruptedError extends MtgError {
 export function exitCodeOf(err: unknown): ExitCode {
   return err instanceof MtgError ? err.exitCode : ExitCode.api;
 }
+
+/** How a caller names an argument: the CLI its flag (`--since`), `mtg mcp` the tool's argument (`since`). */
+export type ArgumentName = (argument: string) => string;
+
+/** Arguments by their own names (`since`), as the operations (src/ops/) and `mtg mcp` call them. */
+export const plainName: ArgumentName = (argument) => argument;
+
+/** Arguments as flags: `meetingId` is `--meeting-id`. */
+export const flagName: ArgumentName = (argument) =>
+  `--${argument.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/**
+ * A usage error about named arguments, worded by whoever reports it (`worded`): the error carries
+ * what went wrong as data, never as words another module must take apart. `message` names the
+ * arguments as `defaultName` does (the module that throws it knows its callers).
+ */
+export class WordedError extends UsageError {
+  constructor(
+    private readonly sentence: (name: ArgumentName) => string,
+    defaultName: ArgumentName = plainName,
+  ) {
+    super(sentence(defaultName));
+  }
+
+  worded(name: ArgumentName): string {
+    return this.sentence(name);
+  }
+}

@@ -4,6 +4,7 @@
 // it is killed.
 
 import { z } from 'zod';
+import { SqlError } from '../../mirror/sql.js';
 import { SqlTimeoutError } from '../../mirror/sql-runner.js';
 import { UsageError } from '../../shared/errors.js';
 import { ITEMS_BOUND, jsonCost, shortenStrings, takePage } from '../paging.js';
@@ -81,10 +82,7 @@ async function firstRows(rows: AsyncIterable<Obj>, count: number): Promise<Obj[]
  */
 function sqlOf<T>(run: () => T): T {
   const said = (err: unknown): never => {
-    if (err instanceof UsageError && err.message.startsWith('SQL error: '))
-      throw new UsageError(
-        `the query could not run: SQLite says: ${err.message.slice('SQL error: '.length)}`,
-      );
+    if (err instanceof SqlError) throw new UsageError(`the query could not run: SQLite says: ${err.sqlite}`);
     if (err instanceof SqlTimeoutError)
       throw new UsageError(`${err.message}; narrow it (a WHERE, a LIMIT) or ask another tool`);
     throw err;
