@@ -1,6 +1,7 @@
 // Everything `mtg mcp` reads from or does to the mirror and the API, in one place: the tools
-// (tools.ts) are declarations over these functions, which are the mirror library's own reads (the
-// code of find, --offline, changes, sql, mirror status) and the sync engine of `mtg sync`. The reads
+// (tools/) are declarations over the operations (src/ops/) and the mirror library's own reads (the
+// code of changes, sql, mirror status), given the mirror this opens, and the sync engine of `mtg
+// sync`. The reads
 // share one read-only Mirror, opened at the first call and kept for the server's life; no read
 // transaction outlives a call (every iteration is closed by then), so each call sees the last
 // committed state (WAL: a sync in another process never blocks it, and nothing is cached). A mirror
@@ -10,18 +11,17 @@
 import { statSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import * as E from '../api/endpoints.js';
-import type { SourcePage } from '../api/read-source.js';
 import type * as S from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
-import { parseTimeWindow } from '../cli/dates.js';
 import type { ChangeEvent, ChangeResource } from '../mirror/changes.js';
+import { EmptyMirrorError, NoMirrorFileError } from '../mirror/errors.js';
 import { type Mirror, mirrorPathIn, openMirror } from '../mirror/open.js';
 import { MirrorReads } from '../mirror/reads.js';
 import * as search from '../mirror/search.js';
-import { ensureSearchIndex } from '../mirror/search-index.js';
 import type { BoundedSqlOptions, BoundedSqlRows } from '../mirror/sql.js';
 import { type MirrorStatus, mirrorStatus } from '../mirror/status.js';
 import { runSync, type SyncSummary, storeWrittenActionItem, type WrittenActionItem } from '../mirror/sync.js';
+import { type ActionItemPatch, updateActionItem } from '../ops/update-action-item.js';
 import { UsageError } from '../shared/errors.js';
 import type { ExactId } from '../shared/exact.js';
 
@@ -41,29 +41,8 @@ export class NoMirrorError extends UsageError {
 
 /** The reads of one tool call, over one read-only open of the mirror. */
 export interface Reader {
-  /** `mtg find QUERY --json`'s hits, best first (FTS5 errors: UsageError, before any hit). */
-  hits(
-    query: string,
-    options: {
-      in?: readonly PassageKind[];
-      since?: string;
-      until?: string;
-      limit?: number;
-      /** One result per meeting with its best passages (`mtg find --by meeting`). */
-      groupBy?: 'passage' | 'meeting';
-    },
-  ): Iterable<Hit>;
-  /** Live meetings, newest first, as the API last sent them (`mtg meetings list --offline`). */
-  meetings(): Promise<Iterable<S.Meeting>>;
-  meeting(id: string): Promise<S.Meeting | undefined>;
-  /** The stored transcript (not found / none stored: an error saying so). */
-  transcript(meetingId: string): Promise<S.TranscriptEntry[]>;
-  /** IDs of the meetings whose transcript the mirror holds. */
-  transcriptIds(): Set<string>;
-  /** Action items as `mtg action-items list --offline` lists them (status PENDING, DONE or ALL). */
-  actionItems(status: 'PENDING' | 'DONE' | 'ALL', mineOnly: boolean): Promise<Iterable<S.ActionItem>>;
-  /** IDs of the action items the key's own default listing returns. */
-  mineIds(): Set<string>;
+  /** The open mirror, for the operations (src/ops/) that take one. */
+  readonly mirror: Mirror;
   /** `mtg changes --after SEQ --json`'s events, oldest first. */
   changes(after: number, resources: readonly ChangeResource[], limit: number): Iterable<ChangeEvent>;
   /** mtg's own statement's rows, in this process (checked read-only first). */
@@ -73,8 +52,6 @@ export interface Reader {
    * as its rows are read, ended by the bound, the signal, or when the reading stops.
    */
   boundedSql(query: string, options: BoundedSqlOptions): BoundedSqlRows;
-  /** The open mirror, for the operations (src/ops/) that take one. */
-  readonly mirror: Mirror;
 }
 
 export interface MirrorAccess {
@@ -89,7 +66,7 @@ export interface MirrorAccess {
   /** One run of `mtg sync`'s engine (its lock: another sync running is SyncLockedError). */
   sync(options: { budget?: number; onProgress?: (requests: number) => void }): Promise<SyncSummary>;
   createActionItem(body: E.ActionItemCreateBody): Promise<Written<S.CreatedActionItem>>;
-  updateActionItem(id: ExactId, body: E.ActionItemUpdateBody): Promise<Written<S.UpdatedActionItem>>;
+  updateActionItem(id: ExactId, patch: ActionItemPatch): Promise<Written<S.UpdatedActionItem>>;
 }
 
 /** A write the service applied: its item, and why the mirror could not store it at once, if it could not. */
@@ -98,67 +75,46 @@ export interface Written<T> {
   notStored?: string;
 }
 
-/** Time bounds as `mtg find --since/--until` take them, as ISO instants (errors name `since`/`until`). */
-export function timeWindow(
-  since: string | undefined,
-  until: string | undefined,
-): { since?: string; until?: string } {
-  try {
-    const w = parseTimeWindow(since, until, new Date());
-    return { since: w.since?.toISOString(), until: w.until?.toISOString() };
-  } catch (err) {
-    if (err instanceof UsageError) throw new UsageError(err.message.replace(/--(since|until)\b/g, '$1'));
-    throw err;
-  }
-}
-
-/** Items of listing pages, one after another. */
-function* itemsOf<T>(pages: Iterable<SourcePage<T>>): Generator<T> {
-  for (const page of pages) yield* page.items;
-}
-
 function readerOver(mirror: Mirror): Reader {
   const source = new MirrorReads(mirror);
   return {
     mirror,
-    hits(query, options) {
-      // A mirror made by an older mtg gets its search index here, once (progress on stderr).
-      ensureSearchIndex(mirror, (line) => process.stderr.write(`mtg mcp: ${line}\n`));
-      const find = {
-        kinds: options.in?.length ? [...new Set(options.in)] : undefined,
-        since: options.since,
-        until: options.until,
-        // Ranked up to here only (as `mtg find --limit`): ranking every match of a common word is slow.
-        limit: options.limit,
-      };
-      const hits: Iterable<search.PassageHit | search.MeetingHit> =
-        options.groupBy === 'meeting' ? source.findMeetings(query, find) : source.find(query, find);
-      return (function* () {
-        for (const hit of hits) yield search.plainHit(hit);
-      })();
-    },
-    async meetings() {
-      const listing = source.listMeetings({});
-      await listing.ready();
-      return itemsOf(listing.pages({}) as Iterable<SourcePage<S.Meeting>>);
-    },
-    meeting: (id) => source.viewMeeting(id),
-    transcript: (id) => source.transcript(id),
-    transcriptIds: () => source.meetingIdsWithTranscript(),
-    async actionItems(status, mineOnly) {
-      const listing = source.listActionItems({ status, assigneeType: mineOnly ? 'Me' : 'Anyone' });
-      await listing.ready();
-      return itemsOf(listing.pages({}) as Iterable<SourcePage<S.ActionItem>>);
-    },
-    mineIds: () => source.myActionItemIds(),
-    changes(after, resources, limit) {
-      return source.changes({ after, resources, limit }, 'after');
-    },
+    changes: (after, resources, limit) => source.changes({ after, resources, limit }, 'after'),
     sql(query) {
       const { columns, rows } = source.sql(query, 'the sql tool');
       return { columns, rows: rows() };
     },
     boundedSql: (query, options) => source.boundedSql(query, 'the sql tool', options),
+  };
+}
+
+/** A mirror file that is none yet (missing, or made by a first sync that has not committed its schema). */
+const noMirrorYet = (err: unknown) => err instanceof NoMirrorFileError || err instanceof EmptyMirrorError;
+
+/**
+ * One Mirror kept for the reads, opened by `open`, and the file it has open (device and inode):
+ * `held` gives it unless the file at `path` is gone or another one (reset, deleted, made anew).
+ */
+function heldMirror(path: string, open: () => Mirror): { held(): Mirror; close(): void } {
+  let kept: { mirror: Mirror; file: string } | undefined;
+  const close = () => {
+    kept?.mirror.close();
+    kept = undefined;
+  };
+  return {
+    held() {
+      let file: string | undefined;
+      try {
+        const st = statSync(path);
+        file = `${st.dev}:${st.ino}`;
+      } catch {
+        // No file: open() says there is no mirror.
+      }
+      if (kept && kept.file !== file) close();
+      kept ??= { mirror: open(), file: file ?? '' };
+      return kept.mirror;
+    },
+    close,
   };
 }
 
@@ -178,30 +134,10 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
     try {
       return openMirror(target);
     } catch (err) {
-      // A file made by a first sync that has not committed its schema yet: no mirror either.
-      if (err instanceof UsageError && /^(No mirror|The mirror \S+ is empty)/.test(err.message))
-        throw new NoMirrorError(target.profile);
-      throw err;
+      throw noMirrorYet(err) ? new NoMirrorError(target.profile) : err;
     }
   };
-  /** The reads' one Mirror, and the file it has open (device and inode). */
-  let kept: { mirror: Mirror; file: string } | undefined;
-  /** The kept Mirror, unless the file at `path` is gone or another one (reset, deleted, made anew). */
-  const held = (): Mirror => {
-    let file: string | undefined;
-    try {
-      const st = statSync(path);
-      file = `${st.dev}:${st.ino}`;
-    } catch {
-      // No file: open() says there is no mirror.
-    }
-    if (kept && kept.file !== file) {
-      kept.mirror.close();
-      kept = undefined;
-    }
-    if (!kept) kept = { mirror: open(), file: file ?? '' };
-    return kept.mirror;
-  };
+  const reads = heldMirror(path, open);
   // Two clients on one limiter: the writes are paced with the sync's requests, as one account's,
   // but the sync's meter (its --budget) counts only its own requests.
   let writeClient: Promise<ApiClient> | undefined;
@@ -238,12 +174,9 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
     profile: target.profile,
     path,
     async read(fn) {
-      return fn(readerOver(held()));
+      return fn(readerOver(reads.held()));
     },
-    close() {
-      kept?.mirror.close();
-      kept = undefined;
-    },
+    close: reads.close,
     status() {
       if (!exists()) return undefined;
       try {
@@ -255,8 +188,7 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
           mirror.close();
         }
       } catch (err) {
-        if (err instanceof UsageError && /^(No mirror|The mirror \S+ is empty)/.test(err.message))
-          return undefined;
+        if (noMirrorYet(err)) return undefined;
         throw err;
       }
     },
@@ -278,8 +210,8 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
       const notStored = await store({ item: created });
       return { item: created, ...(notStored !== undefined && { notStored }) };
     },
-    async updateActionItem(id, body) {
-      const updated = await E.updateActionItem(await forWrites(), id, body);
+    async updateActionItem(id, patch) {
+      const { item: updated, body } = await updateActionItem(forWrites, id, patch);
       const assignee = body.assigneeProfileId;
       const notStored = await store({
         item: updated,

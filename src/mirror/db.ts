@@ -27,6 +27,8 @@ export interface Db {
   /** `pragma('user_version')` → its single value; `pragma('integrity_check', false)` → all rows. */
   pragma(source: string, simple?: true): unknown;
   pragma(source: string, simple: false): Record<string, unknown>[];
+  /** Registers a deterministic SQL function of this connection (mtg's own, e.g. folding text). */
+  defineFunction(name: string, fn: (...args: SqlValue[]) => SqlValue): void;
   close(): void;
   readonly path: string;
   readonly readonly: boolean;

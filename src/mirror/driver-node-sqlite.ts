@@ -18,6 +18,7 @@ interface NodeSqliteStatement {
 interface NodeSqliteDatabase {
   exec(sql: string): void;
   prepare(sql: string): NodeSqliteStatement;
+  function(name: string, options: { deterministic: boolean }, fn: (...args: SqlValue[]) => SqlValue): void;
   close(): void;
   readonly isTransaction: boolean;
 }
@@ -195,6 +196,9 @@ export function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDb
       if (!simple) return sqliteCall(() => stmt.all()) as never;
       const row = sqliteCall(() => stmt.get()) as Record<string, unknown> | undefined;
       return (row === undefined ? undefined : Object.values(row)[0]) as never;
+    },
+    defineFunction(name, fn) {
+      sqliteCall(() => raw.function(name, { deterministic: true }, fn));
     },
     close() {
       conn.cache.clear();

@@ -225,6 +225,9 @@ function openBetterSqlite3(Database: typeof BetterSqlite3, path: string, options
     pragma(source: string, simple: boolean = true): never {
       return raw.pragma(source, { simple }) as never;
     },
+    defineFunction(name, fn) {
+      raw.function(name, { deterministic: true }, fn as (...args: unknown[]) => unknown);
+    },
     close() {
       if (raw.open) raw.close();
     },

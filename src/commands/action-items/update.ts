@@ -1,37 +1,36 @@
 // mtg action-items update: one or many action items, concurrently within the rate limit.
 
 import { ACTION_ITEM_STATUSES, type ActionItemStatus } from '../../api/assumptions.js';
-import { type ActionItemUpdateBody, updateActionItem, updateActionItemRequest } from '../../api/endpoints.js';
+import { updateActionItemRequest } from '../../api/endpoints.js';
 import { NO_BODY, runBulkCommand } from '../../cli/bulk.js';
 import type { Context } from '../../cli/context.js';
 import { isDryRun, printDryRun } from '../../cli/dry-run.js';
 import { type ExactId, oneOf, readStdinIds } from '../../cli/input.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
+import {
+  type ActionItemPatch,
+  actionItemUpdateBody,
+  updateActionItem,
+} from '../../ops/update-action-item.js';
 import { UsageError } from '../../shared/errors.js';
 import { exactId, uniqueExactIds } from '../../shared/ids.js';
 import * as spec from './spec.js';
 
-/** The update body from the flags; nothing to change is a usage error. */
-export function updateBody(opts: OptsFor<typeof spec.update>): ActionItemUpdateBody {
-  const body: ActionItemUpdateBody = {};
-  const title = opts.title;
-  if (title !== undefined) {
-    if (title.trim() === '') throw new UsageError('--title must not be empty');
-    body.title = title;
-  }
-  const description = opts.description;
-  if (description !== undefined) body.description = description;
-  const status = opts.status;
-  if (status !== undefined) body.status = oneOf<ActionItemStatus>(status, ACTION_ITEM_STATUSES, '--status');
-  const assignee = opts.assignee;
-  if (assignee !== undefined) {
-    body.assigneeProfileId =
-      assignee.trim().toLowerCase() === 'none' ? null : exactId(assignee, '--assignee');
-  }
-  if (Object.keys(body).length === 0) {
-    throw new UsageError('nothing to update: give --title, --description, --status or --assignee');
-  }
-  return body;
+/** The fields the flags change (each parsed as the flags spell it); the body is the operation's. */
+function patchOf(opts: OptsFor<typeof spec.update>): ActionItemPatch {
+  const { title, description, status, assignee } = opts;
+  return {
+    title,
+    description,
+    status:
+      status === undefined ? undefined : oneOf<ActionItemStatus>(status, ACTION_ITEM_STATUSES, '--status'),
+    assignee:
+      assignee === undefined
+        ? undefined
+        : assignee.trim().toLowerCase() === 'none'
+          ? null
+          : exactId(assignee, '--assignee'),
+  };
 }
 
 /** IDs from the arguments and --stdin, validated, duplicates dropped (first occurrence kept). */
@@ -47,7 +46,8 @@ async function actionItemIds(ctx: Context, args: string[], fromStdin: boolean): 
 const noun = (n: number) => (n === 1 ? 'action item' : 'action items');
 
 export const run = defineRun(spec.update, async (ctx, args, opts) => {
-  const body = updateBody(opts);
+  const patch = patchOf(opts);
+  const body = actionItemUpdateBody(patch); // exit 2 before the IDs are read
   const ids = await actionItemIds(ctx, args.ID, opts.stdin);
   if (isDryRun(opts))
     return printDryRun(
@@ -58,7 +58,7 @@ export const run = defineRun(spec.update, async (ctx, args, opts) => {
   return runBulkCommand(ctx, {
     items: ids,
     resource: 'updatedActionItem',
-    worker: async (id) => ({ id, item: await updateActionItem(client, id, body) }),
+    worker: async (id) => ({ id, item: (await updateActionItem(async () => client, id, patch)).item }),
     // A 2xx with no body was applied: what is known is the ID.
     printed: (r) => [r.item ?? { id: r.id }],
     keys: (id) => [{ id }],

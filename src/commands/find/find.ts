@@ -4,9 +4,9 @@ import { parseTimeWindow } from '../../cli/dates.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { planOutput } from '../../cli/output-plan.js';
 import { defineRun } from '../../cli/spec.js';
-import { MirrorReads } from '../../mirror/reads.js';
-import type { MeetingHit, PassageHit } from '../../mirror/search.js';
-import * as search from '../../mirror/search.js';
+import type { PassageHit } from '../../mirror/search.js';
+import * as engine from '../../mirror/search.js';
+import { search } from '../../ops/search.js';
 import { createChalk, sanitizeOneLine } from '../../output/index.js';
 import { fitPieces, textWidth, truncate } from '../../output/text.js';
 import { formatClock } from '../../output/transcript.js';
@@ -18,22 +18,20 @@ export const run = defineRun(spec.find, async (ctx, args, opts) => {
   const window = parseTimeWindow(opts.since, opts.until, ctx.io.now());
   const byMeeting = oneOf(opts.by ?? 'passage', spec.UNITS, '--by value') === 'meeting';
   const query = args.QUERY.join(' ');
-  search.parseQuery(query); // a bad query is exit 2 before the output or the mirror is opened
+  engine.parseQuery(query); // a bad query is exit 2 before the output or the mirror is opened
   const plan = await planOutput(ctx, 'hit');
   const mirror = await ctx.searchableMirror();
-  const reads = new MirrorReads(mirror);
-  const planned = reads.plan(query, { exact: opts.exact === true });
-  for (const { from, to } of planned.corrections)
-    ctx.progress.note(`"${sanitizeOneLine(from)}" matches nothing; searched for: ${sanitizeOneLine(to)}`);
-  const options = {
-    kinds: kinds.length ? [...new Set(kinds)] : undefined,
+  const { corrections, hits } = search(mirror, {
+    query,
+    in: kinds,
     since: window.since?.toISOString(),
     until: window.until?.toISOString(),
+    groupBy: byMeeting ? 'meeting' : 'passage',
     limit: plan.limit,
-  };
-  const hits: Iterable<PassageHit | MeetingHit> = byMeeting
-    ? reads.findMeetings(planned, options)
-    : reads.find(planned, options);
+    exact: opts.exact === true,
+  });
+  for (const { from, to } of corrections)
+    ctx.progress.note(`"${sanitizeOneLine(from)}" matches nothing; searched for: ${sanitizeOneLine(to)}`);
   let count = 0;
   if (plan.readable) {
     const lines: string[] = [];
@@ -48,7 +46,7 @@ export const run = defineRun(spec.find, async (ctx, args, opts) => {
   } else {
     const rows = function* () {
       for (const hit of hits) {
-        yield search.plainHit(hit);
+        yield engine.plainHit(hit);
       }
     };
     ({ count } = await plan.list(rows()));
@@ -62,7 +60,7 @@ export const run = defineRun(spec.find, async (ctx, args, opts) => {
  * then the meeting ID, which is never cut) and the snippet, matches highlighted.
  */
 function renderHit(hit: PassageHit, color: boolean, width: number): string[] {
-  const { MATCH_START, MATCH_END } = search;
+  const { MATCH_START, MATCH_END } = engine;
   const chalk = createChalk(color);
   let where = [
     hit.createdAt ? hit.createdAt.slice(0, 10) : undefined,

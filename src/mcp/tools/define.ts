@@ -4,8 +4,10 @@
 
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { parseTimeWindow } from '../../cli/dates.js';
 import type { StatementPool } from '../../mirror/sql-runner.js';
-import { MtgError, UsageError } from '../../shared/errors.js';
+import { NothingToUpdateError, UnknownMeetingError } from '../../ops/errors.js';
+import { MtgError, plainName, WordedError } from '../../shared/errors.js';
 import { ExactInteger } from '../../shared/exact.js';
 import type { MirrorAccess, Reader } from '../mirror-access.js';
 import type { SyncProgressReport } from '../sync-tool.js';
@@ -78,9 +80,26 @@ export const oneOf = <V extends string>(values: readonly V[], error: string) =>
     .string({ error })
     .refine((s) => (values as readonly string[]).some((v) => v.toLowerCase() === s.toLowerCase()), { error })
     .meta({ enum: [...values] });
-/** A meeting ID the mirror does not hold: the same sentence from every tool. */
-export const unknownMeeting = (id: string) =>
-  new UsageError(`no meeting ${id} in the mirror (search and list_meetings give IDs)`);
+/** since/until as ISO instants (a bad one: TimeBoundError, worded by `said` with the argument's name). */
+export function timeWindow(
+  since: string | undefined,
+  until: string | undefined,
+): { since?: string; until?: string } {
+  const w = parseTimeWindow(since, until, new Date());
+  return { since: w.since?.toISOString(), until: w.until?.toISOString() };
+}
+
+/**
+ * What a tool says of mtg's own error: the operations' typed errors with the tools' argument names
+ * (and where to find a meeting ID), everything else as it says itself.
+ */
+export function said(err: MtgError): string {
+  if (err instanceof UnknownMeetingError)
+    return `no meeting ${err.meetingId} in the mirror (search and list_meetings give IDs)`;
+  if (err instanceof NothingToUpdateError)
+    return 'nothing to change: give status, title, description or assignee';
+  return err instanceof WordedError ? err.worded(plainName) : err.message;
+}
 
 function sentence(error: z.ZodError, raw: unknown): string {
   const issue = error.issues[0]!;
@@ -208,7 +227,7 @@ export function registerTool(
       try {
         return await def.run(parsed.data, { access, options, request });
       } catch (err) {
-        if (err instanceof MtgError) return failure(err.message);
+        if (err instanceof MtgError) return failure(said(err));
         options.log(
           `mtg mcp: ${def.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
         );

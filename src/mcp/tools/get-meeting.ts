@@ -1,9 +1,10 @@
 // `get_meeting`: one meeting exactly as the service last sent it, and the size of its transcript.
 
 import { z } from 'zod';
+import { getMeeting as readMeeting } from '../../ops/meetings.js';
 import { ITEMS_BOUND, jsonCost, RESULT_BOUND, shortenStrings } from '../paging.js';
 import { meetingInPieces } from '../resource.js';
-import { DATA_NOT_INSTRUCTIONS, defineTool, type Obj, ok, READ, text, unknownMeeting } from './define.js';
+import { DATA_NOT_INSTRUCTIONS, defineTool, type Obj, ok, READ, text } from './define.js';
 
 export const getMeeting = defineTool({
   name: 'get_meeting',
@@ -17,16 +18,8 @@ export const getMeeting = defineTool({
   annotations: READ,
   run: async (a, { access }) =>
     access.read(async (r) => {
-      const meeting = (await r.meeting(a.id)) as Obj | undefined;
-      if (!meeting) throw unknownMeeting(a.id);
-      let transcript: { entries: number; chars: number } | null = null;
-      if (r.transcriptIds().has(a.id)) {
-        const entries = await r.transcript(a.id);
-        transcript = {
-          entries: entries.length,
-          chars: entries.reduce((n, e) => n + String(e.text ?? '').length, 0),
-        };
-      }
+      const { meeting: found, transcript } = await readMeeting(r.mirror, a.id);
+      const meeting = found as Obj;
       const result: Obj = { meeting, transcript };
       if (jsonCost(result) > RESULT_BOUND) {
         result.meeting = shortenStrings(meeting, ITEMS_BOUND);

@@ -2,6 +2,7 @@
 // transcript, in order, no entry twice (an entry beyond the size bound comes in marked pieces).
 
 import { z } from 'zod';
+import { getTranscript as readTranscript } from '../../ops/meetings.js';
 import { UsageError } from '../../shared/errors.js';
 import {
   decodeCursor,
@@ -13,17 +14,7 @@ import {
   jsonCost,
   safePrefix,
 } from '../paging.js';
-import {
-  cursor,
-  DATA_NOT_INSTRUCTIONS,
-  defineTool,
-  type Obj,
-  ok,
-  READ,
-  text,
-  unknownMeeting,
-  wholeIn,
-} from './define.js';
+import { cursor, DATA_NOT_INSTRUCTIONS, defineTool, type Obj, ok, READ, text, wholeIn } from './define.js';
 
 export const getTranscript = defineTool({
   name: 'get_transcript',
@@ -47,8 +38,7 @@ export const getTranscript = defineTool({
     const state = decodeCursor<EntryPosition>(a.cursor, f, isEntryPosition);
     const maxChars = a.maxChars ?? 40_000;
     return access.read(async (r) => {
-      if (!(await r.meeting(a.id))) throw unknownMeeting(a.id);
-      const entries = await r.transcript(a.id);
+      const entries = await readTranscript(r.mirror, a.id);
       const h = fingerprint(entries);
       if (state && state.h !== h)
         throw new UsageError(

@@ -3,7 +3,7 @@
 
 import type { McpServer } from '@modelcontextprotocol/server';
 import { ResourceTemplate } from '@modelcontextprotocol/server';
-import { UsageError } from '../../shared/errors.js';
+import * as ops from '../../ops/meetings.js';
 import type { MirrorAccess } from '../mirror-access.js';
 import { boundedMeetingMarkdown } from '../resource.js';
 import { changes } from './changes.js';
@@ -55,8 +55,7 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     async (uri, variables) => {
       const raw = variables.id;
       const id = decodeURIComponent(String(Array.isArray(raw) ? raw[0] : raw));
-      const meeting = await access.read((r) => r.meeting(id));
-      if (!meeting) throw new UsageError(`no meeting ${id} in the mirror`);
+      const { meeting } = await access.read((r) => ops.getMeeting(r.mirror, id));
       return {
         contents: [
           {

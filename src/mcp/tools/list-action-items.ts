@@ -5,8 +5,6 @@
 import { z } from 'zod';
 import type { ListedActionItem } from '../../ops/action-items.js';
 import * as ops from '../../ops/action-items.js';
-import { UnknownMeetingError } from '../../ops/errors.js';
-import { timeWindow } from '../mirror-access.js';
 import {
   decodeCursor,
   encodeCursor,
@@ -27,7 +25,7 @@ import {
   READ,
   since,
   text,
-  unknownMeeting,
+  timeWindow,
   until,
   wholeIn,
 } from './define.js';
@@ -84,22 +82,16 @@ export const listActionItems = defineTool({
     ]);
     const key = decodeCursor<ItemKey>(a.cursor, f, isItemKey);
     return access.read(async (r) => {
-      let listed: Iterable<ListedActionItem>;
-      try {
-        listed = await ops.listActionItems(r.mirror, {
-          status,
-          mine: a.mine,
-          meetingId: a.meetingId,
-          attendee: a.attendee,
-          assignee: a.assignee,
-          since: window.since,
-          until: window.until,
-          query: a.query,
-        });
-      } catch (err) {
-        if (err instanceof UnknownMeetingError) throw unknownMeeting(err.meetingId);
-        throw err;
-      }
+      const listed = await ops.listActionItems(r.mirror, {
+        status,
+        mine: a.mine,
+        meetingId: a.meetingId,
+        attendee: a.attendee,
+        assignee: a.assignee,
+        since: window.since,
+        until: window.until,
+        query: a.query,
+      });
       // Keyset: only the items after the last one of the previous page.
       const after = key && idSortKey(key.id);
       const chosen: { order: string; listed: ListedActionItem }[] = [];

@@ -1,10 +1,8 @@
 // `list_meetings`: the mirror's meetings, newest first, with a keyset cursor that survives syncs.
 
 import { z } from 'zod';
-import { foldText } from '../../shared/fold.js';
-import { timeWindow } from '../mirror-access.js';
+import * as ops from '../../ops/meetings.js';
 import {
-  afterMeetingKey,
   decodeCursor,
   encodeCursor,
   fingerprint,
@@ -24,6 +22,7 @@ import {
   READ,
   since,
   text,
+  timeWindow,
   until,
   wholeIn,
 } from './define.js';
@@ -58,34 +57,13 @@ export const listMeetings = defineTool({
       a.tag ?? null,
     ]);
     const key = decodeCursor<MeetingKey>(a.cursor, f, isMeetingKey);
-    const after = afterMeetingKey(key);
-    const who = a.attendee === undefined ? undefined : foldText(a.attendee.trim());
-    const tag = a.tag?.trim().toLowerCase();
     return access.read(async (r) => {
-      const withTranscript = r.transcriptIds();
-      const meetings = (function* (all: Iterable<Obj>) {
-        for (const m of all) {
-          const at = typeof m.createdAt === 'string' ? m.createdAt : undefined;
-          if (window.since && (!at || Date.parse(at) < Date.parse(window.since))) continue;
-          if (window.until && (!at || Date.parse(at) >= Date.parse(window.until))) continue;
-          const attendees = (Array.isArray(m.attendees) ? m.attendees : []) as Obj[];
-          if (who && !attendees.some((p) => foldText(`${p.name ?? ''}\n${p.email ?? ''}`).includes(who)))
-            continue;
-          const tags = ((Array.isArray(m.tags) ? m.tags : []) as Obj[]).map((t) => String(t.name ?? ''));
-          if (tag && !tags.some((t) => t.toLowerCase() === tag)) continue;
-          if (!after({ id: String(m.id), createdAt: at ?? null })) continue;
-          yield {
-            id: String(m.id),
-            name: (m.name as string | undefined) ?? null,
-            createdAt: at ?? null,
-            duration: m.duration ?? null,
-            tags,
-            attendees: attendees.map((p) => ({ name: p.name ?? null, email: p.email ?? null })),
-            actionItems: Array.isArray(m.actionItems) ? m.actionItems.length : 0,
-            hasTranscript: withTranscript.has(String(m.id)),
-          };
-        }
-      })((await r.meetings()) as Iterable<Obj>);
+      const meetings = await ops.listMeetings(r.mirror, {
+        ...window,
+        attendee: a.attendee,
+        tag: a.tag,
+        after: key,
+      });
       // Keyset: the next page starts after the last meeting of this one, wherever the sync moved it.
       const { page, more } = takePage(meetings, 0, a.limit ?? 20, (m) => m, shortenStrings);
       const result: Obj = { meetings: page };

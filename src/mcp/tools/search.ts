@@ -1,8 +1,11 @@
 // `search`: the hits of `mtg find QUERY --json`, paged by an offset that holds while the mirror does.
 
 import { z } from 'zod';
+import { type MeetingHit, PASSAGE_KINDS, type PassageHit, plainHit } from '../../mirror/search.js';
+import { ensureSearchIndex } from '../../mirror/search-index.js';
+import * as ops from '../../ops/search.js';
 import { UsageError } from '../../shared/errors.js';
-import { type Hit, PASSAGE_KINDS, timeWindow } from '../mirror-access.js';
+import type { Hit } from '../mirror-access.js';
 import {
   decodeCursor,
   encodeCursor,
@@ -23,6 +26,7 @@ import {
   READ,
   since,
   text,
+  timeWindow,
   until,
   wholeIn,
 } from './define.js';
@@ -93,8 +97,22 @@ export const search = defineTool({
       const state = mirrorState(r);
       if (position && position.v !== state) throw new StaleSearchCursor();
       // Ranked up to one past the page (whether a next one exists), as `mtg find --limit` ranks.
-      const hits = r.hits(a.query, { in: a.in, ...window, groupBy: a.groupBy, limit: offset + limit + 1 });
-      const { page, more, next } = takePage<Hit, Hit>(hits, offset, limit, (h) => h, shortenStrings);
+      // A mirror made by an older mtg gets its search index here, once (progress on stderr).
+      ensureSearchIndex(r.mirror, (line) => process.stderr.write(`mtg mcp: ${line}\n`));
+      const { hits } = ops.search(r.mirror, {
+        query: a.query,
+        in: a.in,
+        ...window,
+        groupBy: a.groupBy,
+        limit: offset + limit + 1,
+      });
+      const { page, more, next } = takePage<PassageHit | MeetingHit, Hit>(
+        hits,
+        offset,
+        limit,
+        plainHit,
+        shortenStrings,
+      );
       if (position && mirrorState(r) !== state) throw new StaleSearchCursor();
       const result: Obj = { results: page };
       if (more) result.nextCursor = encodeCursor(f, { o: next, v: state });

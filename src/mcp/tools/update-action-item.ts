@@ -1,7 +1,6 @@
 // `update_action_item` (only with --allow-writes): one request; reads that follow show the change.
 
 import { z } from 'zod';
-import { UsageError } from '../../shared/errors.js';
 import { exactId } from '../../shared/ids.js';
 import {
   defineTool,
@@ -37,18 +36,13 @@ export const updateActionItem = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   offered: (options) => options.allowWrites,
   run: async (a, { access, options }) => {
-    const body = {
-      ...(a.status !== undefined ? { status: a.status.toUpperCase() as 'PENDING' | 'DONE' } : {}),
-      ...(a.title !== undefined ? { title: a.title } : {}),
-      ...(a.description !== undefined ? { description: a.description } : {}),
-      ...(a.assignee !== undefined
-        ? { assigneeProfileId: a.assignee === null ? null : exactId(String(a.assignee), 'assignee') }
-        : {}),
-    };
-    if (Object.keys(body).length === 0)
-      throw new UsageError('nothing to change: give status, title, description or assignee');
     const id = exactId(String(a.id), 'id');
-    const updated = await access.updateActionItem(id, body);
+    const updated = await access.updateActionItem(id, {
+      title: a.title,
+      description: a.description,
+      status: a.status?.toUpperCase() as 'PENDING' | 'DONE' | undefined,
+      assignee: a.assignee == null ? a.assignee : exactId(String(a.assignee), 'assignee'),
+    });
     return storedOrNoted(
       ok((updated.item as Obj | undefined) ?? { updated: true, note: 'the service returned no body' }),
       updated.notStored,
