@@ -43,15 +43,6 @@ const FOREIGN: Record<string, Record<string, string>> = {
     'err.message.includes(`"':
       "the service's 409 text (no code for it): whether the server already named the tag, so it is said once",
   },
-  // Not foreign: mtg's own, in the client's request loop, which core's split of the loop (issue 31,
-  // /work/wt/notes/ops-core.md) replaces with a typed flag. Listed so that this test lands first;
-  // an entry that no longer matches fails the test below, so it goes with the code.
-  'api/client.ts': {
-    'lastError.message.startsWith(what)': 'core: whether the ApiError carries the server’s words or mtg’s',
-  },
-  'api/errors.ts': {
-    'err.message.includes(WRITE_MAY_HAVE_BEEN_APPLIED)': 'core: a typed "may have been applied" flag',
-  },
 };
 
 function tsFiles(dir: string): string[] {
