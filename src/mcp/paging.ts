@@ -198,19 +198,6 @@ export const isMeetingKey = (p: CursorPosition): boolean =>
   p.ids.length > 0 &&
   p.ids.every((id) => typeof id === 'string');
 
-/** Whether a meeting comes after the page that ended at `key` (every meeting when there is none). */
-export function afterMeetingKey(
-  key: MeetingKey | undefined,
-): (m: { id: string; createdAt: string | null }) => boolean {
-  if (!key) return () => true;
-  const t = instant(key.at);
-  const returned = new Set(key.ids);
-  return (m) => {
-    const mt = instant(m.createdAt);
-    return mt < t || (mt === t && !returned.has(m.id));
-  };
-}
-
 /** The key of a page of meetings that follows the page that ended at `previous`. */
 export function meetingKeyOf(
   previous: MeetingKey | undefined,
