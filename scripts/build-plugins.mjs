@@ -112,7 +112,9 @@ export const undiciWithoutHttp = {
       const from = "const { IncomingMessage } = require('node:http')";
       const use = 'Object.getPrototypeOf(stream).constructor === IncomingMessage';
       if (!text.includes(from) || !text.includes(use))
-        throw new Error('undici/lib/core/util.js changed: see undiciWithoutHttp in scripts/build-plugins.mjs');
+        throw new Error(
+          'undici/lib/core/util.js changed: see undiciWithoutHttp in scripts/build-plugins.mjs',
+        );
       return {
         contents: text
           .replace(from, '')
@@ -123,21 +125,26 @@ export const undiciWithoutHttp = {
         loader: 'js',
       };
     });
-    b.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, async (args) => {
-      const text = await readFile(args.path, 'utf8');
-      const from = "const http = require('node:http')";
-      const uses = text.match(/\bhttp\.\w+/g) ?? [];
-      if (!text.includes(from) || !uses.every((use) => use === 'http.maxHeaderSize'))
-        throw new Error('undici/lib/dispatcher/client.js changed: see undiciWithoutHttp in scripts/build-plugins.mjs');
-      return {
-        contents: text.replace(
-          from,
-          // node's default (16 KiB) unless the option was given on the command line or in NODE_OPTIONS.
-          "const http = /max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http') : { maxHeaderSize: 16384 }",
-        ),
-        loader: 'js',
-      };
-    });
+    b.onLoad(
+      { filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ },
+      async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        const from = "const http = require('node:http')";
+        const uses = text.match(/\bhttp\.\w+/g) ?? [];
+        if (!text.includes(from) || !uses.every((use) => use === 'http.maxHeaderSize'))
+          throw new Error(
+            'undici/lib/dispatcher/client.js changed: see undiciWithoutHttp in scripts/build-plugins.mjs',
+          );
+        return {
+          contents: text.replace(
+            from,
+            // node's default (16 KiB) unless the option was given on the command line or in NODE_OPTIONS.
+            "const http = /max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http') : { maxHeaderSize: 16384 }",
+          ),
+          loader: 'js',
+        };
+      },
+    );
   },
 };
 
