@@ -11,12 +11,6 @@ import { SRC, sourceFiles } from './imports.js';
 
 const MAX_LINES = 120;
 
-/**
- * Functions over the limit whose split is another engineer's part of #31 and had not landed when
- * this test did (file and name). Printed on every run, so the list is seen until it is empty.
- */
-const KNOWN_OVER: readonly string[] = ['mcp/mirror-access.ts mirrorAccess'];
-
 interface Measured {
   where: string;
   name: string;
@@ -53,11 +47,7 @@ describe(`functions in src/`, () => {
     const over = sourceFiles()
       .flatMap((f) => functionSizes(relative(SRC, f), readFileSync(f, 'utf8')))
       .filter((m) => m.lines > MAX_LINES);
-    const known = (m: Measured) => KNOWN_OVER.includes(`${m.where.split(':')[0]} ${m.name}`);
-    for (const m of over.filter(known)) {
-      console.warn(`known exception (to split): ${m.where} ${m.name}: ${m.lines} lines`);
-    }
-    expect(over.filter((m) => !known(m)).map((m) => `${m.where} ${m.name}: ${m.lines} lines`)).toEqual([]);
+    expect(over.map((m) => `${m.where} ${m.name}: ${m.lines} lines`)).toEqual([]);
   });
 
   it('the measure sees every kind of function, nested ones included', () => {
