@@ -4,6 +4,7 @@
 // in `meta` under `watch_seq:<consumer>` right after each event is handled, and a restarted watch
 // reads the change log after it.
 
+import { type Clock, realClock } from '../shared/clock.js';
 import { ExitCode, InterruptedError, MtgError, UsageError } from '../shared/errors.js';
 import { type ChangeEvent, type ChangeResource, lastSeq, readChanges } from './changes.js';
 import type { Db } from './driver.js';
@@ -70,20 +71,11 @@ export function effectiveInterval(askedMs: number, lastRequests: number, rate: n
   return Math.max(askedMs, Math.ceil(lastRequests / rate) * 1000);
 }
 
-/** A sleep that ends early (with InterruptedError) when the signal aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new InterruptedError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** A sleep on `clock` that ends early (with InterruptedError) when the signal aborts. */
+export async function sleep(ms: number, signal: AbortSignal, clock: Clock = realClock): Promise<void> {
+  if (signal.aborted) throw new InterruptedError();
+  await clock.sleep(ms, signal);
+  if (signal.aborted) throw new InterruptedError();
 }
 
 /** Failures that end the watch: bad input, a rejected key, Ctrl-C, and bugs (not MtgError). */
@@ -120,7 +112,8 @@ export interface WatchHooks {
   /** The sustainable request rate per second, when known (the client's limiter). */
   rateLimit?(): number | undefined;
   signal: AbortSignal;
-  now?: () => number;
+  /** Time and the waits between syncs (the Context's clock; tests drive a virtual one). */
+  clock?: Clock;
   /** Stop after this many syncs (`--once`: 1); the last one's failure is then thrown. Default: never. */
   maxSyncs?: number;
 }
@@ -129,7 +122,8 @@ const BATCH = 200;
 
 /** Runs until interrupted or a fatal error (which it throws). */
 export async function watch(mirror: Mirror, options: WatchOptions, hooks: WatchHooks): Promise<void> {
-  const now = hooks.now ?? Date.now;
+  const clock = hooks.clock ?? realClock;
+  const now = () => clock.now();
   const db = mirror.db;
   const wanted = new Set<ChangeResource>(options.resources);
   let cursor: number | undefined = options.fromStart ? 0 : readCursor(mirror, options.consumer);
@@ -202,7 +196,7 @@ export async function watch(mirror: Mirror, options: WatchOptions, hooks: WatchH
       if (failure !== undefined) throw failure;
       break;
     }
-    await waitUntil(started + interval, interval, hooks, now);
+    await waitUntil(started + interval, interval, hooks, clock);
   }
 }
 
@@ -266,14 +260,9 @@ function lastMineWalkRun(db: Db): number {
   );
 }
 
-async function waitUntil(
-  deadline: number,
-  interval: number,
-  hooks: WatchHooks,
-  now: () => number,
-): Promise<void> {
-  for (let left = deadline - now(); left > 0; left = deadline - now()) {
+async function waitUntil(deadline: number, interval: number, hooks: WatchHooks, clock: Clock): Promise<void> {
+  for (let left = deadline - clock.now(); left > 0; left = deadline - clock.now()) {
     hooks.waiting(left, interval);
-    await sleep(Math.min(left, 1000), hooks.signal);
+    await sleep(Math.min(left, 1000), hooks.signal, clock);
   }
 }

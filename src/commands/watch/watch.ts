@@ -141,6 +141,7 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
       { intervalMs, consumer, resources, fromStart: opts.fromStart },
       {
         signal: ctx.signal,
+        clock: ctx.clock,
         maxSyncs: opts.once ? 1 : undefined,
         rateLimit: () => client.limiter.sustainableRate(),
         sync: async (committed) => {
@@ -171,7 +172,7 @@ export const run = defineRun(spec.watch, async (ctx, _args, opts) => {
         report: (text) => line(`mtg: ${sanitizeOneLine(text)}`),
         warn: (text) => line(`mtg: warning: ${text}`),
         waiting: (msLeft) => {
-          const used = watchMod.requestsInLastHour(mirror.db);
+          const used = watchMod.requestsInLastHour(mirror.db, ctx.clock.now());
           status(`Next sync in ${watchMod.shortDuration(msLeft)} · ${used} requests in the last hour`);
         },
       },
