@@ -102,13 +102,11 @@ export class ApiClient {
     this.random = options.random ?? Math.random;
     this.clock = options.clock ?? realClock;
     this.transport = options.transport ?? undiciTransport(options);
-    // The limiter reads the same clock: `now` for today's limiter, `clock` for the model that
-    // replaces it (issue 31); a variable, not a literal, so that either accepts the other's field.
+    // The limiter reads the same clock; its waits go through the client's sleep (Ctrl-C rejects).
     const limiterOptions = {
       maxWaitMs: options.maxWaitMs,
       onWait: options.onWait,
       clock: this.clock,
-      now: () => this.clock.now(),
       sleep: (ms: number, cancel?: AbortSignal) => this.sleep(ms, cancel),
     };
     this.limiter = options.limiterOf?.limiter ?? new RateLimiter(limiterOptions);
@@ -212,7 +210,7 @@ export class ApiClient {
     }
     const get = (name: string) => headerValue(sent.headers[name]);
     const now = this.clock.now();
-    const rate = parseRateLimitHeaders(get, now);
+    const rate = parseRateLimitHeaders(get);
     this.limiter.observe(ticket, rate);
     this.hooks.runAfter(hooked, { kind: 'answered', status: sent.status, rate });
     // Built only under --verbose: this runs for every page of an export.

@@ -8,11 +8,8 @@ export interface RateLimitHeaders {
   reset?: number;
 }
 
-/** `_now` is not read: Reset is a delay (the client still passes its clock's now; issue #31 dropped the guess). */
-export function parseRateLimitHeaders(
-  get: (name: string) => string | undefined,
-  _now?: number,
-): RateLimitHeaders {
+/** RateLimit-Limit, -Remaining and -Reset (a delay in seconds, as the spec says). */
+export function parseRateLimitHeaders(get: (name: string) => string | undefined): RateLimitHeaders {
   const num = (name: string) => {
     const value = Number.parseFloat(get(name) ?? '');
     return Number.isFinite(value) && value >= 0 ? value : undefined;
