@@ -52,7 +52,9 @@ const STOP_WORDS = new Set(
     // question framing
     'say said says tell told think thought thinks talk talked talking discuss discussed discussing ' +
     'discussion discussions mention mentioned mentions summarize summarise summary ask asked opinion ' +
-    'opinions view views according whole meeting meetings group anything something everything'
+    'opinions view views according whole meeting meetings group anything something everything ' +
+    // a request's own verbs ("find where we…", "show me…", "remind me what we know about…")
+    'find show look looking know knew remind recall'
   ).split(' '),
 );
 

@@ -171,6 +171,16 @@ describe('find: questions in plain words', () => {
     expect(exact.stderr).toContain('No matches.');
   });
 
+  it('a request\'s own verbs ("find where…", "show me…") frame it: never typo-corrected into a rare word that outranks the answer', async () => {
+    // "find" is in no passage here; corrected, it became "fine" ("Quality control is fine").
+    for (const q of ['Find where we discussed pricing.', 'show me what we know about pricing']) {
+      const { hits, stderr } = await findRun(q);
+      expect(stderr, q).not.toContain('searched for');
+      expect(hits[0], q).toMatchObject({ meetingId: 'm_budget' });
+      expect(hits[0]!.matched, q).toEqual(['pricing']);
+    }
+  });
+
   it('--by meeting: one row per meeting, best first, with its best passages', async () => {
     const rows = await find('budget', '--by', 'meeting');
     expect(rows.map((r) => r.meetingId).sort()).toEqual(['m_budget', 'm_remote']);
