@@ -8,6 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { loadTemplateEngine, renderMeeting } from '../export/render.js';
 import { SyncLockedError } from '../mirror/lock.js';
 import { StatementPool } from '../mirror/sql-runner.js';
+import { type Clock, realClock } from '../shared/clock.js';
 import type { MirrorAccess } from './mirror-access.js';
 import { registerPrompts } from './prompts/index.js';
 import { InProcessSync } from './sync-tool.js';
@@ -89,11 +90,14 @@ export interface ServeOptions extends ServerOptions {
   signal: AbortSignal;
   /** --sync-every, in ms. */
   syncEveryMs?: number;
+  /** What --sync-every and the `sync` tool's time bound wait on (the Context's; default: the real one). */
+  clock?: Clock;
 }
 
 /** Serves until stdin closes or `signal` aborts; resolves when stopped. */
 export async function serveStdio(access: MirrorAccess, options: ServeOptions): Promise<void> {
-  const sync = options.offline ? undefined : new InProcessSync(access);
+  const clock = options.clock ?? realClock;
+  const sync = options.offline ? undefined : new InProcessSync(access, { clock });
   const stopping = new AbortController();
   const server = createMcpServer(access, { ...options, stopping: stopping.signal }, sync);
   const transport = new SerialStdioTransport(options.stdin, options.stdout);
@@ -106,7 +110,7 @@ export async function serveStdio(access: MirrorAccess, options: ServeOptions): P
   if (options.signal.aborted) stop();
   await server.connect(transport);
 
-  let timer: NodeJS.Timeout | undefined;
+  let cancelTimer: (() => void) | undefined;
   if (sync && options.syncEveryMs !== undefined) {
     const every = options.syncEveryMs;
     const once = async () => {
@@ -126,7 +130,7 @@ export async function serveStdio(access: MirrorAccess, options: ServeOptions): P
     };
     const loop = async () => {
       await once();
-      if (!options.signal.aborted) timer = setTimeout(loop, every);
+      if (!options.signal.aborted) cancelTimer = clock.timeout(loop, every);
     };
     void loop();
   }
@@ -134,8 +138,9 @@ export async function serveStdio(access: MirrorAccess, options: ServeOptions): P
   await stopped;
   // A sql statement still running is killed now (its process; the calls answer isError if they can).
   stopping.abort();
-  if (timer) clearTimeout(timer);
-  // A sync in flight stops at its next request (the signal); what it committed stays.
+  cancelTimer?.();
+  // A sync in flight stops at its next request (the signal); what it committed stays. A real second,
+  // whatever clock the syncs wait on: it bounds the process's exit.
   await Promise.race([sync?.settle(), new Promise((r) => setTimeout(r, 1_000).unref())]);
   await server.close().catch(() => undefined);
   access.close();

@@ -7,6 +7,7 @@
 // completed, so on a small plan calls that each stop early could never reach the end.
 
 import { SyncLockedError } from '../mirror/lock.js';
+import { type Clock, realClock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import type { MirrorAccess, SyncSummary } from './mirror-access.js';
 
@@ -52,13 +53,18 @@ interface Running {
 export class InProcessSync {
   private running: Running | undefined;
   private readonly timeBoundMs: number;
+  private readonly clock: Clock;
 
-  /** `timeBoundMs`: how long a `sync` call waits for the run (SYNC_TIME_BOUND_MS; tests: less). */
+  /**
+   * `timeBoundMs`: how long a `sync` call waits for the run (SYNC_TIME_BOUND_MS; tests: less);
+   * `clock`: what that bound and a run's duration are measured on (the Context's).
+   */
   constructor(
     private readonly access: MirrorAccess,
-    options: { timeBoundMs?: number } = {},
+    options: { timeBoundMs?: number; clock?: Clock } = {},
   ) {
     this.timeBoundMs = options.timeBoundMs ?? SYNC_TIME_BOUND_MS;
+    this.clock = options.clock ?? realClock;
   }
 
   get busy(): boolean {
@@ -93,9 +99,9 @@ export class InProcessSync {
   /** Waits for `run` at most the time bound: its summary, or that it is still running. */
   private async waitFor(run: Running, report?: (p: SyncProgressReport) => void): Promise<SyncAnswer> {
     if (report) run.listeners.add(report);
-    let timer: NodeJS.Timeout | undefined;
+    let cancelBound: (() => void) | undefined;
     const bound = new Promise<'bound'>((resolve) => {
-      timer = setTimeout(() => resolve('bound'), this.timeBoundMs);
+      cancelBound = this.clock.timeout(() => resolve('bound'), this.timeBoundMs);
     });
     try {
       const ended = await Promise.race([run.promise, bound]);
@@ -110,11 +116,11 @@ export class InProcessSync {
         complete: false,
         running: true,
         requests: run.requests,
-        durationMs: Date.now() - run.since,
+        durationMs: this.clock.now() - run.since,
         note: `the sync is still running in this server (${run.requests} requests so far, paced by the rate limit); what it fetched is kept and readable now: call sync again to wait for the rest`,
       };
     } finally {
-      clearTimeout(timer);
+      cancelBound?.();
       if (report) run.listeners.delete(report);
     }
   }
@@ -127,7 +133,7 @@ export class InProcessSync {
       );
     }
     const run: Running = {
-      since: Date.now(),
+      since: this.clock.now(),
       byTool,
       budget,
       requests: 0,

@@ -51,6 +51,7 @@ export const run = defineRun(spec.mcp, async (ctx, args, opts) => {
     stdout: ctx.io.out as unknown as Writable,
     signal: ctx.signal,
     syncEveryMs,
+    clock: ctx.clock,
     log: (line) => ctx.progress.line(line),
     // A request's bound bounds a statement of the sql tool too.
     sqlTimeoutMs: ctx.globals.timeoutMs,

@@ -1,0 +1,101 @@
+// `mtg mcp --sync-every` and the `sync` tool's time bound wait on the clock the server is given (the
+// Context's), so their intervals are tested on a virtual clock in milliseconds instead of minutes.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { MirrorAccess, SyncSummary } from '../../src/mcp/mirror-access.js';
+import { serveStdio } from '../../src/mcp/server.js';
+import { InProcessSync, SYNC_TIME_BOUND_MS } from '../../src/mcp/sync-tool.js';
+import { VirtualClock } from '../helpers/virtual-clock.js';
+
+/** An access whose every sync takes `syncMs` on the clock and says `requests`; when each began. */
+function accessOnClock(clock: VirtualClock, syncMs: number, requests = 3) {
+  const began: number[] = [];
+  const access = {
+    profile: 'default',
+    close: () => {},
+    sync: async () => {
+      began.push(clock.now());
+      await clock.sleep(syncMs);
+      return { complete: true, requests, durationMs: syncMs } as unknown as SyncSummary;
+    },
+  } as unknown as MirrorAccess;
+  return { access, began };
+}
+
+describe('mtg mcp --sync-every on a clock', () => {
+  it('syncs at start, then every interval after the last sync ended; stopping cancels the next one', async () => {
+    const clock = new VirtualClock(0);
+    const { access, began } = accessOnClock(clock, 5_000);
+    const log: string[] = [];
+    const controller = new AbortController();
+    const served = serveStdio(access, {
+      version: 'test',
+      offline: false,
+      allowWrites: false,
+      log: (line) => log.push(line),
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      signal: controller.signal,
+      syncEveryMs: 600_000,
+      clock,
+    });
+    // Ten minutes between syncs, each 5 s long: three syncs in 20 min 10 s of the clock.
+    await clock.advance(1_210_000);
+    expect(began).toEqual([0, 605_000, 1_210_000]);
+    await clock.advance(5_000);
+    expect(log).toEqual(Array(3).fill('mtg mcp: synced (3 requests)'));
+    controller.abort();
+    await served;
+    expect(clock.pending).toBe(0);
+    await clock.advance(3_600_000);
+    expect(began).toHaveLength(3);
+  });
+
+  it('a sync not complete says so, and the next interval goes on with it', async () => {
+    const clock = new VirtualClock(0);
+    const began: number[] = [];
+    const access = {
+      profile: 'default',
+      close: () => {},
+      sync: async () => {
+        began.push(clock.now());
+        return { complete: began.length > 1, requests: 20 } as unknown as SyncSummary;
+      },
+    } as unknown as MirrorAccess;
+    const log: string[] = [];
+    const controller = new AbortController();
+    const served = serveStdio(access, {
+      version: 'test',
+      offline: false,
+      allowWrites: false,
+      log: (line) => log.push(line),
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      signal: controller.signal,
+      syncEveryMs: 60_000,
+      clock,
+    });
+    await clock.advance(60_000);
+    controller.abort();
+    await served;
+    expect(began).toEqual([0, 60_000]);
+    expect(log).toEqual([
+      'mtg mcp: synced (20 requests, not complete: more at the next interval)',
+      'mtg mcp: synced (20 requests)',
+    ]);
+  });
+});
+
+describe('the sync tool on a clock', () => {
+  it('answers running: true after the time bound of the clock, then the next call waits for the summary', async () => {
+    const clock = new VirtualClock(0);
+    const { access } = accessOnClock(clock, 60_000, 9);
+    const sync = new InProcessSync(access, { clock });
+    const first = await clock.settle(sync.call(undefined));
+    expect(clock.now()).toBe(SYNC_TIME_BOUND_MS);
+    expect(first).toMatchObject({ complete: false, running: true, durationMs: SYNC_TIME_BOUND_MS });
+    const second = await clock.settle(sync.call(undefined));
+    expect(clock.now()).toBe(60_000);
+    expect(second).toEqual({ complete: true, requests: 9, durationMs: 60_000 });
+  });
+});
