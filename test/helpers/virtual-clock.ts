@@ -2,6 +2,10 @@
 // timers that fall due, in order, letting promise chains settle between them; settle(promise) jumps
 // from timer to timer whenever nothing else is pending, until the promise settles. Pacing, windows,
 // ETAs and intervals then take milliseconds of real time, whatever they take on the clock.
+// With `realIo`, the code under test may also do real I/O (mtg's client against a sandbox over
+// loopback HTTP, the mirror's files): the clock then never jumps while a request is in flight or a
+// file system request is pending, so time passes only while the process waits on the clock alone.
+import { subscribe } from 'node:diagnostics_channel';
 import type { Clock } from '../../src/shared/clock.js';
 
 interface Timer {
@@ -23,13 +27,45 @@ export function flush(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+export interface VirtualClockOptions {
+  /** The code under test does real I/O too: wait for it before each jump (see above). */
+  realIo?: boolean;
+  /** With realIo: fail when real I/O keeps the clock from moving this long, in real ms (default 30 s). */
+  realIoBoundMs?: number;
+}
+
+// HTTP requests in flight in this process, as undici reports them (every copy of undici, and
+// fetch, publishes on these channels by name): from creation to the whole answer or a failure.
+const inFlight = new Set<object>();
+let listening = false;
+function listenToHttp(): void {
+  if (listening) return;
+  listening = true;
+  subscribe('undici:request:create', (m) => inFlight.add((m as { request: object }).request));
+  const done = (m: unknown) => inFlight.delete((m as { request: object }).request);
+  subscribe('undici:request:trailers', done);
+  subscribe('undici:request:error', done);
+}
+
+/** A file system request (fs/promises or a callback) not answered yet. */
+function fileSystemBusy(): boolean {
+  return process.getActiveResourcesInfo().some((name) => name.startsWith('FSReq'));
+}
+
+const realPause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export class VirtualClock implements Clock {
   private time: number;
   private seq = 0;
   private timers: Timer[] = [];
+  private readonly realIo: boolean;
+  private readonly realIoBoundMs: number;
 
-  constructor(start = Date.parse('2026-01-01T00:00:00Z')) {
+  constructor(start = Date.parse('2026-01-01T00:00:00Z'), options: VirtualClockOptions = {}) {
     this.time = start;
+    this.realIo = options.realIo ?? false;
+    this.realIoBoundMs = options.realIoBoundMs ?? 30_000;
+    if (this.realIo) listenToHttp();
   }
 
   now(): number {
@@ -72,13 +108,13 @@ export class VirtualClock implements Clock {
   /** Moves the clock `ms` on, running each timer due on the way at its own moment. */
   async advance(ms: number): Promise<void> {
     const until = this.time + ms;
-    await flush();
+    await this.quiet();
     for (let timer = this.next(); timer && timer.at <= until; timer = this.next()) {
       this.run(timer);
-      await flush();
+      await this.quiet();
     }
     this.time = until;
-    await flush();
+    await this.quiet();
   }
 
   /**
@@ -97,13 +133,41 @@ export class VirtualClock implements Clock {
     // The caller sees the rejection through the returned promise; this copy must not be unhandled.
     watched.catch(() => undefined);
     for (let ran = 0; ; ran++) {
-      await flush();
+      await this.quiet();
       if (done) return watched;
       const timer = this.next();
+      if (!timer && this.realIo) {
+        // Nothing on the clock: something real (a socket's answer, a real timer) is to come.
+        await this.waitForReal(() => done || this.next() !== undefined);
+        ran--;
+        continue;
+      }
       if (!timer) throw new Error('VirtualClock.settle: nothing pending and the promise never settled');
       if (ran >= maxTimers) throw new Error(`VirtualClock.settle: still unsettled after ${maxTimers} timers`);
       if (timer.at - from > maxMs) throw new Error(`VirtualClock.settle: still unsettled after ${maxMs} ms`);
       this.run(timer);
+    }
+  }
+
+  /**
+   * One turn of the event loop; with realIo, then as long as real I/O is in flight (and one more
+   * turn, for what its end queues).
+   */
+  private async quiet(): Promise<void> {
+    await flush();
+    if (!this.realIo) return;
+    await this.waitForReal(() => inFlight.size === 0 && !fileSystemBusy());
+    await flush();
+    await flush();
+  }
+
+  /** Waits in real time, a millisecond at a time, until `ready`; bounded by realIoBoundMs. */
+  private async waitForReal(ready: () => boolean): Promise<void> {
+    const deadline = Date.now() + this.realIoBoundMs;
+    while (!ready()) {
+      if (Date.now() > deadline)
+        throw new Error(`VirtualClock: real I/O kept the clock from moving for ${this.realIoBoundMs} ms`);
+      await realPause(1);
     }
   }
 

@@ -75,9 +75,13 @@ export async function runSync(
   const run = Number(db.prepare('INSERT INTO runs(started_at) VALUES (?)').run(startedAt).lastInsertRowid);
   writeMeta(db, 'last_sync_run', String(run));
   const state = runState(db, client, run, options, meter, progress, startedAt);
-  // While the limiter waits for a window nothing ends, so nothing would tell the time left.
-  const refresher = setInterval(() => state.progress.refresh(), REFRESH_MS);
-  refresher.unref();
+  // While the limiter waits for a window nothing ends, so nothing would tell the time left. On the
+  // limiter's clock (the command's), so that a virtual clock refreshes the estimate during its waits.
+  const clock = client.limiter.clock;
+  let stopRefresher = clock.timeout(function refresh() {
+    state.progress.refresh();
+    stopRefresher = clock.timeout(refresh, REFRESH_MS);
+  }, REFRESH_MS);
   let complete = false;
   let summary: SyncSummary | undefined;
   let error: string | null = null;
@@ -109,7 +113,7 @@ export async function runSync(
     summary = summarize(state, complete, meter.count(), Date.now() - started);
     return summary;
   } finally {
-    clearInterval(refresher);
+    stopRefresher();
     meter.stop();
     stopOnAbort();
     try {
