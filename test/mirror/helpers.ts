@@ -13,9 +13,11 @@ import {
   type SyncSummary,
 } from '../../src/mirror/sync.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import type { Clock } from '../../src/shared/clock.js';
 import { sandboxEnv, tempConfigDir } from '../helpers/cli.js';
 import { type InProcessResult, runInProcess } from '../helpers/inprocess.js';
 import { tempDir } from '../helpers/temp.js';
+import type { VirtualClock } from '../helpers/virtual-clock.js';
 import { collect } from '../sandbox/helpers.js';
 
 export const SMALL = { meetings: 12, actionItems: 30, people: 14, companies: 5 };
@@ -29,13 +31,22 @@ export interface MirrorEnv {
   dbPath: string;
 }
 
-export async function mirrorEnv(options: SandboxOptions = {}): Promise<MirrorEnv> {
+export type MirrorEnvOptions = Omit<SandboxOptions, 'clock'> & { clock?: VirtualClock };
+
+/**
+ * A sandbox and a data dir, mtg run against them in-process. With `clock` (a VirtualClock made with
+ * realIo), the sandbox's windows and each command's waits run on it, and each command is settled on it.
+ */
+export async function mirrorEnv(options: MirrorEnvOptions = {}): Promise<MirrorEnv> {
   const sandbox = await startSandbox({ limits: 'none', pageSize: 5, sizes: SMALL, ...options });
   const dataDir = tempDir('mtg-mirror-test-');
   const env = sandboxEnv(sandbox, { MTG_DATA_DIR: dataDir, MTG_CONFIG_DIR: tempConfigDir() });
+  const clock = options.clock;
   // In this process (run(argv, io, env)); tests that signal or kill a sync spawn it (spawnCli).
-  const mtg = (args: string[], extraEnv: Record<string, string> = {}) =>
-    runInProcess(args, { env: { ...env, ...extraEnv } });
+  const mtg = (args: string[], extraEnv: Record<string, string> = {}) => {
+    const run = runInProcess(args, { env: { ...env, ...extraEnv }, clock });
+    return clock ? clock.settle(run) : run;
+  };
   return {
     sandbox,
     dataDir,
@@ -50,7 +61,7 @@ export async function mirrorEnv(options: SandboxOptions = {}): Promise<MirrorEnv
  * mirrorEnv() for one test file, called at its top level: every sandbox it starts is stopped after
  * the file's tests.
  */
-export function mirrorEnvs(): (options?: SandboxOptions) => Promise<MirrorEnv> {
+export function mirrorEnvs(): (options?: MirrorEnvOptions) => Promise<MirrorEnv> {
   const opened: MirrorEnv[] = [];
   afterAll(async () => {
     await Promise.all(opened.map((m) => m.sandbox.close()));
@@ -67,9 +78,12 @@ export function clientFor(
   sb: Sandbox,
   maxWaitMs = 60_000,
   onWait?: ConstructorParameters<typeof ApiClient>[0]['onWait'],
+  /** What the client and its limiter wait on (a VirtualClock: test/helpers/virtual-clock.ts). */
+  clock?: Clock,
 ): ApiClient {
   return new ApiClient({
     onWait,
+    clock,
     baseUrl: new URL(sb.baseUrl),
     apiKey: sb.apiKey,
     userAgent: 'mtg-test',
@@ -92,8 +106,9 @@ export interface EngineSync {
 export function engineSync(
   sb: Sandbox,
   base: SyncOptions = {},
+  clock?: Clock,
 ): (options?: SyncOptions, before?: (mirror: Mirror) => void) => Promise<EngineSync> {
-  const client = clientFor(sb);
+  const client = clientFor(sb, undefined, undefined, clock);
   const dataDir = tempDir('mtg-engine-');
   return async (options = {}, before) => {
     const mirror = openMirror({ profile: 'default', dataDir, baseUrl: sb.baseUrl });

@@ -1,11 +1,14 @@
 // The sync's progress under two rate-limit windows: the ETA follows the tightest window seen (not the
 // burst a short window allows), and the transcripts left show in every phase after the meetings walk.
+// The windows, the limiter's waits and the estimate run on a virtual clock (the sandbox's and the
+// client's): minutes of pacing over real loopback HTTP take a second or two.
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMirror } from '../../src/mirror/open.js';
 import { runSync, type SyncProgressEvent } from '../../src/mirror/sync.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { expectFew429 } from '../helpers/pacing.js';
 import { tempDir } from '../helpers/temp.js';
+import { VirtualClock } from '../helpers/virtual-clock.js';
 import { clientFor, engineSync } from './helpers.js';
 
 /** The list walks (the transcripts and the companies' details count what is left of themselves). */
@@ -18,14 +21,16 @@ afterAll(async () => {
 
 describe('sync progress under "5/1s,30/10s"', () => {
   it('estimates at the pace of the 10 s window from the first transcript on, and shows transcripts left in the list phases after meetings', async () => {
+    const clock = new VirtualClock(Date.now(), { realIo: true });
     const sb = await startSandbox({
       seed: 41,
       limits: '5/1s,30/10s',
       pageSize: 10,
       sizes: { meetings: 40, actionItems: 12, people: 8, companies: 3 },
+      clock,
     });
     sandboxes.push(sb);
-    const { summary, events } = await engineSync(sb)();
+    const { summary, events } = await clock.settle(engineSync(sb, {}, clock)());
     expect(summary.complete).toBe(true);
     expectFew429(sb);
     // After the meetings walk, every list phase knows the transcripts to come.
@@ -40,7 +45,7 @@ describe('sync progress under "5/1s,30/10s"', () => {
     const transcripts = events.filter((e) => e.phase === 'transcripts' && (e.left ?? 0) > 0 && !e.refreshed);
     expect(transcripts.length).toBeGreaterThan(30);
     for (const e of transcripts) expect(e.etaMs!).toBeGreaterThanOrEqual(e.left! * 290);
-  }, 90_000);
+  });
 });
 
 describe('sync progress counts the pages left, not only the transcripts', () => {
@@ -81,23 +86,32 @@ describe('sync progress counts the pages left, not only the transcripts', () => 
 
 describe('sync progress while it waits for a window ("3/1s,8/5s")', () => {
   it('counts the time left down during the wait, never below what the wait still has', async () => {
+    const clock = new VirtualClock(Date.now(), { realIo: true });
     const sb = await startSandbox({
       seed: 41,
       limits: '3/1s,8/5s',
       pageSize: 10,
       sizes: { meetings: 12, actionItems: 5, people: 5, companies: 2 },
+      clock,
     });
     sandboxes.push(sb);
     // The waits the limiter announces (as the spinner shows them), and when each event came.
     const waits: { from: number; until: number }[] = [];
-    const client = clientFor(sb, 60_000, (info) => {
-      const at = Date.now();
-      waits.push({ from: at, until: at + info.ms });
-    });
+    const client = clientFor(
+      sb,
+      60_000,
+      (info) => {
+        const at = clock.now();
+        waits.push({ from: at, until: at + info.ms });
+      },
+      clock,
+    );
     const mirror = openMirror({ profile: 'default', dataDir: tempDir('mtg-engine-'), baseUrl: sb.baseUrl });
     const events: { e: SyncProgressEvent; at: number }[] = [];
     try {
-      const summary = await runSync(client, mirror, {}, (e) => events.push({ e, at: Date.now() }));
+      const summary = await clock.settle(
+        runSync(client, mirror, {}, (e) => events.push({ e, at: clock.now() })),
+      );
       expect(summary.complete).toBe(true);
     } finally {
       mirror.close();
@@ -125,5 +139,5 @@ describe('sync progress while it waits for a window ("3/1s,8/5s")', () => {
       const before = events[i - 1]!.e;
       expect({ ...e, etaMs: 0, refreshed: undefined }).toEqual({ ...before, etaMs: 0, refreshed: undefined });
     }
-  }, 90_000);
+  });
 });
