@@ -29,6 +29,7 @@ export type ActionItemStatus = (typeof ACTION_ITEM_STATUSES)[number];
 
 /** `status` filter of GET /action-items; omitted means PENDING. */
 export const ACTION_ITEM_STATUS_FILTERS = ['PENDING', 'DONE', 'ALL'] as const;
+export type ActionItemStatusFilter = (typeof ACTION_ITEM_STATUS_FILTERS)[number];
 export const ACTION_ITEM_DEFAULT_STATUS_FILTER = 'PENDING';
 
 /** assigneeType values of GET /action-items (from the spec) and the CLI words that map to them. */

@@ -7,6 +7,7 @@
 
 import type { z } from 'zod';
 import type { ExactId } from '../shared/exact.js';
+import { type ActionItemFilter, apiQuery } from './action-item-filter.js';
 import {
   type ActionItemStatus,
   type AssigneeType,
@@ -41,17 +42,9 @@ const meetingUnlisted = S.unlistedCheck(S.Meeting);
 
 // ---- Action items --------------------------------------------------------------------------
 
-export interface ActionItemsQuery {
-  assigneeType?: AssigneeType;
-  assigneeProfileId?: number;
-  assigneeTeamId?: number;
-  status?: string;
-  attendeeProfileIds?: readonly string[];
-  tagIds?: readonly string[];
-}
-
-export function listActionItems(query: ActionItemsQuery): PaginateOptions<S.ActionItem> {
-  return { path: '/action-items', query: { ...query }, item: S.ActionItem };
+/** GET /action-items with `filter` (src/api/action-item-filter.ts: the filters, described once). */
+export function listActionItems(filter: ActionItemFilter): PaginateOptions<S.ActionItem> {
+  return { path: '/action-items', query: { ...apiQuery(filter) }, item: S.ActionItem };
 }
 
 export interface ActionItemCreateBody {

@@ -4,7 +4,8 @@
 // from (Context.source()). The interfaces live here, below both twins, so that neither the API nor
 // the mirror depends on the command line, and `mtg mcp` reads through the same ones.
 
-import type { ActionItemsQuery, SearchQuery } from './endpoints.js';
+import type { ActionItemFilter } from './action-item-filter.js';
+import type { SearchQuery } from './endpoints.js';
 import type * as S from './schemas.js';
 
 /** One page of a listing, from the API or from the mirror. */
@@ -49,7 +50,7 @@ export interface ReadSource {
   /** One meeting, or undefined when there is none with this ID. */
   viewMeeting(id: string): Promise<S.Meeting | undefined>;
   transcript(meetingId: string): Promise<S.TranscriptEntry[]>;
-  listActionItems(query: ActionItemsQuery): Listing<S.ActionItem>;
+  listActionItems(filter: ActionItemFilter): Listing<S.ActionItem>;
   listPeople(query: PeopleQuery): Listing<S.Person>;
   listCompanies(query: CompaniesQuery): Listing<S.CompanySummary>;
   viewCompany(domain: string): Promise<S.CompanyDetail>;

@@ -6,10 +6,12 @@
 // (no read transaction outlives the call or the iteration it returns: SQLite's WAL gives each
 // statement the newest commit, even while a sync writes).
 
-import type { ActionItemsQuery, SearchQuery } from '../api/endpoints.js';
+import { type ActionItemFilter, assigneeIsMe, hasMeetingFilter } from '../api/action-item-filter.js';
+import type { SearchQuery } from '../api/endpoints.js';
 import { companyDetailNotSynced, type Listing, type ReadSource } from '../api/read-source.js';
 import type * as S from '../api/schemas.js';
 import { ExitCode, MtgError, UsageError } from '../shared/errors.js';
+import { actionItemRows, checkMirrorCanFilter } from './action-item-sql.js';
 import { type ChangeEvent, type ChangesQuery, checkAfter, checkRunExists, readChanges } from './changes.js';
 import type { Db } from './driver.js';
 import { idText, LIVE_MEETINGS, meetingMatches, parse, rows } from './filters.js';
@@ -40,6 +42,16 @@ type Obj = Record<string, unknown>;
 
 /** The list walks of a sync; 'my-action-items' is the default-assignee walk that marks `mine`. */
 type Walked = 'meetings' | 'action-items' | 'my-action-items' | 'people' | 'companies';
+
+/** The lists a listing of action items with `f` needs walked to their end: the user's own for "mine", the meetings for their filters. */
+export function walksFor(f: ActionItemFilter): Walked[] {
+  const needs: Walked[] = ['action-items'];
+  const type = f.assigneeType ?? 'Me';
+  if (type === 'Me' || type === 'NotMe' || f.mine !== undefined || assigneeIsMe(f))
+    needs.push('my-action-items');
+  if (hasMeetingFilter(f)) needs.push('meetings');
+  return needs;
+}
 
 export class MirrorReads implements ReadSource {
   readonly offline = true;
@@ -178,15 +190,6 @@ export class MirrorReads implements ReadSource {
     throw new MtgError(message, ExitCode.notFound);
   }
 
-  /** IDs of live meetings with any of these tags and attended by any of these profiles (undefined: no filter). */
-  private meetingIdsWhere(filter: { tagIds?: readonly string[]; attendeeProfileIds?: readonly string[] }) {
-    if (!filter.tagIds && !filter.attendeeProfileIds) return undefined;
-    const ids = new Set<string>();
-    for (const m of mapFilter(rows(this.db(), LIVE_MEETINGS), (j) => parse<Obj>(j)))
-      if (meetingMatches(m, filter)) ids.add(String(m.id));
-    return ids;
-  }
-
   listMeetings(query: { tagIds?: readonly string[] }): Listing<S.Meeting> {
     return this.listing('meetings', query, ['meetings'], () =>
       mapFilter(rows(this.db(), LIVE_MEETINGS), (json) => {
@@ -246,46 +249,12 @@ export class MirrorReads implements ReadSource {
     return parse<S.TranscriptEntry[]>(row.json);
   }
 
-  listActionItems(query: ActionItemsQuery): Listing<S.ActionItem> {
-    const type = query.assigneeType ?? 'Me';
-    if (type === 'MyWorkspace' || type === 'OutsideMyWorkspace') {
-      throw new UsageError(
-        `--assignee ${type === 'MyWorkspace' ? 'my-workspace' : 'outside-my-workspace'} needs the API: the mirror does not know who is in your workspace`,
-      );
-    }
-    if (query.assigneeTeamId !== undefined) {
-      throw new UsageError('--assignee-team needs the API: the mirror does not know the members of teams');
-    }
-    const status = query.status ?? 'PENDING';
-    const profile = query.assigneeProfileId === undefined ? undefined : String(query.assigneeProfileId);
-    const needs: Walked[] = ['action-items'];
-    if (type === 'Me' || type === 'NotMe') needs.push('my-action-items');
-    if (query.tagIds || query.attendeeProfileIds) needs.push('meetings');
-    return this.listing('action-items', query, needs, () => {
-      const meetings = this.meetingIdsWhere(query);
-      const sql = 'SELECT json, mine FROM action_items WHERE deleted_at IS NULL ORDER BY position, id';
-      return (function* (db: Db) {
-        for (const row of db.prepare<{ json: string; mine: number }>(sql).iterate()) {
-          const item = parse<S.ActionItem>(row.json);
-          if (status !== 'ALL' && item.status !== status) continue;
-          const assignee = idText((item.assignee as Obj | null | undefined)?.profileId);
-          const mine = row.mine === 1;
-          const ok =
-            type === 'Me'
-              ? mine
-              : type === 'NotMe'
-                ? assignee !== undefined && !mine
-                : type === 'Unassigned'
-                  ? assignee === undefined
-                  : type === 'Profile'
-                    ? assignee === profile
-                    : true;
-          if (!ok) continue;
-          if (meetings && !(item.meetingIds ?? []).some((id) => meetings.has(String(id)))) continue;
-          yield item;
-        }
-      })(this.db());
-    });
+  /** `action-items list --offline`: every filter in one statement (action-item-sql.ts). */
+  listActionItems(filter: ActionItemFilter): Listing<S.ActionItem> {
+    checkMirrorCanFilter(filter);
+    return this.listing('action-items', filter, walksFor(filter), () =>
+      mapFilter(actionItemRows(this.db(), filter), (row) => parse<S.ActionItem>(row.json)),
+    );
   }
 
   /** Domain → company name, for matching people to companies (people carry a name, not a domain). */

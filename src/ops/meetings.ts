@@ -4,8 +4,8 @@
 // get_meeting, get_transcript and the resource mtg://meetings/{id} adapt them.
 
 import type * as S from '../api/schemas.js';
-import type { Db } from '../mirror/driver.js';
 import { MirrorReads } from '../mirror/reads.js';
+import { textFunctions } from '../mirror/text-functions.js';
 import { parseJsonExact } from '../shared/exact.js';
 import { foldText } from '../shared/fold.js';
 import type { MirrorReader } from './action-items.js';
@@ -64,17 +64,6 @@ WHERE m.deleted_at IS NULL
       OR (${AT} = julianday(:at) AND m.id NOT IN (SELECT value FROM json_each(:ids)))
   END)
 ORDER BY m.position, m.id`;
-
-/** Connections that have mtg's text functions (folding as foldText does, lower case as JavaScript does). */
-const withTextFunctions = new WeakSet<Db>();
-
-function textFunctions(db: Db): Db {
-  if (withTextFunctions.has(db)) return db;
-  db.defineFunction('mtg_fold', (v) => (v === null ? null : foldText(String(v))));
-  db.defineFunction('mtg_lower', (v) => (v === null ? null : String(v).toLowerCase()));
-  withTextFunctions.add(db);
-  return db;
-}
 
 /**
  * The live meetings that pass every filter of `q`, newest first (the service's order), as

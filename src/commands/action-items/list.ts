@@ -1,5 +1,6 @@
 // mtg action-items list: action items across the user's meetings, every page.
 
+import type { ActionItemFilter } from '../../api/action-item-filter.js';
 import { ACTION_ITEM_STATUS_FILTERS, ASSIGNEE_WORDS, type AssigneeType } from '../../api/assumptions.js';
 import { listValues, oneOf } from '../../cli/input.js';
 import { runList } from '../../cli/list.js';
@@ -24,7 +25,8 @@ export function assigneeFilter(value: string | undefined): {
   );
 }
 
-function listQuery(opts: OptsFor<typeof spec.list>) {
+/** The command's flags as the filters of "list action items" (src/api/action-item-filter.ts). */
+function listQuery(opts: OptsFor<typeof spec.list>): ActionItemFilter {
   const assignee = assigneeFilter(opts.assignee);
   const team = opts.assigneeTeam;
   const status = opts.status;

@@ -83,6 +83,8 @@ export const listActionItems = defineTool({
     const key = decodeCursor<ItemKey>(a.cursor, f, isItemKey);
     return access.read(async (r) => {
       const listed = await ops.listActionItems(r.mirror, {
+        // Everyone's items unless mine or assignee says otherwise (the service's default is Me).
+        assigneeType: 'Anyone',
         status,
         mine: a.mine,
         meetingId: a.meetingId,

@@ -42,6 +42,14 @@ function assigneePredicate(store: Store, type: string, profileId?: number): (a: 
   }
 }
 
+/**
+ * GET /action-items as the service answers it. The filters are described once for mtg
+ * (src/api/action-item-filter.ts: the service's part is ServiceActionItemFilter), but this is the
+ * server's side of them: it judges the query string (validation errors as the spec words them)
+ * and filters its own records (profile IDs, teams, the workspace's members: what the mirror never
+ * holds), so it keeps its own implementation of the spec's semantics rather than mtg's SQL. The
+ * same table of cases checks it and the mirror (test/api/action-item-filter.test.ts).
+ */
 export function listActionItems(ctx: Ctx): Reply {
   const q = parseQuery(ctx.query, LIST_QUERY);
   const type = q.assigneeType ?? 'Me';
