@@ -146,8 +146,7 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
         return;
       }
       refused++;
-      limiter.observe(ticket, {});
-      limiter.refused(ticket, decision.retryAfterSeconds + retryAfterJitterMs(random) / 1000);
+      limiter.observe(ticket, {}, decision.retryAfterSeconds + retryAfterJitterMs(random) / 1000);
     }
   };
   const client = async () => {

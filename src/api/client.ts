@@ -23,6 +23,7 @@ import {
   parseRateLimitHeaders,
   parseRetryAfter,
   RateLimiter,
+  type RateLimitHeaders,
   type Ticket,
   type WaitInfo,
 } from './ratelimit.js';
@@ -143,8 +144,12 @@ export class ApiClient {
     // waited out within --max-wait).
     for (;;) {
       let outcome: Outcome;
-      [outcome, ticket] = await this.attempt(req.method, url, body, ticket?.order, refusal);
+      let rate: RateLimitHeaders | undefined;
+      [outcome, ticket, rate] = await this.attempt(req.method, url, body, ticket?.order, refusal);
       const decision = decide(outcome, tries, facts);
+      // The limiter hears how it ended in one call: the answer's report and, for a 429 waited out,
+      // that the server did not count it and everyone waits (it keeps its place: acquire(order)).
+      if (rate) this.limiter.observe(ticket, rate, decision.action === 'wait' ? decision.seconds : undefined);
       if (decision.action === 'return')
         return this.answer(outcome as Outcome & { kind: 'answered' }, req, url);
       if (decision.action === 'fail') {
@@ -155,10 +160,9 @@ export class ApiClient {
         this.log(clientLog.retrying(what, decision.afterMs));
         await this.sleep(decision.afterMs);
       } else {
-        // Refused before it was applied: wait it out (the limiter holds everyone, within
-        // --max-wait) and send it again in its turn.
+        // Refused before it was applied: the limiter holds everyone (within --max-wait), and the
+        // next attempt sends it again in its turn.
         this.log(clientLog.rateLimited(what, decision.seconds));
-        this.limiter.refused(ticket, decision.seconds);
       }
       refusal = decision.action === 'wait' ? decision.error : undefined;
       tries = decision.tries;
@@ -167,7 +171,8 @@ export class ApiClient {
 
   /**
    * One attempt: the hooks, the limiter's turn (`order` keeps a retried request's place), one
-   * exchange, and the limiter and hooks told how it ended.
+   * exchange, and the hooks told how it ended; an answer's rate-limit report is returned for the
+   * limiter, which hears it with the decision (request()).
    */
   private async attempt(
     method: string,
@@ -175,7 +180,7 @@ export class ApiClient {
     body: string | undefined,
     order: number | undefined,
     refusal: ApiError | undefined,
-  ): Promise<[Outcome, Ticket]> {
+  ): Promise<[Outcome, Ticket, RateLimitHeaders?]> {
     this.throwIfAborted();
     const hooked: Attempt = { method, url };
     try {
@@ -211,11 +216,10 @@ export class ApiClient {
     const get = (name: string) => headerValue(sent.headers[name]);
     const now = this.clock.now();
     const rate = parseRateLimitHeaders(get);
-    this.limiter.observe(ticket, rate);
     this.hooks.runAfter(hooked, { kind: 'answered', status: sent.status, rate });
     // Built only under --verbose: this runs for every page of an export.
     if (this.options.log) this.log(clientLog.answered(shown(), sent.status, now - started, rate));
-    return [{ ...sent, retryAfter: parseRetryAfter(get('retry-after'), now) }, ticket];
+    return [{ ...sent, retryAfter: parseRetryAfter(get('retry-after'), now) }, ticket, rate];
   }
 
   /** A 2xx: the write counted as applied, the body decoded and validated. */

@@ -84,12 +84,23 @@ export class RateLimiter {
   }
 
   /**
-   * A response's report, of the window closest to exhaustion. It bounds that window's end from above
-   * (the server decided by `receivedAt`, taken at the round trip's midpoint within the margin); a
-   * bound later than the window's by more than Reset's rounding is of a new period.
+   * An answer, in one call: its report, of the window closest to exhaustion, and for a 429 its wait
+   * (`refusedForSeconds`: the server did not count it; nobody sends until then). The report bounds
+   * that window's end from above (the server decided at the round trip's midpoint, within the
+   * margin); a bound later than the window's by more than Reset's rounding is of a new period.
    */
-  observe(ticket: Ticket, headers: RateLimitHeaders, receivedAt = this.clock.now()): void {
-    this.settle(ticket);
+  observe(ticket: Ticket, headers: RateLimitHeaders, refusedForSeconds?: number): void {
+    this.record(ticket, headers);
+    if (refusedForSeconds !== undefined) {
+      this.done(ticket, true);
+      this.shared = true;
+      this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + refusedForSeconds * 1000);
+    }
+    this.notify();
+  }
+
+  private record(ticket: Ticket, headers: RateLimitHeaders, receivedAt = this.clock.now()): void {
+    this.done(ticket);
     this.heardBack = true;
     const { limit, remaining, reset } = headers;
     if (remaining === undefined || reset === undefined) return;
@@ -119,27 +130,22 @@ export class RateLimiter {
       w.resetAt = Math.min(w.resetAt, bound);
     }
     w.longestResetMs = Math.max(w.longestResetMs ?? 0, reset * 1000);
-    this.notify();
   }
 
   /** The request ended (answered, or without a usable report: a network error, a timeout). */
   settle(ticket: Ticket): void {
-    const sent = this.sent.find((s) => s.seq === ticket.seq);
-    if (sent) sent.done = true;
+    this.done(ticket);
     this.notify();
+  }
+
+  private done(ticket: Ticket, refused = false): void {
+    const sent = this.sent.find((s) => s.seq === ticket.seq);
+    if (sent) Object.assign(sent, { done: true, refused });
   }
 
   /** Requests let out and not yet settled (answered, failed or refused). */
   inFlight(): number {
     return this.sent.filter((s) => !s.done).length;
-  }
-
-  /** A 429: the server did not count the request; nobody sends until Retry-After has passed. */
-  refused(ticket: Ticket, retryAfterSeconds: number): void {
-    const sent = this.sent.find((s) => s.seq === ticket.seq);
-    if (sent) Object.assign(sent, { done: true, refused: true });
-    this.shared = true;
-    this.pause(retryAfterSeconds);
   }
 
   /** Nobody sends until `seconds` from now. */

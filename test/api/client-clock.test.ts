@@ -97,6 +97,43 @@ describe('the client on its Clock', () => {
     expect(waited).toBeLessThan(21_000);
   });
 
+  it("holds every request for a 429's Retry-After: one waiting its turn is not let out as the 429 comes back", async () => {
+    const { clock } = jumpingClock(Date.UTC(2031, 0, 1));
+    const { transport, sent } = scripted([
+      // The report says the window has room: only Retry-After holds the next request back.
+      {
+        status: 429,
+        headers: {
+          'retry-after': '2',
+          'ratelimit-limit': '10',
+          'ratelimit-remaining': '5',
+          'ratelimit-reset': '1',
+        },
+      },
+      ok,
+      ok,
+    ]);
+    const sentAt: number[] = [];
+    const timed: Transport = {
+      ...transport,
+      send(req, onHeaders) {
+        sentAt.push(clock.now());
+        return transport.send(req, onHeaders);
+      },
+    };
+    const client = clientWith(clock, timed);
+    const refusedAt = clock.now();
+    // The second waits its turn behind the first (nothing is known of the windows yet).
+    await Promise.all([
+      client.request({ method: 'GET', path: '/meetings' }),
+      client.request({ method: 'GET', path: '/people' }),
+    ]);
+    expect(sent.map((r) => new URL(r.url).pathname)).toEqual(['/meetings', '/meetings', '/people']);
+    // Neither is sent before Retry-After has passed (2 s, plus its jitter).
+    expect(sentAt[1]! - refusedAt).toBeGreaterThanOrEqual(2000);
+    expect(sentAt[2]! - refusedAt).toBeGreaterThanOrEqual(2000);
+  });
+
   it("ends an attempt that gets no answer at the clock's --timeout", async () => {
     const { clock } = jumpingClock(Date.UTC(2031, 0, 1), true);
     const { transport, sent } = scripted(['hang']);

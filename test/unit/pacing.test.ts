@@ -309,8 +309,7 @@ describe('RateLimiter with more than one window (the server reports only the clo
     limiter.observe(a, { limit: 3, remaining: 1, reset: 1 });
     const b = await limiter.acquire();
     // b is refused; c and d queue after it, then b asks again with its own order.
-    limiter.observe(b, { limit: 3, remaining: 0, reset: 1 });
-    limiter.refused(b, 0.5);
+    limiter.observe(b, { limit: 3, remaining: 0, reset: 1 }, 0.5);
     const order: string[] = [];
     const answer = (name: string) => (t: Ticket) => {
       order.push(name);
@@ -359,13 +358,11 @@ describe('RateLimiter with more than one window (the server reports only the clo
     const limiter = new RateLimiter({ maxWaitMs: 2_000, clock });
     for (let i = 0; i < 3; i++) {
       const t = await limiter.acquire();
-      limiter.observe(t, {});
-      limiter.refused(t, 0.5);
+      limiter.observe(t, {}, 0.5);
     }
     expect(clock.sleeps).toEqual([500, 500]);
     const t = await limiter.acquire();
-    limiter.observe(t, {});
-    limiter.refused(t, 5);
+    limiter.observe(t, {}, 5);
     await expect(limiter.acquire()).rejects.toBeInstanceOf(RateLimitExhaustedError);
   });
 });
@@ -462,7 +459,7 @@ describe("RateLimiter against the sandbox's windows, when a request's two legs d
       clock.advance(back);
       if (!decision.allowed) {
         refused++;
-        client.refused(ticket, decision.retryAfterSeconds);
+        client.observe(ticket, {}, decision.retryAfterSeconds);
         return;
       }
       const { limit, remaining, resetSeconds } = decision.state;
