@@ -74,8 +74,10 @@ export const SHAPES: Shape[] = [
     concurrency: 8,
     outMs: 10,
     backMs: 10,
-    // Two limiters that cannot see each other both spend a refilled window before either hears back.
-    holds: { per1000: 300 },
+    // The one that refills a window first spends it before the other hears back; the other, told
+    // only "Retry-After: 1" by its 429s, comes back to a spent window (the last slot left once
+    // either sees the other: 289 -> 62).
+    holds: { per1000: 65 },
   },
   {
     name: '3/1s+20/10s, slow answers (0.3 s + 0.6 s)',
@@ -107,7 +109,6 @@ export const SHAPES: Shape[] = [
     concurrency: 8,
     outMs: [10, 150],
     backMs: [10, 150],
-    holds: { per1000: 10 },
   },
 ];
 
@@ -146,7 +147,13 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
         return;
       }
       refused++;
-      limiter.observe(ticket, {}, decision.retryAfterSeconds + retryAfterJitterMs(random) / 1000);
+      // Every response carries the headers (spec section 8), a 429 too: the client observes them.
+      const { limit, remaining, resetSeconds } = decision.state;
+      limiter.observe(
+        ticket,
+        { limit, remaining, reset: resetSeconds },
+        decision.retryAfterSeconds + retryAfterJitterMs(random) / 1000,
+      );
     }
   };
   const client = async () => {

@@ -5,6 +5,7 @@
 import { type Clock, realClock } from '../shared/clock.js';
 import type { RateLimitHeaders } from './ratelimit-headers.js';
 import { type Hold, Turns, type WaitInfo } from './ratelimit-turns.js';
+import { periodMs, type Window } from './ratelimit-window.js';
 
 export { parseRateLimitHeaders, parseRetryAfter, type RateLimitHeaders } from './ratelimit-headers.js';
 export type { WaitInfo } from './ratelimit-turns.js';
@@ -29,25 +30,6 @@ export interface Ticket {
   order?: number;
 }
 
-/** One window the server reported, as its newest report says. */
-interface Window {
-  limit: number | undefined;
-  /** Remaining as of the newest report of this period (the lowest: the server's count only grows). */
-  remaining: number;
-  /** Requests sent after the report's own count against `remaining` (in-flight ones always do). */
-  seq: number;
-  /** When it refills: the earliest bound its reports of this period gave, or an estimate. */
-  resetAt?: number;
-  estimated?: boolean;
-  /** When this period began (its refill; -Infinity: before this limiter saw one); a report of a request sent before it is of the period before. */
-  since: number;
-  /** When its first request of this period left (an estimate of the period's start). */
-  startedAt?: number;
-  /** The largest Reset seen (ms), and whether it is of a period seen from its start (see periodMs()). */
-  longestResetMs?: number;
-  learned?: boolean;
-}
-
 /**
  * Admits requests in their callers' order, each when every window has room for it after counting
  * the requests sent since its newest report. A window's last slot goes alone, so that the report
@@ -64,6 +46,8 @@ export class RateLimiter {
   private heardBack = false;
   /** Another client spends the same windows (a report counted more than this limiter sent, or a 429). */
   private shared = false;
+  /** Surely shared: a report counted more than this limiter can have sent since the one before. */
+  private crowded = false;
   private readonly turns: Turns<Ticket>;
 
   constructor(options: RateLimiterOptions) {
@@ -120,13 +104,17 @@ export class RateLimiter {
     ) {
       // A new period. One whose start this limiter saw (after a refill) shows the window's whole length.
       if (w.since > Number.NEGATIVE_INFINITY) w.learned = true;
-      Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false });
+      Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false }, this.mark());
     } else if (remaining < w.remaining || ticket.seq > w.seq) {
-      // Counted more than this limiter sent: another client uses the key.
+      // Counted more than this limiter sent: another client may use the key (a first sign: reports
+      // of reordered answers can show it too), and then surely (more than it can have sent).
       if (ticket.seq > w.seq && remaining < w.remaining - this.sentBetween(w.seq, ticket.seq))
         this.shared = true;
+      if (remaining < w.remaining - (w.inFlightThen ?? 0) - this.sentAfter(w.afterSeq ?? 0))
+        this.crowded = true;
       // Within a period the server's count only grows: the lowest Remaining is the newest.
-      Object.assign(w, { remaining: Math.min(w.remaining, remaining), seq: Math.max(w.seq, ticket.seq) });
+      if (remaining < w.remaining) Object.assign(w, { remaining }, this.mark());
+      w.seq = Math.max(w.seq, ticket.seq);
       w.resetAt = Math.min(w.resetAt, bound);
     }
     w.longestResetMs = Math.max(w.longestResetMs ?? 0, reset * 1000);
@@ -187,6 +175,15 @@ export class RateLimiter {
   private sentBetween(after: number, upTo: number): number {
     return this.sent.filter((s) => !s.refused && s.seq > after && s.seq <= upTo).length;
   }
+  /** Ours sent after `seq` and not refused. */
+  private sentAfter(seq: number): number {
+    return this.sent.filter((s) => !s.refused && s.seq > seq).length;
+  }
+
+  /** Where a window's count stands against ours now (see Window.inFlightThen). */
+  private mark(): { inFlightThen: number; afterSeq: number } {
+    return { inFlightThen: this.inFlight(), afterSeq: this.seq };
+  }
 
   /** Requests the window's newest report does not count: sent after it, or still in flight. */
   private used(w: Window): number {
@@ -206,14 +203,16 @@ export class RateLimiter {
       if (w.resetAt !== undefined && now >= w.resetAt + RESET_MARGIN_MS) {
         // Refilled. Without its allowance it cannot be counted: the next report says anew.
         if (w.limit === undefined) this.windows.delete(key);
-        else Object.assign(w, { remaining: w.limit, seq: this.seq, since: now });
+        else Object.assign(w, { remaining: w.limit, seq: this.seq, since: now }, this.mark());
         w.resetAt = w.startedAt = undefined;
         continue;
       }
       // Shared with another client, a refilled window's first request goes alone: its report says
       // what the others left.
       if (this.shared && w.resetAt === undefined && inFlight) return { ms: undefined, reason: 'window' };
-      if (w.remaining - this.used(w) > 0) continue;
+      // Crowded: a window's last slot is left to the other client, whose requests since the report
+      // are unseen (both taking it is a 429).
+      if (w.remaining - this.used(w) > (this.crowded ? 1 : 0)) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.
       if (w.resetAt === undefined && !inFlight)
         Object.assign(w, { resetAt: (w.startedAt ?? now) + periodMs(w), estimated: true });
@@ -235,16 +234,4 @@ export class RateLimiter {
   private notify(): void {
     this.turns.notify();
   }
-}
-
-/**
- * A window's period. The server says only how long is left, so a window first seen mid-period shows
- * less than its length: until a refill is seen, it is taken as the next of the spec's per-second and
- * per-minute periods at or above the longest Reset seen (a 20-a-minute window first seen with 20 s
- * left is a minute long, not 20 s); after a refill, its reports of a whole period tell.
- */
-function periodMs(w: Window): number {
-  const seen = Math.max(w.longestResetMs ?? 0, 1000);
-  if (w.learned) return seen;
-  return seen <= 1000 ? 1000 : Math.max(seen, 60_000);
 }
