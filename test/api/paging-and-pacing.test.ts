@@ -1,11 +1,13 @@
 // The API client against the sandbox over real HTTP: paging (every item once, cursors bound to their
-// filters) and pacing (no 429 under tight windows; another client's 429 waited out).
+// filters) and pacing (no 429 under tight windows; another client's 429 waited out). The pacing
+// tests run the sandbox's windows and the client's waits on a virtual clock: seconds in milliseconds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { paginate } from '../../src/api/paginate.js';
 import { ActionItem } from '../../src/api/schemas.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { VirtualClock } from '../helpers/virtual-clock.js';
 
 let sandbox: Sandbox;
 const opened: ApiClient[] = [];
@@ -81,18 +83,25 @@ describe('paging over real HTTP', () => {
 
 describe('rate limits', () => {
   it('paces a paged export under tight windows without a single 429', async () => {
-    const sb = await startSandbox({ port: 0, pageSize: 5, limits: '4/1s' });
+    const clock = new VirtualClock(Date.now(), { realIo: true });
+    const sb = await startSandbox({ port: 0, pageSize: 5, limits: '4/1s', clock });
     try {
       let count = 0;
-      for await (const _ of paginate(clientFor(sb), {
-        path: '/action-items',
-        query: { assigneeType: 'Anyone', status: 'ALL' },
-        item: ActionItem,
-        limit: 45,
-      })) {
-        count++;
-      }
+      const exported = async () => {
+        for await (const _ of paginate(clientFor(sb, { clock }), {
+          path: '/action-items',
+          query: { assigneeType: 'Anyone', status: 'ALL' },
+          item: ActionItem,
+          limit: 45,
+        })) {
+          count++;
+        }
+      };
+      const from = clock.now();
+      await clock.settle(exported());
       expect(count).toBe(45);
+      // 9 pages at 4 a second: the last two waited for the next second.
+      expect(clock.now() - from).toBeGreaterThanOrEqual(2_000);
       expect(sb.count429).toBe(0);
     } finally {
       await sb.close();
@@ -100,16 +109,19 @@ describe('rate limits', () => {
   });
 
   it('meets a 429 caused by another client of the account, waits Retry-After, and succeeds', async () => {
-    const sb = await startSandbox({ port: 0, limits: '2/1s' });
+    const clock = new VirtualClock(Date.now(), { realIo: true });
+    const sb = await startSandbox({ port: 0, limits: '2/1s', clock });
     try {
       // Another client of the same account uses up the window behind our back.
       for (let i = 0; i < 2; i++)
         await fetch(`${sb.baseUrl}/people?limit=1`, { headers: { authorization: `Bearer ${sb.apiKey}` } });
       const waits: string[] = [];
-      const res = await clientFor(sb, { onWait: (w) => waits.push(w.reason) }).request({
-        method: 'GET',
-        path: '/people',
-      });
+      const res = await clock.settle(
+        clientFor(sb, { onWait: (w) => waits.push(w.reason), clock }).request({
+          method: 'GET',
+          path: '/people',
+        }),
+      );
       expect(res.status).toBe(200);
       expect(sb.count429).toBe(1);
       expect(waits).toContain('retry-after');

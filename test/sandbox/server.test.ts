@@ -7,6 +7,7 @@ import {
   type Sandbox,
   startSandbox,
 } from '../../src/sandbox/index.js';
+import { VirtualClock } from '../helpers/virtual-clock.js';
 import { call, collect, nextPath } from './helpers.js';
 
 const ok = <T extends z.ZodType>(schema: T, body: unknown) => {
@@ -233,8 +234,10 @@ describe('sandbox server', () => {
 
 describe('sandbox rate limits', () => {
   let sb: Sandbox;
+  // The windows count time on a virtual clock: the test moves it past a window instead of waiting.
+  const clock = new VirtualClock(Date.now());
   beforeAll(async () => {
-    sb = await startSandbox({ plan: 'Free', limits: '3/1s,100/1m' });
+    sb = await startSandbox({ plan: 'Free', limits: '3/1s,100/1m', clock });
   });
   afterAll(() => sb.close());
 
@@ -254,7 +257,7 @@ describe('sandbox rate limits', () => {
     expect(env.error).toContain('Free plan');
     expect(sb.count429).toBe(2);
     // 429s consumed no budget: after the window, the minute window shows only 3 used.
-    await new Promise((r) => setTimeout(r, 1050));
+    await clock.advance(1_050);
     const after = await call(sb, '/companies');
     expect(after.status).toBe(200);
   });

@@ -9,6 +9,7 @@ import { ApiError, NetworkError, RateLimitExhaustedError, ResponseShapeError } f
 import { paginate } from '../../src/api/paginate.js';
 import type { WaitInfo } from '../../src/api/ratelimit.js';
 import { ActionItem } from '../../src/api/schemas.js';
+import { VirtualClock } from '../helpers/virtual-clock.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
 const servers: Server[] = [];
@@ -169,7 +170,11 @@ describe('ApiClient', () => {
       waits.push(w.ms);
       events.push(`wait ${w.reason}`);
     };
-    await client(url, { onWait }).request({ method: 'GET', path: '/people' });
+    // The wait on a virtual clock: the whole Retry-After passes on it, in milliseconds.
+    const clock = new VirtualClock(Date.now(), { realIo: true });
+    const from = clock.now();
+    await clock.settle(client(url, { onWait, clock }).request({ method: 'GET', path: '/people' }));
+    expect(clock.now() - from).toBeGreaterThanOrEqual(1_000);
     expect(hits.length).toBe(2);
     // The resend came only after the announced wait of the whole Retry-After (1 s).
     expect(events).toEqual(['request 1', 'wait retry-after', 'request 2']);
@@ -181,9 +186,12 @@ describe('ApiClient', () => {
     const { url } = await serve((_req, res) =>
       json(res, 429, { code: 'RATE_LIMITED', error: 'slow down' }, { 'retry-after': '0' }),
     );
-    const err = await client(url, { maxRetries: 1 })
-      .request({ method: 'GET', path: '/people' })
-      .catch((e) => e);
+    const clock = new VirtualClock(Date.now(), { realIo: true });
+    const err = await clock.settle(
+      client(url, { maxRetries: 1, clock })
+        .request({ method: 'GET', path: '/people' })
+        .catch((e) => e),
+    );
     expect(err).toBeInstanceOf(RateLimitExhaustedError);
     expect(err.exitCode).toBe(5);
   });
