@@ -2,10 +2,15 @@
 // Context's), so their intervals are tested on a virtual clock in milliseconds instead of minutes.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { MirrorAccess, SyncSummary } from '../../src/mcp/mirror-access.js';
+import { Context } from '../../src/cli/context.js';
+import { parseGlobals } from '../../src/cli/globals.js';
+import { testIO } from '../../src/cli/io.js';
+import { type MirrorAccess, mirrorAccess, type SyncSummary } from '../../src/mcp/mirror-access.js';
 import { serveStdio } from '../../src/mcp/server.js';
 import { InProcessSync, SYNC_TIME_BOUND_MS } from '../../src/mcp/sync-tool.js';
+import { expectFew429 } from '../helpers/pacing.js';
 import { VirtualClock } from '../helpers/virtual-clock.js';
+import { mcpEnv } from './helpers.js';
 
 /** An access whose every sync takes `syncMs` on the clock and says `requests`; when each began. */
 function accessOnClock(clock: VirtualClock, syncMs: number, requests = 3) {
@@ -83,6 +88,68 @@ describe('mtg mcp --sync-every on a clock', () => {
       'mtg mcp: synced (20 requests, not complete: more at the next interval)',
       'mtg mcp: synced (20 requests)',
     ]);
+  });
+});
+
+describe('mtg mcp --sync-every against the sandbox, on a virtual clock', () => {
+  it('under tight windows ("3/1s,20/10s"): the first sync complete with few 429s, the next one an interval after it', async () => {
+    // The sandbox's windows, the engine's pacing and the interval on one clock; HTTP and files real.
+    const clock = new VirtualClock(Date.now(), { realIo: true });
+    const m = await mcpEnv(
+      {
+        limits: '3/1s,20/10s',
+        pageSize: 10,
+        sizes: { meetings: 4, actionItems: 6, people: 3, companies: 2 },
+        clock,
+      },
+      false,
+    );
+    const io = testIO();
+    io.decideColors(m.env, true);
+    const controller = new AbortController();
+    const ctx = new Context(parseGlobals({}), io, m.env, controller.signal, [], clock);
+    const access = await mirrorAccess(ctx);
+    const logged: { line: string; at: number }[] = [];
+    let twoSyncs!: () => void;
+    const synced = new Promise<void>((resolve) => {
+      twoSyncs = resolve;
+    });
+    const served = serveStdio(access, {
+      version: 'test',
+      offline: false,
+      allowWrites: false,
+      log: (line) => {
+        logged.push({ line, at: clock.now() });
+        if (logged.length === 2) twoSyncs();
+      },
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      signal: controller.signal,
+      syncEveryMs: 600_000,
+      clock,
+    });
+    const from = clock.now();
+    try {
+      await clock.settle(synced);
+      expect(logged.map((l) => l.line)).toEqual([
+        expect.stringMatching(/^mtg mcp: synced \(\d+ requests\)$/),
+        expect.stringMatching(/^mtg mcp: synced \(\d+ requests\)$/),
+      ]);
+      const first = logged[0]!;
+      const second = logged[1]!;
+      // The first sync's requests were paced by the windows (more than 3 a second allowed).
+      expect(first.at - from).toBeGreaterThan(1_000);
+      expect(second.at - first.at).toBeGreaterThanOrEqual(600_000);
+      expectFew429(m.sandbox);
+      const status = access.status();
+      expect(status?.lastSync?.complete).toBe(true);
+      expect(status?.counts.meetings).toBe(m.sandbox.snapshot().meetings.length);
+    } finally {
+      controller.abort();
+      await served;
+      await ctx.dispose();
+      await m.sandbox.close();
+    }
   });
 });
 
