@@ -10,6 +10,7 @@
 import { segmentCjk } from '../shared/cjk.js';
 import type { Db, Statement } from './driver.js';
 import { fromJsonText } from './json.js';
+import { vocabularyWriter } from './search-vocab.js';
 
 export type PassageKind = 'name' | 'notes' | 'transcript' | 'action-items' | 'attendees';
 
@@ -203,6 +204,7 @@ export function passageWriter(db: Db): PassageWriter {
     'SELECT coalesce(max(passage_base), 0) + 1 AS base FROM meetings',
   );
   const setBase = db.prepare('UPDATE meetings SET passage_base = ? WHERE id = ?');
+  const vocabulary = vocabularyWriter(db);
   const block = 2 ** ROWID_MEETING_SHIFT;
   const clear = (base: number) => del.run(base * block, (base + 1) * block - 1);
   return {
@@ -219,8 +221,15 @@ export function passageWriter(db: Db): PassageWriter {
         fromJsonText(r.json) as Obj,
         r.transcript === null ? undefined : fromJsonText(r.transcript),
       ).slice(0, PASSAGES_PER_MEETING);
-      for (const w of indexRows(passages))
-        ins.run(rowIdOf(base, w.kind, w.first), segmentCjk(w.text), segmentCjk(w.speakers));
+      const texts: string[] = [];
+      for (const w of indexRows(passages)) {
+        const text = segmentCjk(w.text);
+        const speakers = segmentCjk(w.speakers);
+        ins.run(rowIdOf(base, w.kind, w.first), text, speakers);
+        texts.push(text, speakers);
+      }
+      // The typo lookup's vocabulary lists the index's terms (search-vocab.ts), in the same transaction.
+      vocabulary.add(texts);
     },
     remove(meetingId) {
       const base = row.get(meetingId)?.base;

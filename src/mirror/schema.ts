@@ -7,10 +7,11 @@
 // its passages are replaced by a rowid range rather than a scan of the index), walks.items (the
 // position of the walk's next item), walks.abandoned_at (a walk given up by --full), runs.error (why a run stopped early); walks,
 // runs and passes ids are never reused (AUTOINCREMENT), since items keep the id of the walk that saw them.
-// V6 (schema-passes.ts): the sync's passes, stored.
+// V6 (schema-passes.ts): the sync's passes, stored. V7 (search-vocab.ts): the typo lookup's vocabulary.
 
 import type { Db } from './driver.js';
 import { V6 } from './schema-passes.js';
+import { V7 } from './search-vocab.js';
 
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -166,7 +167,7 @@ function V5(db: Db): void {
 }
 
 /** migrations[i] takes the schema from version i to i + 1: SQL, or a step over the rows. */
-const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4, V5, V6];
+const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4, V5, V6, V7];
 
 export const SCHEMA_VERSION = migrations.length;
 
@@ -184,6 +185,7 @@ export const TABLES = [
   'pass_lists',
   'changes',
   'passages',
+  'search_vocab',
 ] as const;
 
 export function schemaVersion(db: Db): number {

@@ -5,8 +5,9 @@ import { segmentCjk } from '../shared/cjk.js';
 import { type Db, openDb, type Statement } from './driver.js';
 import { type Concept, matchExpression, parseQuery, quote } from './search-query.js';
 import type { SearchPlan } from './search-types.js';
+import { editDistance, nearestWord, TOKENIZER } from './search-vocab.js';
 
-export const TOKENIZER = 'porter unicode61 remove_diacritics 2';
+export { editDistance, TOKENIZER };
 
 /**
  * A private in-memory database with the index's tokenizer: what a text's indexed terms are
@@ -163,7 +164,11 @@ export function planSearch(db: Db, query: string, { exact = false } = {}): Searc
         const [term] = scratch().tokens(alt.text);
         if (term === undefined || docCount(db, term) > 0) continue;
         const known = indexStats(db).nearest;
-        if (!known.has(alt.text)) known.set(alt.text, nearestWord(db, alt.text, term));
+        if (!known.has(alt.text))
+          known.set(
+            alt.text,
+            nearestWord(db, alt.text, term, (t) => docCount(db, t)),
+          );
         const nearest = known.get(alt.text);
         if (nearest === undefined) continue;
         corrections.push({ from: alt.text, to: nearest });
@@ -172,80 +177,4 @@ export function planSearch(db: Db, query: string, { exact = false } = {}): Searc
       }
   }
   return { parsed, match: matchExpression(parsed), corrections };
-}
-
-/** Indexed terms nearestWord compares at most (those of the word's first letter, by frequency). */
-const TYPO_CANDIDATES = 20_000;
-
-/**
- * The indexed word nearest to `word` (which matches nothing; `stem` is its indexed form): among the
- * terms of the index with the same first letter, the one within the edit distance allowed whose
- * spelled form (the stem with a common ending: "price" → "pricing") is nearest, the most frequent
- * on a tie. Undefined when none is near enough.
- */
-function nearestWord(db: Db, word: string, stem: string): string | undefined {
-  const target = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-  const max = target.length > 5 ? 2 : 1;
-  if (target.length < 3) return undefined;
-  const first = stem[0]!;
-  const rows = db
-    .prepare<{ term: string; doc: number }>(
-      'SELECT term, doc FROM passages_terms WHERE term >= ? AND term < ? LIMIT ?',
-    )
-    .all(first, String.fromCodePoint(first.codePointAt(0)! + 1), TYPO_CANDIDATES);
-  let best: { form: string; d: number; doc: number } | undefined;
-  for (const { term, doc } of rows) {
-    const t = String(term);
-    if (Math.abs(t.length - target.length) > max + 3) continue;
-    for (const form of spelledForms(t)) {
-      const d = editDistance(target, form, max);
-      if (d > max) continue;
-      if (!best || d < best.d || (d === best.d && Number(doc) > best.doc))
-        best = { form, d, doc: Number(doc) };
-    }
-  }
-  return best?.form;
-}
-
-/** Words a porter stem may stand for: itself, and with the endings that stemming takes off. */
-function spelledForms(stem: string): string[] {
-  const forms = [
-    stem,
-    `${stem}s`,
-    `${stem}ed`,
-    `${stem}ing`,
-    `${stem}e`,
-    `${stem}es`,
-    `${stem}er`,
-    `${stem}ion`,
-  ];
-  if (stem.endsWith('e')) {
-    const base = stem.slice(0, -1);
-    forms.push(`${base}ing`, `${base}ed`, `${base}ion`);
-  }
-  if (stem.endsWith('i')) forms.push(`${stem.slice(0, -1)}y`, `${stem.slice(0, -1)}ies`);
-  return forms;
-}
-
-/** Levenshtein distance with transpositions, computed up to `max` (anything beyond: max + 1). */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        v = Math.min(v, prev2[j - 2]! + 1);
-      cur.push(v);
-      rowMin = Math.min(rowMin, v);
-    }
-    if (rowMin > max) return max + 1;
-    prev2 = prev;
-    prev = cur;
-  }
-  return prev[b.length]!;
 }

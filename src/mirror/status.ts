@@ -6,6 +6,7 @@ import { lockHolder } from './lock.js';
 import type { Mirror } from './open.js';
 import { unindexedCount } from './passages.js';
 import { schemaVersion } from './schema.js';
+import { vocabularyPending } from './search-vocab.js';
 import { pendingTranscriptCount } from './sync.js';
 
 export interface MirrorStatus {
@@ -29,8 +30,11 @@ export interface MirrorStatus {
   deleted: { meetings: number; actionItems: number; people: number; companies: number };
   transcriptsPending: number;
   lastSeq: number;
-  /** The search index: building (live meetings not indexed yet, after an upgrade) or ready. */
-  searchIndex: { state: 'building' | 'ready'; pending: number };
+  /**
+   * The search index: building (live meetings not indexed yet, or its typo vocabulary not listed
+   * yet, after an upgrade) or ready.
+   */
+  searchIndex: { state: 'building' | 'ready'; pending: number; vocabulary: 'building' | 'ready' };
 }
 
 export function mirrorStatus(mirror: Mirror): MirrorStatus {
@@ -89,7 +93,8 @@ export function mirrorStatus(mirror: Mirror): MirrorStatus {
     lastSeq: lastSeq(db),
     searchIndex: (() => {
       const pending = unindexedCount(db);
-      return { state: pending > 0 ? 'building' : 'ready', pending };
+      const vocabulary = vocabularyPending(db) ? 'building' : 'ready';
+      return { state: pending > 0 || vocabulary === 'building' ? 'building' : 'ready', pending, vocabulary };
     })(),
   };
 }

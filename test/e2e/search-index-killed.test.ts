@@ -130,5 +130,18 @@ describe('the search index built on upgrade, killed mid-build', () => {
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.filter((h) => h.meetingId === 'm_00007').length).toBeGreaterThan(0);
     expect(again.stdout).toBe(fresh.stdout);
+    // The typo lookup's vocabulary (schema 7) was written with the index's rows, kill or not.
+    const db = openDb(path, { readonly: true });
+    try {
+      const terms = (table: string) =>
+        db
+          .prepare<{ term: string }>(`SELECT term FROM ${table} ORDER BY term`)
+          .all()
+          .map((r) => r.term);
+      expect(terms('search_vocab')).toEqual(terms('passages_terms'));
+      expect(terms('search_vocab')).toContain('kiwifruit');
+    } finally {
+      db.close();
+    }
   }, 240_000);
 });

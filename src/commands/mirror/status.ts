@@ -58,7 +58,9 @@ export const run = defineRun(spec.status, async (ctx) => {
         'search index',
         s.searchIndex.state === 'ready'
           ? 'ready'
-          : `building: ${humanCount(s.searchIndex.pending)} meetings to index (the next find or search does it)`,
+          : s.searchIndex.pending > 0
+            ? `building: ${humanCount(s.searchIndex.pending)} meetings to index (the next find or search does it)`
+            : 'building: its typo vocabulary (the next find or search does it)',
       ),
   );
   return ExitCode.ok;

@@ -250,7 +250,11 @@ describe('the index of a mirror made by an older mtg', () => {
     db.close();
     const localEnv = { MTG_DATA_DIR: dir, MTG_CONFIG_DIR: env.MTG_CONFIG_DIR!, MTG_OFFLINE: '1' };
     const status = await runInProcess(['mirror', 'status', '--json'], { env: localEnv });
-    expect(JSON.parse(status.stdout).searchIndex).toEqual({ state: 'building', pending: left });
+    expect(JSON.parse(status.stdout).searchIndex).toEqual({
+      state: 'building',
+      pending: left,
+      vocabulary: 'ready',
+    });
     const r = await runInProcess(['find', 'kiwifruit', '--json'], { env: localEnv });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Building the search index from the mirror (${left} meetings`);
@@ -258,7 +262,7 @@ describe('the index of a mirror made by an older mtg', () => {
     const again = await runInProcess(['find', 'kiwifruit', '--json'], { env: localEnv });
     expect(again.stderr).not.toContain('Building');
     const done = await runInProcess(['mirror', 'status', '--json'], { env: localEnv });
-    expect(JSON.parse(done.stdout).searchIndex).toEqual({ state: 'ready', pending: 0 });
+    expect(JSON.parse(done.stdout).searchIndex).toEqual({ state: 'ready', pending: 0, vocabulary: 'ready' });
     // Nothing left to build: ensureSearchIndex says nothing.
     const mirror = openMirror({ profile: 'default', dataDir: dir, readonly: true });
     const lines: string[] = [];

@@ -1,0 +1,292 @@
+// The typo lookup's vocabulary (schema 7): `search_vocab`, every term of the search index once, in
+// a plain table. A word that matches nothing is compared with the indexed terms of its first
+// letter; listing them through fts5vocab (`passages_terms`) made SQLite count the documents of each
+// (it reads a term's whole document list: the common words of that letter cost tens of ms), in
+// every new process. The table lists them for a B-tree range read.
+//
+// Kept current by the index's writer (passages.ts): the terms of every row it writes are added in
+// the same transaction. A term whose rows are all deleted stays listed (the index does not say when
+// a term's last row goes); the lookup asks the index for the documents of the words it would
+// choose, and skips a term that has none. A mirror of schema 6 or older gets the table empty and a
+// `meta` key saying where the copy of the index's terms stands (VOCAB_AFTER); the first search
+// copies them in batches (buildVocabulary: offline, resumable), and until then the lookup lists the
+// terms through fts5vocab as before.
+
+import { type Db, openDb, type Statement } from './driver.js';
+import { readMeta, writeMeta } from './meta.js';
+
+/** The index's tokenizer (the search index's and the query's: search-plan.ts). */
+export const TOKENIZER = 'porter unicode61 remove_diacritics 2';
+
+/**
+ * `meta` key: while present, the vocabulary is being copied from the index, and every term up to
+ * its value (in the index's order) is copied ('' : none yet).
+ */
+export const VOCAB_AFTER = 'search_vocab_after';
+
+/**
+ * V7: the table, empty, and the copy of the index's terms pending (buildVocabulary) when the index
+ * has rows (an index emptied by V4's rebuild is refilled by the writer, which lists its terms). IF
+ * NOT EXISTS and emptied: a file taken back to an older user_version by hand (as tests make the
+ * mirrors of older releases) may have it already.
+ */
+export const V7 = `
+CREATE TABLE IF NOT EXISTS search_vocab (term TEXT PRIMARY KEY) WITHOUT ROWID;
+DELETE FROM search_vocab;
+DELETE FROM meta WHERE key = '${VOCAB_AFTER}';
+INSERT INTO meta(key, value) SELECT '${VOCAB_AFTER}', ''
+  WHERE EXISTS (SELECT 1 FROM meetings WHERE passage_base IS NOT NULL);
+`;
+
+/** True while the vocabulary is not complete (a mirror upgraded to schema 7, not searched since). */
+export function vocabularyPending(db: Db): boolean {
+  return readMeta(db, VOCAB_AFTER) !== undefined;
+}
+
+/** Terms copied per transaction while the vocabulary is built: a kill loses at most one batch. */
+const VOCAB_BATCH = 2000;
+
+/**
+ * Copy the index's terms into the vocabulary, in batches in the index's order, each with the
+ * position it reached (VOCAB_AFTER): killed, the next call resumes there. `progress(terms)` after
+ * each batch (`batch`: terms per transaction, smaller in tests). Returns the number of terms copied (0: nothing was pending).
+ */
+export function buildVocabulary(db: Db, progress?: (terms: number) => void, batch = VOCAB_BATCH): number {
+  if (!vocabularyPending(db)) return 0;
+  const next = db.prepare<{ term: string }>(
+    'SELECT term FROM passages_terms WHERE term > ? ORDER BY term LIMIT ?',
+  );
+  const add = db.prepare('INSERT OR IGNORE INTO search_vocab(term) SELECT value FROM json_each(?)');
+  let copied = 0;
+  // Bounded: every batch but the last moves the position forward by `batch` terms.
+  for (let round = 0; round < 1e7; round++) {
+    const done = db.transaction(() => {
+      const after = readMeta(db, VOCAB_AFTER);
+      if (after === undefined) return true;
+      const terms = next.all(after, batch).map((r) => String(r.term));
+      add.run(JSON.stringify(terms));
+      copied += terms.length;
+      if (terms.length < batch) {
+        db.prepare('DELETE FROM meta WHERE key = ?').run(VOCAB_AFTER);
+        return true;
+      }
+      writeMeta(db, VOCAB_AFTER, terms[terms.length - 1]!);
+      return false;
+    });
+    progress?.(copied);
+    if (done) break;
+  }
+  return copied;
+}
+
+/**
+ * A private in-memory index with the search index's tokenizer, for the writer: the distinct terms
+ * of a few texts (a contentless table and its fts5vocab, emptied after each use).
+ */
+class TermReader {
+  private readonly db: Db = openDb(':memory:');
+  private readonly put: Statement;
+  private readonly list: Statement<{ terms: string | null }>;
+  constructor() {
+    this.db.exec(
+      `CREATE VIRTUAL TABLE t USING fts5(x, content = '', tokenize = '${TOKENIZER}');
+       CREATE VIRTUAL TABLE tv USING fts5vocab(t, row);`,
+    );
+    this.put = this.db.prepare('INSERT INTO t(x) VALUES (?)');
+    this.list = this.db.prepare('SELECT group_concat(term, char(10)) AS terms FROM tv');
+  }
+  terms(text: string): string[] {
+    this.put.run(text);
+    const terms = this.list.get()?.terms ?? null;
+    this.db.exec("INSERT INTO t(t) VALUES ('delete-all')");
+    return terms === null ? [] : terms.split('\n');
+  }
+}
+
+let reader: TermReader | undefined;
+
+/** Whitespace-separated pieces a vocabulary writer remembers having listed, at most (then it forgets). */
+const SEEN_MAX = 200_000;
+
+export interface VocabularyWriter {
+  /** Add the terms of texts written to the index (each as the index gets it: segmentCjk'd). */
+  add(texts: readonly string[]): void;
+}
+
+/**
+ * The vocabulary's writer for the index's writer. Tokens never span whitespace, so a text's terms
+ * are those of its whitespace-separated pieces: the pieces this writer has listed before are not
+ * tokenized again (a sync's meetings share most of their words).
+ */
+export function vocabularyWriter(db: Db): VocabularyWriter {
+  const add = db.prepare('INSERT OR IGNORE INTO search_vocab(term) SELECT value FROM json_each(?)');
+  const seen = new Set<string>();
+  return {
+    add(texts) {
+      const fresh: string[] = [];
+      for (const text of texts)
+        for (const piece of text.split(/\s+/)) {
+          if (piece === '' || seen.has(piece)) continue;
+          if (seen.size >= SEEN_MAX) seen.clear();
+          seen.add(piece);
+          fresh.push(piece);
+        }
+      if (fresh.length === 0) return;
+      reader ??= new TermReader();
+      const terms = reader.terms(fresh.join(' '));
+      if (terms.length > 0) add.run(JSON.stringify(terms));
+    },
+  };
+}
+
+/** Indexed terms nearestWord compares at most (those of the word's first letter, in order). */
+const TYPO_CANDIDATES = 20_000;
+
+/** The indexed terms of `first`'s letter, in order (at most TYPO_CANDIDATES). */
+function termsOfLetter(db: Db, first: string): string[] {
+  const end = String.fromCodePoint(first.codePointAt(0)! + 1);
+  // The vocabulary when it is complete; else the index's terms through fts5vocab (slow: see top).
+  const table = vocabularyPending(db) ? 'passages_terms' : 'search_vocab';
+  // One row: a string per term would cost more than reading the terms.
+  const row = db
+    .prepare<{ terms: string | null }>(
+      `SELECT group_concat(term, char(10)) AS terms FROM (SELECT term FROM ${table} WHERE term >= ? AND term < ? ORDER BY term LIMIT ?)`,
+    )
+    .get(first, end, TYPO_CANDIDATES);
+  return row?.terms ? row.terms.split('\n') : [];
+}
+
+/**
+ * The indexed word nearest to `word` (which matches nothing; `stem` is its indexed form): among the
+ * terms of the index with the same first letter, the one within the edit distance allowed (1, or 2
+ * for words of more than five letters) whose spelled form (the stem with a common ending: "price" →
+ * "pricing") is nearest, the most frequent on a tie (`docs`: a term's documents in the index; a
+ * term with none, left in the vocabulary by a deletion, is never chosen). Undefined when none is
+ * near enough.
+ */
+export function nearestWord(
+  db: Db,
+  word: string,
+  stem: string,
+  docs: (term: string) => number,
+): string | undefined {
+  const target = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const max = target.length > 5 ? 2 : 1;
+  if (target.length < 3 || stem === '') return undefined;
+  const found = withinDistance(target, termsOfLetter(db, stem[0]!), max);
+  for (let d = 0; d <= max; d++) {
+    let best: { form: string; doc: number } | undefined;
+    for (const c of found) {
+      if (c.d !== d) continue;
+      const doc = docs(c.term);
+      if (doc > 0 && (!best || doc > best.doc)) best = { form: c.form, doc };
+    }
+    if (best) return best.form;
+  }
+  return undefined;
+}
+
+interface Candidate {
+  term: string;
+  form: string;
+  d: number;
+}
+
+/**
+ * The spelled forms of `terms` (sorted) within `max` edits of `target` (Levenshtein with
+ * transpositions), in the order of the terms and of their forms. Terms are walked as a trie: the
+ * rows of the distance table for a prefix shared with the term before are kept, and the terms
+ * below a prefix already more than `max` edits away are skipped (every form extends it).
+ */
+function withinDistance(target: string, terms: readonly string[], max: number): Candidate[] {
+  const n = target.length;
+  const first = Array.from({ length: n + 1 }, (_, j) => j);
+  // rows[i]: the table's row after the first i characters of the current term.
+  const rows: number[][] = [first];
+  let previous = '';
+  let pruned: string | undefined;
+  const out: Candidate[] = [];
+  for (const term of terms) {
+    // (Sorted: the pruned prefix itself, a term whose shorter forms it does not rule out, came before.)
+    if (pruned !== undefined && term.length > pruned.length && term.startsWith(pruned)) continue;
+    pruned = undefined;
+    // Too far in length for any form (the endings add at most three characters).
+    if (term.length - 1 > n + max || term.length + 3 < n - max) continue;
+    let shared = 0;
+    while (shared < previous.length && shared < term.length && previous[shared] === term[shared]) shared++;
+    rows.length = shared + 1;
+    previous = term;
+    let i = shared;
+    for (; i < term.length; i++) {
+      const row = nextRow(rows, term, i, target);
+      rows.push(row);
+      // Every form extends the term without its last character: a proper prefix beyond reach
+      // rules out every term below it.
+      if (i + 1 < term.length && rowMin(row) > max) {
+        pruned = term.slice(0, i + 1);
+        break;
+      }
+    }
+    if (i < term.length) {
+      previous = term.slice(0, rows.length - 1);
+      continue;
+    }
+    for (const [base, ending] of spelledForms(term)) {
+      // The form's row after its base (the term, or the term without its last letter) and its
+      // ending; none within reach when its base is not.
+      if (rowMin(rows[base]!) > max) continue;
+      const formRows = rows.slice(0, base + 1);
+      const form = term.slice(0, base) + ending;
+      for (let k = base; k < form.length; k++) formRows.push(nextRow(formRows, form, k, target));
+      const d = formRows[form.length]![n]!;
+      if (d <= max) out.push({ term, form, d });
+    }
+  }
+  return out;
+}
+
+function rowMin(row: readonly number[]): number {
+  let min = row[0]!;
+  for (const v of row) if (v < min) min = v;
+  return min;
+}
+
+/** The distance table's row for the first i + 1 characters of `s` against `target`. */
+function nextRow(rows: readonly number[][], s: string, i: number, target: string): number[] {
+  const prev = rows[i]!;
+  const prev2 = rows[i - 1];
+  const c = s[i]!;
+  const row = [i + 1];
+  for (let j = 1; j <= target.length; j++) {
+    const cost = c === target[j - 1] ? 0 : 1;
+    let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+    if (prev2 && j > 1 && c === target[j - 2] && s[i - 1] === target[j - 1])
+      v = Math.min(v, prev2[j - 2]! + 1);
+    row.push(v);
+  }
+  return row;
+}
+
+/**
+ * Words a porter stem may stand for: itself, and with the endings that stemming takes off, each as
+ * [length of the stem kept, ending].
+ */
+function spelledForms(stem: string): [number, string][] {
+  const whole = stem.length;
+  const forms: [number, string][] = ['', 's', 'ed', 'ing', 'e', 'es', 'er', 'ion'].map((e) => [whole, e]);
+  if (stem.endsWith('e')) forms.push([whole - 1, 'ing'], [whole - 1, 'ed'], [whole - 1, 'ion']);
+  if (stem.endsWith('i')) forms.push([whole - 1, 'y'], [whole - 1, 'ies']);
+  return forms;
+}
+
+/** Levenshtein distance with transpositions, computed up to `max` (anything beyond: max + 1). */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 0; i < a.length; i++) {
+    const row = nextRow(rows, a, i, b);
+    if (rowMin(row) > max) return max + 1;
+    rows.push(row);
+  }
+  return rows[a.length]![b.length]!;
+}
