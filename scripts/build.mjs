@@ -24,6 +24,7 @@ const outdir = process.env.MTG_BUILD_OUTDIR || 'dist';
 import {
   define,
   importBundled,
+  lazyAssertForUndici,
   lazyChildProcessForCommander,
   lazyCrypto,
   lazyUndiciHttp2,
@@ -139,6 +140,7 @@ const { outputFiles } = await build({
     leanUndici,
     undiciWithoutHttp,
     lazyUndiciHttp2,
+    lazyAssertForUndici,
     lazyCrypto,
     views,
     validators,
