@@ -2,8 +2,10 @@
 // (`node --build-sea`), for the platform it runs on, into dist-binary/:
 //   mtg                     the binary: the official node binary of NODE_VERSION (npm's
 //                           node-<platform>-<arch> package, fetched once into the cache that
-//                           scripts/node-lines.sh uses) with the whole CLI in one script and its
-//                           V8 code cache (nothing is parsed at start)
+//                           scripts/node-lines.sh uses); its main script answers --version and
+//                           help (src/cli/sea-main.ts, entry.ts), and the CLI is an asset, one
+//                           script, with a V8 code cache made by running the commonest commands at
+//                           build time (src/cli/sea-cli.ts): those compile nothing at start
 //   help.json               the pre-rendered help that answers --help without loading the CLI
 //   node_modules/           what mtg loads from files at run time: @napi-rs/keyring and its native
 //                           part (the credential store's helper), jq-web's jq.js and jq.wasm (--jq)
@@ -11,7 +13,7 @@
 // The mirror uses node:sqlite, part of the binary. Run it on another platform to build for that one.
 //
 //   MTG_SEA_NODE=/path/to/node   use this node binary instead of fetching NODE_VERSION (same major)
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -24,10 +26,12 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import {
   define,
   importBundled,
+  lazyAssertForUndici,
   lazyChildProcessForCommander,
   lazyCrypto,
   lazyUndiciHttp2,
@@ -43,13 +47,6 @@ const NODE_VERSION = '26.10.0';
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const outdir = join(root, process.env.MTG_BINARY_OUTDIR || 'dist-binary');
 const started = Date.now();
-// MTG_SEA_SNAPSHOT=1 builds with a start-up snapshot holding zod, the schemas and commander already
-// loaded (src/cli/sea-warm.ts). Not the default: it measured slower (node 26.10, CPU, 11 interleaved
-// rounds: --version 1.38x against 1.16x `node -e ""` with the code cache alone, a one-page command
-// 2.37x against 2.34x): deserializing the larger heap costs every run what loading those modules
-// saves the runs that use them, and undici, the largest, cannot be in it (node's snapshot builder
-// aborts: CheckGlobalAndEternalHandles). bench/README.md has the figures.
-const SNAPSHOT = process.env.MTG_SEA_SNAPSHOT === '1';
 
 /** The official node binary, fetched once per version (npm pack: the registry npm ci uses). */
 function officialNode() {
@@ -74,31 +71,109 @@ function officialNode() {
   return node;
 }
 
-// src/cli/entry.ts requires the CLI as './cli.cjs' (the package's second file): here it is
-// bundled in, from its source.
-const cliInOneFile = {
-  name: 'cli-in-one-file',
+// src/cli/entry.ts requires the CLI as './cli.cjs' (the package's second file): in the binary, the
+// loader of the CLI's asset.
+const cliFromAssets = {
+  name: 'cli-from-assets',
   setup(b) {
-    b.onResolve({ filter: /^\.\/cli\.cjs$/ }, () => ({ path: join(root, 'src', 'cli', 'bin.ts') }));
+    b.onResolve({ filter: /^\.\/cli\.cjs$/ }, () => ({ path: join(root, 'src', 'cli', 'sea-load.ts') }));
   },
 };
+
+const bundleOptions = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node26',
+  minify: true,
+  legalComments: 'none',
+  // import() as require(): a script run by node:vm has no loader for import().
+  supported: { 'dynamic-import': false },
+  logLevel: 'warning',
+};
+
+// The commands whose functions the code cache holds compiled (each run adds what it compiled): the
+// start-up figures of bench/startup.mjs (a one-page API command, find, the offline list) and a
+// table. What is not here still runs, compiled at run time as before. SANDBOX is `mtg sandbox`'s.
+const TRAINING = [
+  ['action-items', 'list', '--assignee', 'anyone', '--limit', '1', '--json'],
+  ['meetings', 'list', '--limit', '3'],
+  ['find', 'roadmap', '--format', 'json'],
+  ['meetings', 'list', '--offline', '--limit', '20', '--format', 'json'],
+];
+
+/**
+ * The code cache of the CLI (src/cli/sea-cli.ts): the bundle run by scripts/sea-train.ts under the
+ * binary's node, against its own sandbox (a mirror synced from it for the offline commands), in a
+ * private home; each training run starts from the cache of the one before.
+ */
+async function trainCodeCache(node, work, source, cache) {
+  const trainer = join(work, 'sea-train.cjs');
+  await build({ ...bundleOptions, entryPoints: [join(root, 'scripts', 'sea-train.ts')], outfile: trainer });
+  const home = join(work, 'home');
+  mkdirSync(join(home, 'config'), { recursive: true });
+  const env = (cacheFile, extra = {}) => ({
+    PATH: process.env.PATH,
+    HOME: home,
+    MTG_CONFIG_DIR: join(home, 'config'),
+    MTG_DATA_DIR: join(home, 'data'),
+    MTG_SEA_TRAIN_SOURCE: source,
+    MTG_SEA_TRAIN_CACHE: cacheFile,
+    ...extra,
+  });
+  const scratch = join(work, 'scratch.cache'); // the untrained runs' (the sandbox, the sync)
+  const sandbox = spawn(node, [trainer, 'sandbox', '--json', '--limits', 'none'], {
+    env: env(scratch),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const line = await new Promise((resolvePromise, reject) => {
+      const timer = setTimeout(() => reject(new Error('the training sandbox did not start in 30 s')), 30_000);
+      sandbox.once('exit', (code) => reject(new Error(`the training sandbox exited (${code})`)));
+      createInterface({ input: sandbox.stdout }).once('line', (l) => {
+        clearTimeout(timer);
+        resolvePromise(l);
+      });
+    });
+    const { baseUrl, apiKey } = JSON.parse(line);
+    const api = { MTG_BASE_URL: baseUrl, MTG_API_KEY: apiKey };
+    // (a failed run's stderr is in execFileSync's error)
+    const run = (args, cacheFile) =>
+      execFileSync(node, [trainer, ...args], {
+        env: env(cacheFile, api),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+    run(['sync'], scratch);
+    for (const args of TRAINING) run(args, cache);
+  } finally {
+    sandbox.kill();
+  }
+}
+
+/**
+ * The bundle with every non-ASCII character escaped (\uXXXX): esbuild leaves some in regular
+ * expressions, and one of them made V8 hold the whole script as a two-byte string, which each scan
+ * of it (lazy compiles, the line numbers of a stack trace) reads at twice the cost. Each of those
+ * characters is in a string, a regular expression or a comment, where the escape means the same.
+ */
+function asciiOnly(text) {
+  if (/\\[^\x00-\x7f]/.test(text))
+    throw new Error('the CLI bundle escapes a non-ASCII character: see asciiOnly');
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 const work = mkdtempSync(join(outdir, '.build-'));
 try {
-  const main = join(work, 'main.cjs');
-  // One CommonJS file: what the package splits into chunks (required on first use) becomes lazy
-  // initialisers in the same file, so the same modules run, only when used.
-  await build({
-    entryPoints: [join(root, 'src', 'cli', 'sea-main.ts')],
-    outfile: main,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node26',
-    minify: true,
-    legalComments: 'none',
+  const node = officialNode();
+  // The CLI (src/cli/bin.ts) in one script: what the package splits into chunks (required on first
+  // use) becomes lazy initialisers in the same file, so the same modules run, only when used.
+  const cli = await build({
+    ...bundleOptions,
+    entryPoints: [join(root, 'src', 'cli', 'bin.ts')],
+    write: false,
+    outfile: join(work, 'cli-bundle.cjs'),
     loader: { '.mustache': 'text' },
     // better-sqlite3 is the driver of node < 22.13 only; jq-web is loaded from node_modules/ beside
     // the binary by its path (src/cli/jq.ts).
@@ -108,17 +183,30 @@ try {
     define: { ...define, 'import.meta.url': '__mtgModuleUrl' },
     banner: { js: "const __mtgModuleUrl = require('node:url').pathToFileURL(process.execPath).href;" },
     plugins: [
-      cliInOneFile,
       lazyChildProcessForCommander,
       zodEnglishOnly,
       leanUndici,
       undiciWithoutHttp,
       lazyUndiciHttp2,
+      lazyAssertForUndici,
       lazyCrypto,
       await prebuiltViews(),
       await prebuiltValidators(),
     ],
-    logLevel: 'warning',
+  });
+  const { wrapCliBundle } = await importBundled('src/cli/sea-cli.ts');
+  const source = join(work, 'cli.js');
+  writeFileSync(source, wrapCliBundle(asciiOnly(cli.outputFiles[0].text)));
+  const cache = join(work, 'cli.cache');
+  await trainCodeCache(node, work, source, cache);
+
+  const main = join(work, 'main.cjs');
+  await build({
+    ...bundleOptions,
+    entryPoints: [join(root, 'src', 'cli', 'sea-main.ts')],
+    outfile: main,
+    define,
+    plugins: [cliFromAssets],
   });
   const config = join(work, 'sea-config.json');
   writeFileSync(
@@ -126,14 +214,14 @@ try {
     JSON.stringify({
       main,
       output: join(outdir, process.platform === 'win32' ? 'mtg.exe' : 'mtg'),
-      executable: officialNode(),
+      executable: node,
       disableExperimentalSEAWarning: true,
-      useSnapshot: SNAPSHOT,
-      // (node ignores the code cache with a snapshot: the snapshot holds the compiled code)
-      useCodeCache: !SNAPSHOT,
+      // The main script's own (small) cache; the CLI's is the asset.
+      useCodeCache: true,
+      assets: { 'cli.js': source, 'cli.cache': cache },
     }),
   );
-  execFileSync(officialNode(), ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(node, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
 
   const { buildHelpTexts } = await importBundled('src/cli/help-build.ts');
   writeFileSync(join(outdir, 'help.json'), JSON.stringify(buildHelpTexts()));

@@ -6,6 +6,7 @@ import { ExitCode } from '../shared/errors.js';
 import { runExitHooks } from './exit-hooks.js';
 import { systemIO } from './io.js';
 import { run } from './main.js';
+import { setV8Flags } from './v8-flags.js';
 
 // `mtg ... | head` closes our stdout early: that is not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -13,16 +14,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 });
 process.once('exit', runExitHooks);
 
-// V8 flags for the whole process, set here and nowhere else (figures in bench/README.md, c and g).
-try {
-  const v8 = process.getBuiltinModule?.('node:v8');
-  // undici's HTTP parser (WebAssembly) on Liftoff: TurboFan optimizing it cost a one-page command ~100 ms.
-  v8?.setFlagsFromString('--liftoff-only');
-  // A long paged read grew the young generation to 2 x 8-16 MB for no speed; node's command line cannot set this.
-  v8?.setFlagsFromString('--semi-space-growth-factor=1');
-} catch {
-  // A node without these flags: V8's defaults.
-}
+setV8Flags();
 
 const interrupt = new AbortController();
 const onSignal = (signal: NodeJS.Signals) => {
