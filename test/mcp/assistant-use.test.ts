@@ -4,7 +4,7 @@
 // Node warning under many parallel calls.
 import { readFileSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Context } from '../../src/cli/context.js';
 import { parseGlobals } from '../../src/cli/globals.js';
 import { helpTopicTexts } from '../../src/cli/help-topics.js';
@@ -13,25 +13,12 @@ import { mirrorAccess } from '../../src/mcp/mirror-access.js';
 import { serveStdio } from '../../src/mcp/server.js';
 import { estimateTokens } from '../../src/mcp/tokens.js';
 import { openDb } from '../../src/mirror/driver.js';
-import { type Connected, connect, type McpEnv, mcpEnv } from './helpers.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
-type Obj = Record<string, any>;
-
-let m: McpEnv;
-let c: Connected;
-
-beforeAll(async () => {
-  m = await mcpEnv();
-  c = await connect(m.env);
-});
-afterAll(async () => {
-  await c?.close();
-  await m?.sandbox.close();
-});
+import { connect, mcpTest as it, mcpEnv, type Obj } from './helpers.js';
 
 describe('writes through MCP, then reads and the next sync', () => {
-  it('complete an item with a new title and create one: completed with [title, status] and created at the write, the assignee kept, mine right, get_meeting and search updated, nothing again at the next sync', async () => {
+  it('complete an item with a new title and create one: completed with [title, status] and created at the write, the assignee kept, mine right, get_meeting and search updated, nothing again at the next sync', async ({
+    m,
+  }) => {
     const w = await connect(m.env, { allowWrites: true });
     try {
       await m.sync();
@@ -166,7 +153,7 @@ describe('the sync tool ends within its time bound', () => {
     }
   }, 60_000);
 
-  it('the description tells the model that a sync may stop early and how budget works', async () => {
+  it('the description tells the model that a sync may stop early and how budget works', async ({ c }) => {
     const { tools } = await c.client.listTools();
     const sync = tools.find((t) => t.name === 'sync')!;
     expect(sync.description).toMatch(/call sync again/i);
@@ -175,7 +162,10 @@ describe('the sync tool ends within its time bound', () => {
 });
 
 describe('the resource mtg://meetings/{id} is bounded', () => {
-  it('a meeting with 360,000 characters of notes: within the bound, its notes cut at a line and a line saying how to read the rest; readWhole points to sql', async () => {
+  it('a meeting with 360,000 characters of notes: within the bound, its notes cut at a line and a line saying how to read the rest; readWhole points to sql', async ({
+    m,
+    c,
+  }) => {
     const id = m.sandbox.snapshot().meetings[2]!.id as string;
     const line = `${'notes of a long meeting, '.repeat(4).trim()}\n`;
     const notes = line.repeat(Math.ceil(360_000 / line.length));
@@ -214,7 +204,9 @@ describe('the resource mtg://meetings/{id} is bounded', () => {
 });
 
 describe('unknown IDs and argument spelling', () => {
-  it('list_action_items, get_meeting and get_transcript: an unknown meeting ID is isError with the same sentence', async () => {
+  it('list_action_items, get_meeting and get_transcript: an unknown meeting ID is isError with the same sentence', async ({
+    c,
+  }) => {
     for (const [tool, args] of [
       ['list_action_items', { meetingId: 'mtg_nope' }],
       ['get_meeting', { id: 'mtg_nope' }],
@@ -226,7 +218,9 @@ describe('unknown IDs and argument spelling', () => {
     }
   });
 
-  it('list_action_items takes DONE and ALL as done and all; the schema advertises the lower case', async () => {
+  it('list_action_items takes DONE and ALL as done and all; the schema advertises the lower case', async ({
+    c,
+  }) => {
     for (const [upper, lower] of [
       ['DONE', 'done'],
       ['ALL', 'all'],
@@ -242,7 +236,7 @@ describe('unknown IDs and argument spelling', () => {
     expect((list.inputSchema.properties as Obj).status.enum).toEqual(['pending', 'done', 'all']);
   });
 
-  it('update_action_item takes done as DONE', async () => {
+  it('update_action_item takes done as DONE', async ({ m }) => {
     const w = await connect(m.env, { allowWrites: true });
     try {
       const item = (m.sandbox.snapshot().actionItems as Obj[]).find((a) => a.status === 'DONE')!;
@@ -257,7 +251,7 @@ describe('unknown IDs and argument spelling', () => {
     }
   });
 
-  it('every argument of every tool has a description', async () => {
+  it('every argument of every tool has a description', async ({ m }) => {
     const w = await connect(m.env, { allowWrites: true });
     try {
       const { tools } = await w.client.listTools();
@@ -272,7 +266,7 @@ describe('unknown IDs and argument spelling', () => {
     }
   });
 
-  it('sql: a statement SQLite refuses says that the query failed, then why', async () => {
+  it('sql: a statement SQLite refuses says that the query failed, then why', async ({ c }) => {
     const r = await c.call('sql', { query: 'select 1; select 2' });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/^the query could not run: /);
@@ -281,7 +275,9 @@ describe('unknown IDs and argument spelling', () => {
 });
 
 describe('many parallel calls', () => {
-  it('60 parallel calls over stdio with a slow reader: every answer, and no MaxListenersExceededWarning', async () => {
+  it('60 parallel calls over stdio with a slow reader: every answer, and no MaxListenersExceededWarning', async ({
+    m,
+  }) => {
     const warnings: Error[] = [];
     const onWarning = (w: Error) => warnings.push(w);
     process.on('warning', onWarning);

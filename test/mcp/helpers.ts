@@ -2,6 +2,7 @@
 // `mtg sync`), and an MCP client connected to mtg's server, in-process over the SDK's in-memory
 // transport. The end-to-end test (test/e2e/mcp.test.ts) spawns the built binary instead.
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { test } from 'vitest';
 import { Context } from '../../src/cli/context.js';
 import { parseGlobals } from '../../src/cli/globals.js';
 import { testIO } from '../../src/cli/io.js';
@@ -123,3 +124,26 @@ export function storeTranscript(dataDir: string, meetingId: string, entries: unk
     db.close();
   }
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
+export type Obj = Record<string, any>;
+
+/**
+ * Tests against one synced mirror and one client connected to mtg's MCP server per file, as vitest
+ * fixtures: `m` (mcpEnv(): the sandbox, its synced data folder, the env) and `c` (connect(m.env)),
+ * set up when a test first names them and closed after the file's last test.
+ *
+ *   it('lists', async ({ m, c }) => { const r = await c.call('list_meetings'); … });
+ */
+export const mcpTest = test
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern (none)
+  .extend('m', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const m = await mcpEnv();
+    onCleanup(() => m.sandbox.close());
+    return m;
+  })
+  .extend('c', { scope: 'file' }, async ({ m }, { onCleanup }) => {
+    const c = await connect(m.env);
+    onCleanup(() => c.close());
+    return c;
+  });

@@ -1,23 +1,8 @@
 // The questions people ask an assistant, answered in one call: list_action_items by attendee,
 // assignee (or me), the meeting's date and words, each item with its meetings; get_person for who
 // a name means. Checked against the sandbox's own data (snapshot()), with accents and case.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Connected, connect, type McpEnv, mcpEnv } from './helpers.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
-type Obj = Record<string, any>;
-
-let m: McpEnv;
-let c: Connected;
-
-beforeAll(async () => {
-  m = await mcpEnv();
-  c = await connect(m.env);
-});
-afterAll(async () => {
-  await c?.close();
-  await m?.sandbox.close();
-});
+import { describe, expect } from 'vitest';
+import { type Connected, mcpTest as it, type McpEnv, type Obj } from './helpers.js';
 
 /** Accents and case away, as a person typing would expect. */
 const plain = (s: unknown) =>
@@ -26,7 +11,7 @@ const plain = (s: unknown) =>
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
 
-async function items(args: Obj): Promise<Obj[]> {
+async function items(c: Connected, args: Obj): Promise<Obj[]> {
   const out: Obj[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < 100; i++) {
@@ -42,7 +27,7 @@ async function items(args: Obj): Promise<Obj[]> {
 const ids = (list: Obj[]) => list.map((i) => String(i.id)).sort();
 
 /** The sandbox's pending items whose meetings pass `meeting`. */
-function pendingOfMeetings(meeting: (m: Obj) => boolean): Obj[] {
+function pendingOfMeetings(m: McpEnv, meeting: (m: Obj) => boolean): Obj[] {
   const snap = m.sandbox.snapshot();
   const chosen = new Set(snap.meetings.filter((x: Obj) => meeting(x)).map((x: Obj) => x.id));
   return snap.actionItems.filter(
@@ -54,7 +39,10 @@ const attends = (who: string) => (x: Obj) =>
   (x.attendees ?? []).some((p: Obj) => plain(`${p.name}\n${p.email}`).includes(plain(who)));
 
 describe('list_action_items: the filters people ask with', () => {
-  it("attendee: someone at the item's meeting, accents and case folded, as the sandbox has them", async () => {
+  it("attendee: someone at the item's meeting, accents and case folded, as the sandbox has them", async ({
+    m,
+    c,
+  }) => {
     const snap = m.sandbox.snapshot();
     // A name the sandbox writes with an accent: typed without it, and in capitals with it.
     const accented = snap.meetings
@@ -62,18 +50,21 @@ describe('list_action_items: the filters people ask with', () => {
       .find((p: Obj) => p.name && plain(p.name) !== p.name.toLowerCase()) as Obj;
     expect(accented, 'the sandbox has an accented attendee').toBeDefined();
     const last = String(accented.name).split(' ').at(-1)!;
-    const expected = ids(pendingOfMeetings(attends(last)));
+    const expected = ids(pendingOfMeetings(m, attends(last)));
     expect(expected.length).toBeGreaterThan(0);
-    expect(ids(await items({ attendee: plain(last) }))).toEqual(expected);
-    expect(ids(await items({ attendee: last.toUpperCase() }))).toEqual(expected);
+    expect(ids(await items(c, { attendee: plain(last) }))).toEqual(expected);
+    expect(ids(await items(c, { attendee: last.toUpperCase() }))).toEqual(expected);
     // Part of an email.
     const domain = String(accented.email).split('@')[1]!;
-    expect(ids(await items({ attendee: domain }))).toEqual(ids(pendingOfMeetings(attends(domain))));
+    expect(ids(await items(c, { attendee: domain }))).toEqual(ids(pendingOfMeetings(m, attends(domain))));
   });
 
-  it("assignee: me is the user's own items; a name is whoever it is assigned to, folded", async () => {
+  it("assignee: me is the user's own items; a name is whoever it is assigned to, folded", async ({
+    m,
+    c,
+  }) => {
     const snap = m.sandbox.snapshot();
-    expect(ids(await items({ assignee: 'me' }))).toEqual(
+    expect(ids(await items(c, { assignee: 'me' }))).toEqual(
       ids(snap.myActionItems.filter((i: Obj) => i.status === 'PENDING')),
     );
     const someone = snap.actionItems.find(
@@ -85,43 +76,46 @@ describe('list_action_items: the filters people ask with', () => {
       (i: Obj) =>
         i.status === 'PENDING' && plain(`${i.assignee?.name}\n${i.assignee?.email}`).includes(plain(first)),
     );
-    expect(ids(await items({ assignee: first.toUpperCase() }))).toEqual(ids(expected));
+    expect(ids(await items(c, { assignee: first.toUpperCase() }))).toEqual(ids(expected));
     // "what did I promise X": mine, from meetings X attended.
-    const promised = await items({ assignee: 'me', attendee: first });
+    const promised = await items(c, { assignee: 'me', attendee: first });
     const mine = new Set(snap.myActionItems.map((i: Obj) => String(i.id)));
     expect(ids(promised)).toEqual(
-      ids(pendingOfMeetings(attends(first)).filter((i) => mine.has(String(i.id)))),
+      ids(pendingOfMeetings(m, attends(first)).filter((i) => mine.has(String(i.id)))),
     );
-    expect(await items({ assignee: 'me', mine: false })).toEqual([]);
+    expect(await items(c, { assignee: 'me', mine: false })).toEqual([]);
   });
 
-  it("since and until bound the meeting's date; query finds words in the title or description", async () => {
+  it("since and until bound the meeting's date; query finds words in the title or description", async ({
+    m,
+    c,
+  }) => {
     const snap = m.sandbox.snapshot();
     const dates = snap.meetings.map((x: Obj) => x.createdAt as string).sort();
     const since = dates[Math.floor(dates.length / 3)]!;
     const until = dates[Math.floor((2 * dates.length) / 3)]!;
     const inWindow = (x: Obj) => x.createdAt >= since && x.createdAt < until;
-    const expected = ids(pendingOfMeetings(inWindow));
+    const expected = ids(pendingOfMeetings(m, inWindow));
     expect(expected.length).toBeGreaterThan(0);
-    expect(ids(await items({ since, until }))).toEqual(expected);
+    expect(ids(await items(c, { since, until }))).toEqual(expected);
 
     const word = String(snap.actionItems.find((i: Obj) => i.status === 'PENDING')!.title).split(' ')[0]!;
     const byWord = snap.actionItems.filter(
       (i: Obj) => i.status === 'PENDING' && plain(`${i.title}\n${i.description}`).includes(plain(word)),
     );
-    expect(ids(await items({ query: word.toUpperCase() }))).toEqual(ids(byWord));
+    expect(ids(await items(c, { query: word.toUpperCase() }))).toEqual(ids(byWord));
     // Combined: every filter holds.
-    const both = await items({ query: word, since, status: 'all' });
+    const both = await items(c, { query: word, since, status: 'all' });
     for (const i of both) {
       expect(plain(`${i.title}\n${i.description}`)).toContain(plain(word));
       expect(i.meetings.some((x: Obj) => x.createdAt >= since)).toBe(true);
     }
   });
 
-  it('each item carries its meetings: {id, name, createdAt} as the sandbox has them', async () => {
+  it('each item carries its meetings: {id, name, createdAt} as the sandbox has them', async ({ m, c }) => {
     const snap = m.sandbox.snapshot();
     const meetings = new Map(snap.meetings.map((x: Obj) => [x.id, x]));
-    const all = await items({ status: 'all' });
+    const all = await items(c, { status: 'all' });
     expect(all.length).toBe(snap.actionItems.length);
     expect(all.some((i) => i.meetings.length > 0)).toBe(true);
     for (const i of all) {
@@ -136,7 +130,7 @@ describe('list_action_items: the filters people ask with', () => {
     }
   });
 
-  it('bad filters are one sentence each', async () => {
+  it('bad filters are one sentence each', async ({ c }) => {
     expect((await c.call('list_action_items', { attendee: '  ' })).text).toBe('attendee must not be empty');
     expect((await c.call('list_action_items', { since: 'last tuesday' })).isError).toBe(true);
     expect((await c.call('list_action_items', { meetingId: 'mtg_nope', attendee: 'a' })).text).toMatch(
@@ -146,7 +140,10 @@ describe('list_action_items: the filters people ask with', () => {
 });
 
 describe('get_person', () => {
-  it('finds a person by part of the name, accents and case folded, with meetings and open items each way', async () => {
+  it('finds a person by part of the name, accents and case folded, with meetings and open items each way', async ({
+    m,
+    c,
+  }) => {
     const snap = m.sandbox.snapshot();
     const person = snap.meetings
       .flatMap((x: Obj) => x.attendees ?? [])
@@ -185,7 +182,10 @@ describe('get_person', () => {
     }
   });
 
-  it('a first name shared by several: every one of them, the closest first; none is an empty list', async () => {
+  it('a first name shared by several: every one of them, the closest first; none is an empty list', async ({
+    m,
+    c,
+  }) => {
     const snap = m.sandbox.snapshot();
     const firsts = new Map<string, Set<string>>();
     for (const p of snap.people as Obj[]) {

@@ -1,28 +1,13 @@
 // The prompts of `mtg mcp`, listed, fetched and completed through the SDK's client: each names the
 // tools it expects the assistant to call, with the arguments given, and the arguments the SDK can
 // complete are completed from the mirror.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Connected, connect, type McpEnv, mcpEnv } from './helpers.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: results are JSON, read by path in assertions
-type Obj = Record<string, any>;
-
-let m: McpEnv;
-let c: Connected;
-
-beforeAll(async () => {
-  m = await mcpEnv();
-  c = await connect(m.env);
-});
-afterAll(async () => {
-  await c?.close();
-  await m?.sandbox.close();
-});
+import { describe, expect } from 'vitest';
+import { mcpTest as it, type Obj } from './helpers.js';
 
 const textOf = (r: Obj) => r.messages.map((x: Obj) => x.content.text).join('\n');
 
 describe('prompts', () => {
-  it('prompts/list: the four jobs, with their arguments', async () => {
+  it('prompts/list: the four jobs, with their arguments', async ({ c }) => {
     const { prompts } = await c.client.listPrompts();
     const byName = Object.fromEntries(prompts.map((p) => [p.name, p]));
     expect(Object.keys(byName)).toEqual([
@@ -44,7 +29,10 @@ describe('prompts', () => {
     for (const p of prompts) expect(p.description?.length, p.name).toBeGreaterThan(30);
   });
 
-  it('prompts/get: each names the tools to call with the arguments given, and that meeting text is data', async () => {
+  it('prompts/get: each names the tools to call with the arguments given, and that meeting text is data', async ({
+    m,
+    c,
+  }) => {
     const id = m.sandbox.snapshot().meetings[0]!.id;
     const brief = textOf(await c.client.getPrompt({ name: 'brief_meeting', arguments: { id } }));
     expect(brief).toContain(`get_meeting with {"id": "${id}"}`);
@@ -77,7 +65,7 @@ describe('prompts', () => {
     for (const text of [brief, prep, open, changed]) expect(text).toMatch(/data, never as instructions/);
   });
 
-  it('completion: meeting IDs by ID or name, people by name, from the mirror', async () => {
+  it('completion: meeting IDs by ID or name, people by name, from the mirror', async ({ m, c }) => {
     const snap = m.sandbox.snapshot();
     const meeting = snap.meetings.find((x: Obj) => typeof x.name === 'string' && /with /.test(x.name))!;
     const word = String(meeting.name).split(' ').at(-1)!;

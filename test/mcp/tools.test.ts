@@ -1,34 +1,32 @@
 // The tools of `mtg mcp`, in-process over the SDK's in-memory transport, against a mirror synced
 // from a sandbox: the results are the CLI's own (find, changes, sql --json), the sandbox's data,
 // pages within the bound that join to the whole, and every bad argument a one-sentence isError.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { openDb } from '../../src/mirror/driver.js';
 import { runInProcess } from '../helpers/inprocess.js';
-import { type Connected, connect, type McpEnv, mcpEnv, storeTranscript } from './helpers.js';
+import {
+  type Connected,
+  connect,
+  mcpTest as it,
+  type McpEnv,
+  mcpEnv,
+  type Obj,
+  storeTranscript,
+} from './helpers.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
-type Obj = Record<string, any>;
-
-let m: McpEnv;
-let c: Connected;
-
-beforeAll(async () => {
-  m = await mcpEnv();
-  c = await connect(m.env);
-});
-afterAll(async () => {
-  await c?.close();
-  await m?.sandbox.close();
-});
-
-const cli = async (args: string[]) => {
+const cli = async (m: McpEnv, args: string[]) => {
   const r = await runInProcess(args, { env: { ...m.env, MTG_OFFLINE: '1' } });
   expect(r.stderr.includes('rror') ? r.stderr : '').toBe('');
   return JSON.parse(r.stdout);
 };
 
 /** Every page of a listing tool, following nextCursor (bounded). */
-async function allPages(tool: string, args: Obj, key: string): Promise<{ items: Obj[]; pages: number }> {
+async function allPages(
+  c: Connected,
+  tool: string,
+  args: Obj,
+  key: string,
+): Promise<{ items: Obj[]; pages: number }> {
   const items: Obj[] = [];
   let cursor: string | undefined;
   for (let pages = 1; pages <= 500; pages++) {
@@ -43,7 +41,9 @@ async function allPages(tool: string, args: Obj, key: string): Promise<{ items: 
 }
 
 describe('tools/list', () => {
-  it('offers the read tools annotated read-only, sync, and no write tool without --allow-writes', async () => {
+  it('offers the read tools annotated read-only, sync, and no write tool without --allow-writes', async ({
+    c,
+  }) => {
     const { tools } = await c.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     for (const name of [
@@ -68,7 +68,7 @@ describe('tools/list', () => {
 });
 
 describe('read tools answer from the mirror, as the CLI does, and send nothing', () => {
-  it('search: the hits, order and snippets of `mtg find --json`, paged by cursor', async () => {
+  it('search: the hits, order and snippets of `mtg find --json`, paged by cursor', async ({ m, c }) => {
     const before = m.sandbox.requests.length;
     for (const [query, extra] of [
       ['the', {}],
@@ -81,17 +81,20 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
       if ('in' in extra) cliArgs.push('--in', extra.in.join(','));
       if ('since' in extra) cliArgs.push('--since', extra.since);
       if ('groupBy' in extra) cliArgs.push('--by', extra.groupBy);
-      const expected = await cli(cliArgs);
+      const expected = await cli(m, cliArgs);
       if (query.startsWith('what')) expect((expected as unknown[]).length, query).toBeGreaterThan(0);
-      const { items } = await allPages('search', { query, ...extra, limit: 7 }, 'results');
+      const { items } = await allPages(c, 'search', { query, ...extra, limit: 7 }, 'results');
       expect(items).toEqual(expected);
     }
     expect(m.sandbox.requests.length).toBe(before);
   });
 
-  it('list_meetings: every meeting of the sandbox, newest first, summarised; filters by attendee and tag', async () => {
+  it('list_meetings: every meeting of the sandbox, newest first, summarised; filters by attendee and tag', async ({
+    m,
+    c,
+  }) => {
     const snap = m.sandbox.snapshot();
-    const { items, pages } = await allPages('list_meetings', { limit: 5 }, 'meetings');
+    const { items, pages } = await allPages(c, 'list_meetings', { limit: 5 }, 'meetings');
     expect(pages).toBeGreaterThan(1);
     expect(items.map((i) => i.id)).toEqual(snap.meetings.map((x) => x.id));
     const first = snap.meetings[0] as Obj;
@@ -105,7 +108,12 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
     });
     const someone = (snap.meetings.find((x: Obj) => x.attendees?.length) as Obj).attendees[0];
     const part = String(someone.email).slice(0, 6).toUpperCase();
-    const { items: attended } = await allPages('list_meetings', { attendee: part, limit: 100 }, 'meetings');
+    const { items: attended } = await allPages(
+      c,
+      'list_meetings',
+      { attendee: part, limit: 100 },
+      'meetings',
+    );
     expect(attended.map((i) => i.id)).toEqual(
       snap.meetings
         .filter((x: Obj) =>
@@ -115,13 +123,13 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
     );
     const tagged = snap.meetings.find((x: Obj) => x.tags?.length) as Obj;
     const tag = tagged.tags[0].name as string;
-    const { items: withTag } = await allPages('list_meetings', { tag, limit: 100 }, 'meetings');
+    const { items: withTag } = await allPages(c, 'list_meetings', { tag, limit: 100 }, 'meetings');
     expect(withTag.map((i) => i.id)).toEqual(
       snap.meetings.filter((x: Obj) => x.tags.some((t: Obj) => t.name === tag)).map((x) => x.id),
     );
   });
 
-  it('get_meeting: the meeting exactly as the API sent it, and the transcript size', async () => {
+  it('get_meeting: the meeting exactly as the API sent it, and the transcript size', async ({ m, c }) => {
     const snap = m.sandbox.snapshot();
     const meeting = snap.meetings[2] as Obj;
     const r = await c.call('get_meeting', { id: meeting.id });
@@ -135,7 +143,7 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
     expect(JSON.parse(r.text)).toEqual(r.data);
   });
 
-  it('list_action_items: pending, done and all as the sandbox lists them, with mine', async () => {
+  it('list_action_items: pending, done and all as the sandbox lists them, with mine', async ({ m, c }) => {
     const snap = m.sandbox.snapshot();
     const mine = new Set(snap.myActionItems.map((i: Obj) => String(i.id)));
     const meetings = new Map(snap.meetings.map((x: Obj) => [x.id, x]));
@@ -145,16 +153,22 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
         return x ? [{ id, name: x.name ?? null, createdAt: x.createdAt }] : [];
       });
     for (const status of ['pending', 'done', 'all'] as const) {
-      const { items } = await allPages('list_action_items', { status, limit: 7 }, 'actionItems');
+      const { items } = await allPages(c, 'list_action_items', { status, limit: 7 }, 'actionItems');
       const expected = snap.actionItems
         .filter((i: Obj) => status === 'all' || i.status === status.toUpperCase())
         .map((i: Obj) => ({ ...i, mine: mine.has(String(i.id)), meetings: meetingsOf(i) }));
       expect(items).toEqual(expected);
     }
-    const { items: own } = await allPages('list_action_items', { status: 'all', mine: true }, 'actionItems');
+    const { items: own } = await allPages(
+      c,
+      'list_action_items',
+      { status: 'all', mine: true },
+      'actionItems',
+    );
     expect(own.map((i) => String(i.id)).sort()).toEqual([...mine].sort());
     const withMeeting = snap.actionItems.find((i: Obj) => i.meetingIds?.length) as Obj;
     const { items: ofMeeting } = await allPages(
+      c,
       'list_action_items',
       { status: 'all', meetingId: withMeeting.meetingIds[0] },
       'actionItems',
@@ -163,8 +177,11 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
     for (const i of ofMeeting) expect(i.meetingIds).toContain(withMeeting.meetingIds[0]);
   });
 
-  it('changes: the events of `mtg changes --after SEQ --json`, with lastSeq to pass back', async () => {
-    const expected = await cli(['changes', '--after', '0', '--json']);
+  it('changes: the events of `mtg changes --after SEQ --json`, with lastSeq to pass back', async ({
+    m,
+    c,
+  }) => {
+    const expected = await cli(m, ['changes', '--after', '0', '--json']);
     const seen: Obj[] = [];
     let after = 0;
     for (let i = 0; i < 100; i++) {
@@ -179,9 +196,9 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
     expect(only.data.changes).toEqual(expected.filter((e: Obj) => e.resource === 'people'));
   });
 
-  it('sql: the rows of `mtg sql --json`; truncated when the limit leaves rows out', async () => {
+  it('sql: the rows of `mtg sql --json`; truncated when the limit leaves rows out', async ({ m, c }) => {
     const query = "SELECT id, json ->> '$.name' AS name, deleted_at FROM meetings ORDER BY id";
-    const expected = await cli(['sql', query, '--json']);
+    const expected = await cli(m, ['sql', query, '--json']);
     const r = await c.call('sql', { query });
     expect(r.data).toEqual({ columns: ['id', 'name', 'deleted_at'], rows: expected, truncated: false });
     const few = await c.call('sql', { query, limit: 3 });
@@ -192,8 +209,8 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
     });
   });
 
-  it('mirror_status: the figures of `mtg mirror status --json`', async () => {
-    const expected = await cli(['mirror', 'status', '--json']);
+  it('mirror_status: the figures of `mtg mirror status --json`', async ({ m, c }) => {
+    const expected = await cli(m, ['mirror', 'status', '--json']);
     const r = await c.call('mirror_status');
     expect(r.data).toEqual({
       profile: 'default',
@@ -207,7 +224,7 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
     });
   });
 
-  it('the resource mtg://meetings/{id}: the meeting as Markdown, without transcript', async () => {
+  it('the resource mtg://meetings/{id}: the meeting as Markdown, without transcript', async ({ m, c }) => {
     const meeting = m.sandbox.snapshot().meetings[1] as Obj;
     const { resourceTemplates } = await c.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['mtg://meetings/{id}']);
@@ -220,7 +237,7 @@ describe('read tools answer from the mirror, as the CLI does, and send nothing',
 });
 
 describe('get_transcript pages by characters', () => {
-  async function pagesOf(id: string, maxChars?: number) {
+  async function pagesOf(c: Connected, id: string, maxChars?: number) {
     const pages: Obj[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 1000; i++) {
@@ -249,7 +266,10 @@ describe('get_transcript pages by characters', () => {
   const plain = (entries: Obj[]) =>
     entries.map((e) => ({ speaker: e.speaker, text: e.text, timestamp: e.timestamp }));
 
-  it('a long transcript: pages of at most maxChars that join to the whole, the same cursor giving the same page', async () => {
+  it('a long transcript: pages of at most maxChars that join to the whole, the same cursor giving the same page', async ({
+    m,
+    c,
+  }) => {
     const id = m.sandbox.snapshot().meetings[3]!.id;
     const entries = Array.from({ length: 900 }, (_, i) => ({
       speaker: `Speaker ${i % 4}`,
@@ -257,7 +277,7 @@ describe('get_transcript pages by characters', () => {
       timestamp: i * 7,
     }));
     storeTranscript(m.dataDir, id, entries);
-    const pages = await pagesOf(id, 5_000);
+    const pages = await pagesOf(c, id, 5_000);
     expect(pages.length).toBeGreaterThan(10);
     for (const p of pages) {
       expect(p.total).toBe(900);
@@ -270,7 +290,10 @@ describe('get_transcript pages by characters', () => {
     expect(second.data).toEqual(pages[1]);
   });
 
-  it('one entry longer than maxChars comes alone; one longer than the size bound in marked pieces', async () => {
+  it('one entry longer than maxChars comes alone; one longer than the size bound in marked pieces', async ({
+    m,
+    c,
+  }) => {
     const id = m.sandbox.snapshot().meetings[4]!.id;
     const entries = [
       { speaker: 'A', text: 'short', timestamp: 0 },
@@ -279,14 +302,17 @@ describe('get_transcript pages by characters', () => {
       { speaker: 'D', text: 'after', timestamp: 3 },
     ];
     storeTranscript(m.dataDir, id, entries);
-    const pages = await pagesOf(id);
+    const pages = await pagesOf(c, id);
     expect(pages[0]!.entries.map((e: Obj) => e.speaker)).toEqual(['A']);
     expect(pages[1]!.entries.map((e: Obj) => e.speaker)).toEqual(['B']);
     expect(pages.some((p) => p.entries.some((e: Obj) => e.continues))).toBe(true);
     expect(joined(pages)).toEqual(plain(entries));
   });
 
-  it('an item alone past the bound (a change event with a whole transcript, an SQL cell) is cut and marked', async () => {
+  it('an item alone past the bound (a change event with a whole transcript, an SQL cell) is cut and marked', async ({
+    m,
+    c,
+  }) => {
     const id = m.sandbox.snapshot().meetings[4]!.id;
     const huge = [{ speaker: 'A', text: 'y'.repeat(150_000), timestamp: 0 }];
     storeTranscript(m.dataDir, id, huge);
@@ -313,7 +339,9 @@ describe('get_transcript pages by characters', () => {
     expect(cut.map((e: Obj) => e.id)).toContain(id);
     for (const e of cut) expect(e.readWhole).toBe(`get_transcript with id "${e.id}"`);
     expect(events.map((e) => e.seq)).toEqual(
-      (await cli(['changes', '--after', '0', '--resource', 'transcripts', '--json'])).map((e: Obj) => e.seq),
+      (await cli(m, ['changes', '--after', '0', '--resource', 'transcripts', '--json'])).map(
+        (e: Obj) => e.seq,
+      ),
     );
     const q = await c.call('sql', {
       query: `SELECT meeting_id, json FROM transcripts WHERE meeting_id = '${id}'`,
@@ -324,7 +352,10 @@ describe('get_transcript pages by characters', () => {
     expect(q.data.rows[0].json).toMatch(/…\[cut\]$/);
   });
 
-  it('list_action_items: an item alone past the bound is cut and says how to read it whole', async () => {
+  it('list_action_items: an item alone past the bound is cut and says how to read it whole', async ({
+    m,
+    c,
+  }) => {
     const item = m.sandbox.snapshot().actionItems[2] as Obj;
     const db = openDb(`${m.dataDir}/default.db`);
     try {
@@ -335,7 +366,7 @@ describe('get_transcript pages by characters', () => {
     } finally {
       db.close();
     }
-    const { items } = await allPages('list_action_items', { status: 'all', limit: 200 }, 'actionItems');
+    const { items } = await allPages(c, 'list_action_items', { status: 'all', limit: 200 }, 'actionItems');
     const cut = items.find((i) => String(i.id) === String(item.id)) as Obj;
     expect(cut.truncated).toBe(true);
     expect(cut.description).toMatch(/…\[cut\]$/);
@@ -346,7 +377,7 @@ describe('get_transcript pages by characters', () => {
     expect(whole.data.rows).toEqual([{ n: 120_000 }]);
   });
 
-  it('a cursor of another meeting, or a made-up one, is an error that names the fix', async () => {
+  it('a cursor of another meeting, or a made-up one, is an error that names the fix', async ({ m, c }) => {
     const snap = m.sandbox.snapshot();
     const first = await c.call('get_transcript', { id: snap.meetings[3]!.id, maxChars: 1000 });
     const other = await c.call('get_transcript', { id: snap.meetings[5]!.id, cursor: first.data.nextCursor });
@@ -361,7 +392,7 @@ describe('get_transcript pages by characters', () => {
 });
 
 describe('bad arguments are one-sentence errors and the server goes on', () => {
-  it.each([
+  it.for([
     ['search', {}, /^query is required$/],
     ['search', { query: '   ' }, /^query must not be empty$/],
     ['search', { query: 'a', limit: 0 }, /^limit must be a whole number from 1 to 100$/],
@@ -399,7 +430,7 @@ describe('bad arguments are one-sentence errors and the server goes on', () => {
     ['sql', { query: 'SELEKT 1' }, /^the query could not run: SQLite says: /],
     ['sql', { query: 'SELECT 1', limit: 1001 }, /^limit must be a whole number from 1 to 1,000$/],
     ['mirror_status', { verbose: true }, /^unknown argument "verbose"$/],
-  ])('%s %j', async (tool, args, message) => {
+  ] as [string, Obj, RegExp][])('%s %j', async ([tool, args, message], { m, c }) => {
     const before = m.sandbox.requests.length;
     const r = await c.call(tool, args as Obj);
     expect(r.isError).toBe(true);
@@ -411,17 +442,20 @@ describe('bad arguments are one-sentence errors and the server goes on', () => {
 });
 
 describe('fresh reads, writes, and no mirror', () => {
-  it('a sync after the data changed is seen at the next call', async () => {
+  it('a sync after the data changed is seen at the next call', async ({ m, c }) => {
     const before = (await c.call('mirror_status')).data;
     m.sandbox.churn(3);
     await m.sync();
     const after = (await c.call('mirror_status')).data;
     expect(after.lastSeq).toBeGreaterThan(before.lastSeq);
-    const { items } = await allPages('list_meetings', { limit: 100 }, 'meetings');
+    const { items } = await allPages(c, 'list_meetings', { limit: 100 }, 'meetings');
     expect(items.map((i) => i.id)).toEqual(m.sandbox.snapshot().meetings.map((x) => x.id));
   });
 
-  it('with --allow-writes: each write is one request, its result the server item, visible to the next read', async () => {
+  it('with --allow-writes: each write is one request, its result the server item, visible to the next read', async ({
+    m,
+    c,
+  }) => {
     const w = await connect(m.env, { allowWrites: true });
     try {
       const from = m.sandbox.requests.length;
@@ -437,7 +471,7 @@ describe('fresh reads, writes, and no mirror', () => {
       expect(updated.data).toMatchObject({ id, status: 'DONE' });
       const sent = m.sandbox.requests.slice(from).map((r) => `${r.method} ${r.path}`);
       expect(sent).toEqual(['POST /action-items', `PUT /action-item/${id}`]);
-      const done = await allPages('list_action_items', { status: 'done', limit: 200 }, 'actionItems');
+      const done = await allPages(c, 'list_action_items', { status: 'done', limit: 200 }, 'actionItems');
       expect(done.items.find((i) => i.id === id)).toMatchObject({
         title: 'Send the MCP notes',
         status: 'DONE',
@@ -455,7 +489,10 @@ describe('fresh reads, writes, and no mirror', () => {
     }
   });
 
-  it('a write goes into the mirror as a sync stores it: searchable, listed, one change event, and the next sync finds nothing new', async () => {
+  it('a write goes into the mirror as a sync stores it: searchable, listed, one change event, and the next sync finds nothing new', async ({
+    m,
+    c,
+  }) => {
     const w = await connect(m.env, { allowWrites: true });
     try {
       await m.sync();
@@ -482,13 +519,13 @@ describe('fresh reads, writes, and no mirror', () => {
 
       const hits = await w.call('search', { query: 'zanzibar', in: ['action-items'] });
       expect(hits.data.results.map((h: Obj) => h.meetingId)).toEqual([meeting.id]);
-      const { items } = await allPages('list_action_items', { status: 'all', limit: 200 }, 'actionItems');
+      const { items } = await allPages(c, 'list_action_items', { status: 'all', limit: 200 }, 'actionItems');
       expect(items.find((i) => i.id === linked)).toMatchObject({
         title: 'Zanzibar quarterly plan',
         assignee: other,
       });
       expect(items.find((i) => i.id === id)).toMatchObject({ title: 'Quokka follow-up', status: 'PENDING' });
-      const mineNow = await allPages('list_action_items', { mine: true, limit: 200 }, 'actionItems');
+      const mineNow = await allPages(c, 'list_action_items', { mine: true, limit: 200 }, 'actionItems');
       expect(mineNow.items.map((i) => i.id)).toContain(id);
 
       const events = (await w.call('changes', { after: from })).data.changes as Obj[];
@@ -509,7 +546,9 @@ describe('fresh reads, writes, and no mirror', () => {
     }
   });
 
-  it('with --offline: no sync tool; no mirror: every tool but mirror_status says to run mtg sync', async () => {
+  it('with --offline: no sync tool; no mirror: every tool but mirror_status says to run mtg sync', async ({
+    m,
+  }) => {
     const off = await connect(m.env, { offline: true });
     try {
       const names = (await off.client.listTools()).tools.map((t) => t.name);
@@ -590,7 +629,10 @@ describe('a mirror made, reset or deleted while the server runs', () => {
 });
 
 describe('the sync tool', () => {
-  it('another sync running: running: true naming its PID, so the assistant can wait, and nothing is sent', async () => {
+  it('another sync running: running: true naming its PID, so the assistant can wait, and nothing is sent', async ({
+    m,
+    c,
+  }) => {
     // The lock as a running `mtg sync` holds it: a live node process (the test runner's parent).
     const db = openDb(`${m.dataDir}/default.db`);
     const lock = JSON.stringify({ pid: process.ppid, startedAt: '2026-01-01T00:00:00.000Z' });
