@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchFolders, loadMirrorFixture, median } from './bundle.mjs';
+import { benchFolders, loadMirrorFixture, loadSourceModule, median } from './bundle.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = process.env.MTG_BENCH_BIN || join(ROOT, 'bin', 'mtg.js');
@@ -46,34 +46,8 @@ const PROC = (() => {
     return false;
   }
 })();
-const childrenOf = (pid) => {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-};
-const cpuSeconds = (pid) => {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      .replace(/^.*\) /, '')
-      .split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-};
-const running = (pid) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
+// The tests' own /proc readers (test/helpers/processes.ts), not a copy of them.
+const { childrenOf, cpuSeconds, running } = await loadSourceModule('test/helpers/processes.ts');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** One `mtg sql RUNAWAY`, signalled once its statement has stepped 0.5 s of CPU. */

@@ -1,5 +1,5 @@
-// What a test sees of a process it started and of that process's own children (Linux: /proc), for
-// tests that must know a child process is gone, not only that their own child exited.
+// What a test (and bench/sql-stop.mjs) sees of a process it started and of that process's own
+// children (Linux: /proc), for what must know a child process is gone, not only that its own child exited.
 import { readFileSync } from 'node:fs';
 
 /** A process's children. */
