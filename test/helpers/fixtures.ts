@@ -6,7 +6,12 @@
 //   const test = sandboxTest({ limits: 'none', pageSize: 7 });
 //   test('lists', async ({ mtg, sandbox }) => { const r = await mtg(['people', 'list']); … });
 import { test as base } from 'vitest';
-import { type RecordedRequest, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import {
+  type RecordedRequest,
+  type Sandbox,
+  type SandboxOptions,
+  startSandbox,
+} from '../../src/sandbox/index.js';
 import { tempConfigDir } from './cli.js';
 import type { InProcessResult } from './inprocess.js';
 import { runRecordedInProcess } from './recorded.js';
@@ -44,3 +49,20 @@ export function sandboxTest(options: SandboxOptions) {
       )
   );
 }
+
+/**
+ * Tests that each start the sandboxes they need, each with its own options:
+ * `openSandbox(options)` starts one on a free loopback port, closed after the test.
+ *
+ *   it('paces', async ({ openSandbox }) => { const sb = await openSandbox({ limits: '5/1s' }); … });
+ */
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern (none)
+export const sandboxesTest = test.extend('openSandbox', async ({}, { onCleanup }) => {
+  const opened: Sandbox[] = [];
+  onCleanup(() => Promise.all(opened.map((s) => s.close())).then(() => undefined));
+  return async (options: SandboxOptions): Promise<Sandbox> => {
+    const sandbox = await startSandbox({ port: 0, ...options });
+    opened.push(sandbox);
+    return sandbox;
+  };
+});

@@ -2,10 +2,10 @@
 // burst a short window allows), and the transcripts left show in every phase after the meetings walk.
 // The windows, the limiter's waits and the estimate run on a virtual clock (the sandbox's and the
 // client's): minutes of pacing over real loopback HTTP take a second or two.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { openMirror } from '../../src/mirror/open.js';
 import { runSync, type SyncProgressEvent } from '../../src/mirror/sync.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { sandboxesTest as it } from '../helpers/fixtures.js';
 import { expectFew429 } from '../helpers/pacing.js';
 import { tempDir } from '../helpers/temp.js';
 import { VirtualClock } from '../helpers/virtual-clock.js';
@@ -14,22 +14,18 @@ import { clientFor, engineSync } from './helpers.js';
 /** The list walks (the transcripts and the companies' details count what is left of themselves). */
 const isList = (e: SyncProgressEvent) => e.phase !== 'transcripts' && e.phase !== 'company-details';
 
-const sandboxes: Sandbox[] = [];
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-});
-
 describe('sync progress under "5/1s,30/10s"', () => {
-  it('estimates at the pace of the 10 s window from the first transcript on, and shows transcripts left in the list phases after meetings', async () => {
+  it('estimates at the pace of the 10 s window from the first transcript on, and shows transcripts left in the list phases after meetings', async ({
+    openSandbox,
+  }) => {
     const clock = new VirtualClock(Date.now(), { realIo: true });
-    const sb = await startSandbox({
+    const sb = await openSandbox({
       seed: 41,
       limits: '5/1s,30/10s',
       pageSize: 10,
       sizes: { meetings: 40, actionItems: 12, people: 8, companies: 3 },
       clock,
     });
-    sandboxes.push(sb);
     const { summary, events } = await clock.settle(engineSync(sb, {}, clock)());
     expect(summary.complete).toBe(true);
     expectFew429(sb);
@@ -49,14 +45,15 @@ describe('sync progress under "5/1s,30/10s"', () => {
 });
 
 describe('sync progress counts the pages left, not only the transcripts', () => {
-  it('says the time is unknown on a first sync, and counts down pages and transcripts on the next', async () => {
-    const sb = await startSandbox({
+  it('says the time is unknown on a first sync, and counts down pages and transcripts on the next', async ({
+    openSandbox,
+  }) => {
+    const sb = await openSandbox({
       seed: 7,
       limits: 'none',
       pageSize: 5,
       sizes: { meetings: 12, actionItems: 9, people: 6, companies: 3 },
     });
-    sandboxes.push(sb);
     const engine = engineSync(sb);
     const sync = async () => {
       const { summary, events } = await engine();
@@ -85,16 +82,17 @@ describe('sync progress counts the pages left, not only the transcripts', () => 
 });
 
 describe('sync progress while it waits for a window ("3/1s,8/5s")', () => {
-  it('counts the time left down during the wait, never below what the wait still has', async () => {
+  it('counts the time left down during the wait, never below what the wait still has', async ({
+    openSandbox,
+  }) => {
     const clock = new VirtualClock(Date.now(), { realIo: true });
-    const sb = await startSandbox({
+    const sb = await openSandbox({
       seed: 41,
       limits: '3/1s,8/5s',
       pageSize: 10,
       sizes: { meetings: 12, actionItems: 5, people: 5, companies: 2 },
       clock,
     });
-    sandboxes.push(sb);
     // The waits the limiter announces (as the spinner shows them), and when each event came.
     const waits: { from: number; until: number }[] = [];
     const client = clientFor(

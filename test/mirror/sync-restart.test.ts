@@ -1,23 +1,17 @@
 // A walk that starts over after the server rejected its saved cursor counts only the pages of the
 // new start: the next sync's "requests left" (and so its ETA) comes from that count.
-import { afterAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import { sandboxesTest as it } from '../helpers/fixtures.js';
 import { engineSync } from './helpers.js';
 
-const sandboxes: Sandbox[] = [];
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-});
-
 describe('a walk restarted from page 1', () => {
-  it("leaves the next sync counting down from the restarted walk's own pages", async () => {
-    const sb = await startSandbox({
+  it("leaves the next sync counting down from the restarted walk's own pages", async ({ openSandbox }) => {
+    const sb = await openSandbox({
       seed: 5,
       limits: 'none',
       pageSize: 5,
       sizes: { meetings: 12, actionItems: 3, people: 3, companies: 2 },
     });
-    sandboxes.push(sb);
     const sync = engineSync(sb, { only: ['meetings'], transcripts: false });
     // Interrupted after its first pages, then its saved cursor goes stale (tampered here).
     expect((await sync({ budget: 2 })).summary.complete).toBe(false);
