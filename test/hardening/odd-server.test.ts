@@ -3,6 +3,7 @@
 // statuses with and without the API's envelope, and a proxy's HTML error page.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/inprocess.js';
+import { VirtualClock } from '../helpers/virtual-clock.js';
 import { type Answer, type OddServer, oddEnv, person, startOddServer } from './odd-server.js';
 
 let server: OddServer | undefined;
@@ -54,19 +55,26 @@ describe('a server that is not the sandbox', () => {
   });
 
   it('waits out a 429 whose Retry-After is an HTTP date, then succeeds', async () => {
+    // The wait on a virtual clock (the date read against it): seconds of it in milliseconds.
+    const clock = new VirtualClock(Date.now(), { realIo: true });
+    const retryAt = new Date(clock.now() + 3000);
     server = await startOddServer((_req, n) =>
       n === 0
         ? {
             status: 429,
-            headers: { 'retry-after': new Date(Date.now() + 1000).toUTCString() },
+            headers: { 'retry-after': retryAt.toUTCString() },
             body: '{"code":"RATE_LIMITED","error":"Too many requests"}',
           }
         : { body: page([1]) },
     );
-    const r = await runInProcess(['people', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
+    const r = await clock.settle(
+      runInProcess(['people', 'list', '--format', 'ndjson'], { env: oddEnv(server), clock }),
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe(1);
     expect(server.requests).toHaveLength(2);
+    // The resend waited for the date (whole seconds in an HTTP date: up to a second before retryAt).
+    expect(clock.now()).toBeGreaterThanOrEqual(retryAt.getTime() - 1000);
   });
 
   it('a Retry-After beyond --max-wait is exit 5 at once, naming the wait', async () => {
