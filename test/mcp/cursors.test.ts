@@ -3,6 +3,7 @@
 // nor skips an item of list_meetings and list_action_items; a search cursor from before a change is
 // refused with a sentence saying to search again; a made-up, edited or borrowed cursor is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../src/mirror/driver.js';
 import { type Connected, connect, type McpEnv, mcpEnv, storeTranscript } from './helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
@@ -86,6 +87,36 @@ describe('list_action_items: keyset cursors', () => {
     const expected = [...m.sandbox.snapshot().actionItems.map((x) => String(x.id))];
     expect([...ids].sort()).toEqual([...expected].sort());
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('pages go by ID (9 before 10) whatever order the service listed the items in, each item once', async () => {
+    // The mirror's listing order turned around (the service's last item first): a page is still
+    // the lowest IDs after the cursor, though only a page's worth is kept while the rest is read.
+    const reorder = (sql: string) => {
+      const db = openDb(`${m.dataDir}/default.db`);
+      try {
+        db.prepare(sql).run();
+      } finally {
+        db.close();
+      }
+    };
+    reorder('UPDATE action_items SET position = -position');
+    try {
+      const byId = m.sandbox
+        .snapshot()
+        .actionItems.map((x) => String(x.id))
+        .sort((a, b) => Number(a) - Number(b));
+      expect(byId).toContain('10');
+      for (const limit of [1, 7, 200]) {
+        const args = { status: 'all', limit };
+        const first = await page('list_action_items', args);
+        expect(first.actionItems).toHaveLength(Math.min(limit, byId.length));
+        const tail = await rest('list_action_items', args, 'actionItems', first.nextCursor);
+        expect([...first.actionItems, ...tail].map((x: Obj) => String(x.id))).toEqual(byId);
+      }
+    } finally {
+      reorder('UPDATE action_items SET position = -position');
+    }
   });
 });
 

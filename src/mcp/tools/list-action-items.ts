@@ -3,12 +3,12 @@
 // (src/ops/action-items.ts), which this adapts to MCP (arguments, cursor, size bound).
 
 import { z } from 'zod';
-import type { ListedActionItem } from '../../ops/action-items.js';
 import * as ops from '../../ops/action-items.js';
 import {
   decodeCursor,
   encodeCursor,
   fingerprint,
+  firstByKey,
   type ItemKey,
   idSortKey,
   isItemKey,
@@ -96,19 +96,24 @@ export const listActionItems = defineTool({
       });
       // Keyset: only the items after the last one of the previous page.
       const after = key && idSortKey(key.id);
-      const chosen: { order: string; listed: ListedActionItem }[] = [];
-      for (const l of listed) {
-        const order = idSortKey(String(l.item.id));
-        if (after !== undefined && order <= after) continue;
-        chosen.push({ order, listed: l });
-      }
+      const limit = a.limit ?? 50;
       // By ID, the order the service made them in, which no sync or write reorders: the position
-      // in the service's listing moves with every item created or deleted before it.
-      chosen.sort((x, y) => (x.order < y.order ? -1 : x.order > y.order ? 1 : 0));
+      // in the service's listing moves with every item created or deleted before it. One more
+      // than the page, to know whether more follow.
+      const chosen = firstByKey(
+        (function* () {
+          for (const l of listed) {
+            const order = idSortKey(String(l.item.id));
+            if (after === undefined || order > after) yield { order, listed: l };
+          }
+        })(),
+        limit + 1,
+        (c) => c.order,
+      );
       const { page, more, last } = takePage(
         chosen,
         0,
-        a.limit ?? 50,
+        limit,
         (c) => ({ ...c.listed.item, mine: c.listed.mine, meetings: c.listed.meetings }) as Obj,
         shortenItem,
       );
