@@ -35,11 +35,11 @@ describe('mtg watch under tight windows', () => {
         return 0; // the watch has not created the mirror yet
       }
     };
-    /** When each of the first two syncs began, on the clock (looked at every 100 ms of it), once both ended. */
+    /** When each of the first two syncs began, on the clock (looked at every 500 ms of it), once both ended. */
     const twoSyncs = async () => {
       const began: number[] = [];
       while (runs('WHERE finished_at IS NOT NULL') < 2) {
-        await clock.sleep(100);
+        await clock.sleep(500);
         if (runs('') > began.length) began.push(clock.now());
       }
       return began;
@@ -57,8 +57,8 @@ describe('mtg watch under tight windows', () => {
     expect(seconds).toBeLessThanOrEqual(Math.ceil(sustainable * 1.1) + 1);
     expect(seconds).toBeGreaterThanOrEqual(Math.floor(sustainable * 0.8));
     // The next sync began the stretched interval after the first, not the 1 s asked for (each seen
-    // within 100 ms of the clock).
-    expect(second! - first!).toBeGreaterThanOrEqual(seconds * 1000 - 100);
+    // within 500 ms of the clock).
+    expect(second! - first!).toBeGreaterThanOrEqual(seconds * 1000 - 500);
     expect(stderr.match(/warning:/g)).toHaveLength(1);
     expectFew429(m.sandbox);
 
