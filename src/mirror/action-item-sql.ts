@@ -47,13 +47,16 @@ const WHERE = `a.deleted_at IS NULL
     mtg_fold(coalesce(json_extract(a.json, '$.title'), '') || char(10) || coalesce(json_extract(a.json, '$.description'), '')),
     w.value) = 0))
   AND (:byMeeting = 0 OR EXISTS (SELECT 1 FROM json_each(a.json, '$.meetingIds') j
-    JOIN meetings m ON m.id = CAST(j.value AS TEXT) WHERE ${MEETING}))`;
+    WHERE CAST(j.value AS TEXT) IN (SELECT id FROM chosen)))`;
+
+/** The meetings that pass the meeting filters, judged once per statement (not again for each item of theirs). */
+const CHOSEN = `WITH chosen(id) AS MATERIALIZED (SELECT m.id FROM meetings m WHERE :byMeeting = 1 AND ${MEETING})`;
 
 /** The items in the service's order: each as it sent it (`json`) and whether the key's own listing returns it. */
-const ITEMS = `SELECT a.json AS json, a.mine AS mine FROM action_items a WHERE ${WHERE} ORDER BY a.position, a.id`;
+const ITEMS = `${CHOSEN} SELECT a.json AS json, a.mine AS mine FROM action_items a WHERE ${WHERE} ORDER BY a.position, a.id`;
 
 /** The same, each with its live meetings: [[id, name, createdAt], …] in the order of its meetingIds. */
-const ITEMS_WITH_MEETINGS = `SELECT a.json AS json, a.mine AS mine,
+const ITEMS_WITH_MEETINGS = `${CHOSEN} SELECT a.json AS json, a.mine AS mine,
   (SELECT json_group_array(json_array(m.id, m.name, m.created_at)) FROM json_each(a.json, '$.meetingIds') j
     JOIN meetings m ON m.id = CAST(j.value AS TEXT) AND m.deleted_at IS NULL) AS meetings
 FROM action_items a WHERE ${WHERE} ORDER BY a.position, a.id`;
