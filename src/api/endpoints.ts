@@ -8,12 +8,7 @@
 import type { z } from 'zod';
 import type { ExactId } from '../shared/exact.js';
 import { type ActionItemFilter, apiQuery } from './action-item-filter.js';
-import {
-  type ActionItemStatus,
-  type AssigneeType,
-  type ShareAccess,
-  TAG_APPLY_MEETINGS_FIELD,
-} from './assumptions.js';
+import { type ActionItemStatus, type ShareAccess, TAG_APPLY_MEETINGS_FIELD } from './assumptions.js';
 import type { ApiClient } from './client.js';
 import type { PaginateOptions } from './paginate.js';
 import * as S from './schemas.js';
