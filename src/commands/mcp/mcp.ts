@@ -2,10 +2,10 @@
 // protocol's: everything else this command says goes to stderr.
 
 import type { Readable, Writable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
 import { VERSION } from '../../cli/context.js';
 import { parseInterval } from '../../cli/dates.js';
 import { defineRun } from '../../cli/spec.js';
+import { setServerV8Flags } from '../../cli/v8-flags.js';
 import { appUrlOf } from '../../config/settings.js';
 import { mirrorAccess } from '../../mcp/mirror-access.js';
 import { serveStdio } from '../../mcp/server.js';
@@ -43,7 +43,7 @@ export const run = defineRun(spec.mcp, async (ctx, args, opts) => {
   const settings = await ctx.settings(true).catch(() => undefined);
   const appUrl = settings && appUrlOf(settings);
   const access = await mirrorAccess(ctx);
-  boundOldGeneration();
+  setServerV8Flags();
   await serveStdio(access, {
     version: VERSION,
     offline: ctx.offline,
@@ -60,18 +60,3 @@ export const run = defineRun(spec.mcp, async (ctx, args, opts) => {
   });
   return ExitCode.ok;
 });
-
-/**
- * V8's old generation, in a server that runs for hours, grown to at most twice what survived its
- * last full GC. V8's own factor goes up to 4x, higher the slower its GCs run (a loaded machine):
- * what calls promote out of the young generation (kept small, src/cli/bin.ts) then filled it with
- * 35-70 MB of garbage before each full GC, and Node 26 keeps the freed pages a while (its memory
- * pool), so RSS peaked at 156-192 MB over 1,000 calls. Measured: no more CPU (bench/README.md).
- */
-function boundOldGeneration(): void {
-  try {
-    setFlagsFromString('--heap-growing-percent=100');
-  } catch {
-    // A node without this flag: V8's default.
-  }
-}
