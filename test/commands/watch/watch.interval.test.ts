@@ -36,15 +36,25 @@ describe('mtg watch under tight windows', () => {
       }
     };
     /** When each of the first two syncs began, on the clock (looked at every 500 ms of it), once both ended. */
+    let ended = false;
+    void watching.finally(() => {
+      ended = true;
+    });
     const twoSyncs = async () => {
       const began: number[] = [];
       while (runs('WHERE finished_at IS NOT NULL') < 2) {
+        if (ended) throw new Error('the watch ended before its second sync');
         await clock.sleep(500);
         if (runs('') > began.length) began.push(clock.now());
       }
       return began;
     };
-    const [first, second] = await clock.settle(twoSyncs(), { maxMs: 600_000 });
+    // A failure says what the watch said.
+    const [first, second] = await clock
+      .settle(twoSyncs(), { maxMs: 600_000 })
+      .catch((err: Error) =>
+        Promise.reject(new Error(`${err.message}; the watch's stderr:\n${io.stderr()}`)),
+      );
 
     const stderr = io.stderr();
     const requests = Number(/A sync needs (\d+) requests/.exec(stderr)?.[1]);
