@@ -105,35 +105,26 @@ class TermReader {
 
 let reader: TermReader | undefined;
 
-/** Whitespace-separated pieces a vocabulary writer remembers having listed, at most (then it forgets). */
-const SEEN_MAX = 200_000;
-
 export interface VocabularyWriter {
   /** Add the terms of texts written to the index (each as the index gets it: segmentCjk'd). */
   add(texts: readonly string[]): void;
 }
 
 /**
- * The vocabulary's writer for the index's writer. Tokens never span whitespace, so a text's terms
- * are those of its whitespace-separated pieces: the pieces this writer has listed before are not
- * tokenized again (a sync's meetings share most of their words).
+ * The vocabulary's writer for the index's writer. Tokens never span whitespace, so the terms of a
+ * meeting's texts are those of their distinct whitespace-separated pieces, tokenized once each (a
+ * window repeats its neighbour's entries, a meeting its words). Nothing is remembered from one
+ * call to the next: a call's rows may be rolled back with its transaction.
  */
 export function vocabularyWriter(db: Db): VocabularyWriter {
   const add = db.prepare('INSERT OR IGNORE INTO search_vocab(term) SELECT value FROM json_each(?)');
-  const seen = new Set<string>();
   return {
     add(texts) {
-      const fresh: string[] = [];
-      for (const text of texts)
-        for (const piece of text.split(/\s+/)) {
-          if (piece === '' || seen.has(piece)) continue;
-          if (seen.size >= SEEN_MAX) seen.clear();
-          seen.add(piece);
-          fresh.push(piece);
-        }
-      if (fresh.length === 0) return;
+      const pieces = new Set<string>();
+      for (const text of texts) for (const piece of text.split(/\s+/)) if (piece !== '') pieces.add(piece);
+      if (pieces.size === 0) return;
       reader ??= new TermReader();
-      const terms = reader.terms(fresh.join(' '));
+      const terms = reader.terms([...pieces].join(' '));
       if (terms.length > 0) add.run(JSON.stringify(terms));
     },
   };
@@ -192,6 +183,60 @@ interface Candidate {
   d: number;
 }
 
+/** Endings porter takes off a word, tried on every stem (search-plan.ts spells a stem with them). */
+const ENDINGS = ['', 's', 'ed', 'ing', 'e', 'es', 'er', 'ion'];
+/** Endings tried on a stem ending in e, without its e ("decide" is stemmed "decid"), and in i. */
+const E_ENDINGS = ['ing', 'ed', 'ion'];
+const I_ENDINGS = ['y', 'ies'];
+
+/**
+ * The distance table of the strings walked against `target`, one row per character, in one typed
+ * array (the walk runs once per new process, mostly before the JIT compiles it: few allocations).
+ */
+class DistanceTable {
+  readonly width: number;
+  readonly cells: Int32Array;
+  /** Each row's smallest cell. */
+  readonly mins: Int32Array;
+  constructor(
+    readonly target: string,
+    rows: number,
+  ) {
+    this.width = target.length + 1;
+    this.cells = new Int32Array((rows + 1) * this.width);
+    this.mins = new Int32Array(rows + 1);
+    for (let j = 0; j < this.width; j++) this.cells[j] = j;
+  }
+  /** Row i + 1 from rows i and i - 1, for character `c` at place i (`before` at i - 1); its minimum. */
+  step(i: number, c: string, before: string | undefined): number {
+    const { width, cells, target } = this;
+    const at = (i + 1) * width;
+    const prev = i * width;
+    const prev2 = (i - 1) * width;
+    cells[at] = i + 1;
+    let min = i + 1;
+    for (let j = 1; j < width; j++) {
+      let v = cells[prev + j]! + 1;
+      const left = cells[at + j - 1]! + 1;
+      if (left < v) v = left;
+      const diagonal = cells[prev + j - 1]! + (c === target[j - 1] ? 0 : 1);
+      if (diagonal < v) v = diagonal;
+      if (i > 0 && j > 1 && c === target[j - 2] && before === target[j - 1]) {
+        const swapped = cells[prev2 + j - 2]! + 1;
+        if (swapped < v) v = swapped;
+      }
+      cells[at + j] = v;
+      if (v < min) min = v;
+    }
+    this.mins[i + 1] = min;
+    return min;
+  }
+  /** The distance of the string whose last row is row `length`. */
+  distance(length: number): number {
+    return this.cells[length * this.width + this.width - 1]!;
+  }
+}
+
 /**
  * The spelled forms of `terms` (sorted) within `max` edits of `target` (Levenshtein with
  * transpositions), in the order of the terms and of their forms. Terms are walked as a trie: the
@@ -200,12 +245,20 @@ interface Candidate {
  */
 function withinDistance(target: string, terms: readonly string[], max: number): Candidate[] {
   const n = target.length;
-  const first = Array.from({ length: n + 1 }, (_, j) => j);
-  // rows[i]: the table's row after the first i characters of the current term.
-  const rows: number[][] = [first];
+  // Terms longer than n + max + 1 have no form within reach (skipped below); endings add 3 at most.
+  const table = new DistanceTable(target, n + max + 4);
+  // The prefix of the term before whose rows the table holds.
   let previous = '';
   let pruned: string | undefined;
   const out: Candidate[] = [];
+  const tryForm = (term: string, base: number, ending: string) => {
+    if (table.mins[base]! > max) return; // none within reach when its base is not
+    let length = base;
+    for (let k = 0; k < ending.length; k++, length++)
+      table.step(length, ending[k]!, k === 0 ? term[base - 1] : ending[k - 1]);
+    const d = table.distance(length);
+    if (d <= max) out.push({ term, form: term.slice(0, base) + ending, d });
+  };
   for (const term of terms) {
     // (Sorted: the pruned prefix itself, a term whose shorter forms it does not rule out, came before.)
     if (pruned !== undefined && term.length > pruned.length && term.startsWith(pruned)) continue;
@@ -214,32 +267,28 @@ function withinDistance(target: string, terms: readonly string[], max: number): 
     if (term.length - 1 > n + max || term.length + 3 < n - max) continue;
     let shared = 0;
     while (shared < previous.length && shared < term.length && previous[shared] === term[shared]) shared++;
-    rows.length = shared + 1;
-    previous = term;
     let i = shared;
     for (; i < term.length; i++) {
-      const row = nextRow(rows, term, i, target);
-      rows.push(row);
+      const min = table.step(i, term[i]!, term[i - 1]);
       // Every form extends the term without its last character: a proper prefix beyond reach
       // rules out every term below it.
-      if (i + 1 < term.length && rowMin(row) > max) {
+      if (i + 1 < term.length && min > max) {
         pruned = term.slice(0, i + 1);
         break;
       }
     }
     if (i < term.length) {
-      previous = term.slice(0, rows.length - 1);
+      previous = pruned!;
       continue;
     }
-    for (const [base, ending] of spelledForms(term)) {
-      // The form's row after its base (the term, or the term without its last letter) and its
-      // ending; none within reach when its base is not.
-      if (rowMin(rows[base]!) > max) continue;
-      const formRows = rows.slice(0, base + 1);
-      const form = term.slice(0, base) + ending;
-      for (let k = base; k < form.length; k++) formRows.push(nextRow(formRows, form, k, target));
-      const d = formRows[form.length]![n]!;
-      if (d <= max) out.push({ term, form, d });
+    const whole = term.length;
+    for (const ending of ENDINGS) tryForm(term, whole, ending);
+    previous = term;
+    const shorter = term.endsWith('e') ? E_ENDINGS : term.endsWith('i') ? I_ENDINGS : undefined;
+    if (shorter) {
+      for (const ending of shorter) tryForm(term, whole - 1, ending);
+      // Their rows replaced the term's last one.
+      previous = term.slice(0, whole - 1);
     }
   }
   return out;
@@ -265,18 +314,6 @@ function nextRow(rows: readonly number[][], s: string, i: number, target: string
     row.push(v);
   }
   return row;
-}
-
-/**
- * Words a porter stem may stand for: itself, and with the endings that stemming takes off, each as
- * [length of the stem kept, ending].
- */
-function spelledForms(stem: string): [number, string][] {
-  const whole = stem.length;
-  const forms: [number, string][] = ['', 's', 'ed', 'ing', 'e', 'es', 'er', 'ion'].map((e) => [whole, e]);
-  if (stem.endsWith('e')) forms.push([whole - 1, 'ing'], [whole - 1, 'ed'], [whole - 1, 'ion']);
-  if (stem.endsWith('i')) forms.push([whole - 1, 'y'], [whole - 1, 'ies']);
-  return forms;
 }
 
 /** Levenshtein distance with transpositions, computed up to `max` (anything beyond: max + 1). */
