@@ -85,6 +85,39 @@ async function compare(label, args, target) {
   );
 }
 
+/**
+ * A question against keywords (issue 30: "a question as fast as a keyword query"): whole processes,
+ * interleaved, medians of wall and CPU time. The question holds the keywords and two more words
+ * ("team"; "decide", in no passage, corrected to its nearest indexed word: the typo lookup).
+ */
+async function compareQuestion() {
+  const bin = join(ROOT, 'bin', 'mtg.js');
+  const keywords = [bin, 'find', 'budget', 'approval', '--limit', '20', '--format', 'json'];
+  const question = [
+    bin,
+    'find',
+    'what did the team decide about the budget approval?',
+    '--limit',
+    '20',
+    '--format',
+    'json',
+  ];
+  await run(keywords);
+  await run(question);
+  const k = [];
+  const q = [];
+  for (let i = 0; i < RUNS; i++) {
+    k.push(await run(keywords));
+    q.push(await run(question));
+  }
+  const wall = (xs) => median(xs.map((x) => x.wall));
+  const cpu = (xs) => median(xs.map((x) => x.cpu));
+  const ratio = wall(q) / wall(k);
+  console.log(
+    `| find "what did the team decide about the budget approval?" vs find budget approval (--limit 20) | ${wall(q).toFixed(0)} ms | ${wall(k).toFixed(0)} ms (keywords) | ${ratio.toFixed(2)}x | ${cpu(q).toFixed(0)} / ${cpu(k).toFixed(0)} ms = ${(cpu(q) / cpu(k)).toFixed(2)}x | <= 1.0x | ${ratio <= 1 ? 'yes' : 'NO'} |`,
+  );
+}
+
 /** `mtg find` of words deep inside a 1 MB notes paragraph: median wall ms (whole process). */
 async function timeHuge(dir) {
   for (const query of [[RARE], ['what', 'about', 'the', RARE, 'contract?']]) {
@@ -132,6 +165,7 @@ async function main() {
     ['find', 'budget', 'approval', '--in', 'transcript', '--limit', '20', '--format', 'json'],
     1.6,
   );
+  await compareQuestion();
   // The same CLI path (commander, settings, the output layer) without the mirror: what is left of
   // the offline figures once this is subtracted is the mirror's own cost.
   await compare('config list --json (reference: no mirror)', ['config', 'list', '--json'], 1.6);
