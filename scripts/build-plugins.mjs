@@ -191,27 +191,44 @@ export const lazyUndiciHttp2 = {
   },
 };
 
+/**
+ * Our modules (src/) get, for a builtin, functions of the names listed that load it on first call.
+ * A name not listed fails the build ("No matching export").
+ */
+function lazyBuiltinForSrc(specifier, names) {
+  const namespace = `mtg-lazy-${specifier.replace(/\W/g, '-')}`;
+  return {
+    name: `lazy-${specifier}`,
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${specifier}$`) }, (args) =>
+        /[\\/]src[\\/]/.test(args.importer) ? { path: specifier, namespace } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace }, () => ({
+        contents: [
+          `const real = () => process.getBuiltinModule(${JSON.stringify(specifier)});`,
+          ...names.map((name) => `export function ${name}(...args) { return real().${name}(...args); }`),
+        ].join('\n'),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 // node:crypto costs 5-15 ms to load on node 26 (its module graph grew: webcrypto's algorithm
 // tables, argon2, ...), and modules on every command's path import it for temporary file names
-// (config/store.ts, output/sink.ts; the export's and the sandbox's hashes too). Give them functions
-// that load it on first call. A name not listed here fails the build ("No matching export").
-export const lazyCrypto = {
-  name: 'lazy-crypto',
-  setup(b) {
-    b.onResolve({ filter: /^node:crypto$/ }, (args) =>
-      /[\\/]src[\\/]/.test(args.importer) ? { path: 'node:crypto', namespace: 'mtg-lazy-crypto' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'mtg-lazy-crypto' }, () => ({
-      contents: [
-        "const crypto = () => process.getBuiltinModule('node:crypto');",
-        ...['randomBytes', 'createHash', 'createHmac', 'timingSafeEqual'].map(
-          (name) => `export function ${name}(...args) { return crypto().${name}(...args); }`,
-        ),
-      ].join('\n'),
-      loader: 'js',
-    }));
-  },
-};
+// (config/store.ts, output/sink.ts; the export's and the sandbox's hashes too).
+export const lazyCrypto = lazyBuiltinForSrc('node:crypto', [
+  'randomBytes',
+  'createHash',
+  'createHmac',
+  'timingSafeEqual',
+]);
+
+// node:child_process (with dgram, net's socket list, the process and spawn bindings: 2-3 ms, see
+// lazyChildProcessForCommander) was loaded by every mirror command through src/mirror/sql-runner.ts
+// (mtg sql's child), and is needed only when mtg starts a child: sql, watch --exec, the credential
+// store's helper.
+export const lazyChildProcess = lazyBuiltinForSrc('node:child_process', ['spawn']);
 
 // Some CommonJS dependencies call require(); give the ESM bundle of help-build.ts one.
 export const requireBanner =
