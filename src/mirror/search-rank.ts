@@ -29,6 +29,8 @@ export const TUNE = {
   power: 2,
   near: 1,
   meeting: 0.25,
+  /** The best windows shown first; then the best window of each next meeting by its score (0: windows only). */
+  lead: 5,
 };
 
 /**

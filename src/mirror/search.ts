@@ -158,11 +158,31 @@ function rankWindows(
     else kept.push(w);
   }
   kept.push(...deferred);
-  for (const w of kept.slice(0, wanted)) {
+  const windowsShown = allocate(kept, meetingScore);
+  for (const w of windowsShown.slice(0, wanted)) {
     const length = load(w.meetingId).length;
     w.count = Math.max(1, Math.min(w.count, length - w.first));
   }
-  return { windows: kept, passagesOf, meetingScore };
+  return { windows: windowsShown, passagesOf, meetingScore };
+}
+
+/**
+ * The order of the hits: the TUNE.lead best windows (several of one meeting, when it has them:
+ * the answer is often in its second or third best window), then the best window of each next
+ * meeting by its score, each once (the right meeting is more often among ten meetings than among
+ * the meetings of the ten best windows), then the other windows in their order.
+ */
+function allocate(windows: Window[], meetingScore: Map<string, number>): Window[] {
+  if (TUNE.lead <= 0) return windows;
+  const out = windows.slice(0, TUNE.lead);
+  const shown = new Set(out.map((w) => w.meetingId));
+  const bestOf = new Map<string, Window>();
+  for (const w of windows.slice(TUNE.lead)) if (!bestOf.has(w.meetingId)) bestOf.set(w.meetingId, w);
+  const next = [...bestOf.values()]
+    .filter((w) => !shown.has(w.meetingId))
+    .sort((a, b) => (meetingScore.get(b.meetingId) ?? -1) - (meetingScore.get(a.meetingId) ?? -1));
+  const taken = new Set([...out, ...next]);
+  return [...out, ...next, ...windows.filter((w) => !taken.has(w))];
 }
 
 /**
