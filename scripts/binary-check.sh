@@ -49,8 +49,12 @@ smoke() {
   set -e
   version=$(bare "$bin" --version)
   [ "$version" = "$(node -p 'require("./package.json").version')" ] || { echo "--version: $version"; return 1; }
-  bare "$bin" sandbox --json --limits none >"$work/sandbox.json" 2>"$work/sandbox.err" &
+  # exec: $! is the sandbox itself, not a shell around it. smoke runs in a subshell, so its own
+  # EXIT trap stops the sandbox (the script's cleanup never saw this sandbox_pid: it was left running).
+  (exec env -i PATH=/nonexistent HOME="$work" MTG_CONFIG_DIR="$work/config" MTG_DATA_DIR="$work/data" \
+    "$bin" sandbox --json --limits none) >"$work/sandbox.json" 2>"$work/sandbox.err" &
   sandbox_pid=$!
+  trap 'kill "$sandbox_pid" 2>/dev/null' EXIT
   for _ in $(seq 50); do [ -s "$work/sandbox.json" ] && break; sleep 0.2; done
   url=$(node -p "require('$work/sandbox.json').baseUrl")
   key=$(node -p "require('$work/sandbox.json').apiKey")
