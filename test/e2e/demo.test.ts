@@ -28,9 +28,12 @@ const SECTIONS = [
 
 function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
+    // A process group of its own: past the bound, the demo and the sandbox it started are stopped
+    // together (a SIGKILLed demo cannot stop its sandbox, which ran on after a loaded CI run).
     const child = spawn(process.execPath, [DEMO], {
       env: baseEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     let stdout = '';
     let stderr = '';
@@ -42,7 +45,13 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
     });
     // A bound, not a target: the demo's own commands take a few seconds on a quiet machine, minutes
     // on a loaded 2-core one.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }, 150_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

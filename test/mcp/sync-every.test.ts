@@ -27,23 +27,34 @@ function accessOnClock(clock: VirtualClock, syncMs: number, requests = 3) {
   return { access, began };
 }
 
+/** `mtg mcp` over `access` with --sync-every on `clock`, on streams nobody reads; ends with `signal`. */
+function serveOnClock(
+  access: MirrorAccess,
+  clock: VirtualClock,
+  syncEveryMs: number,
+  log: (line: string) => void,
+  signal: AbortSignal,
+) {
+  return serveStdio(access, {
+    version: 'test',
+    offline: false,
+    allowWrites: false,
+    log,
+    stdin: new PassThrough(),
+    stdout: new PassThrough(),
+    signal,
+    syncEveryMs,
+    clock,
+  });
+}
+
 describe('mtg mcp --sync-every on a clock', () => {
   it('syncs at start, then every interval after the last sync ended; stopping cancels the next one', async () => {
     const clock = new VirtualClock(0);
     const { access, began } = accessOnClock(clock, 5_000);
     const log: string[] = [];
     const controller = new AbortController();
-    const served = serveStdio(access, {
-      version: 'test',
-      offline: false,
-      allowWrites: false,
-      log: (line) => log.push(line),
-      stdin: new PassThrough(),
-      stdout: new PassThrough(),
-      signal: controller.signal,
-      syncEveryMs: 600_000,
-      clock,
-    });
+    const served = serveOnClock(access, clock, 600_000, (line) => log.push(line), controller.signal);
     // Ten minutes between syncs, each 5 s long: three syncs in 20 min 10 s of the clock.
     await clock.advance(1_210_000);
     expect(began).toEqual([0, 605_000, 1_210_000]);
@@ -69,17 +80,7 @@ describe('mtg mcp --sync-every on a clock', () => {
     } as unknown as MirrorAccess;
     const log: string[] = [];
     const controller = new AbortController();
-    const served = serveStdio(access, {
-      version: 'test',
-      offline: false,
-      allowWrites: false,
-      log: (line) => log.push(line),
-      stdin: new PassThrough(),
-      stdout: new PassThrough(),
-      signal: controller.signal,
-      syncEveryMs: 60_000,
-      clock,
-    });
+    const served = serveOnClock(access, clock, 60_000, (line) => log.push(line), controller.signal);
     await clock.advance(60_000);
     controller.abort();
     await served;
@@ -114,20 +115,16 @@ describe('mtg mcp --sync-every against the sandbox, on a virtual clock', () => {
     const synced = new Promise<void>((resolve) => {
       twoSyncs = resolve;
     });
-    const served = serveStdio(access, {
-      version: 'test',
-      offline: false,
-      allowWrites: false,
-      log: (line) => {
+    const served = serveOnClock(
+      access,
+      clock,
+      600_000,
+      (line) => {
         logged.push({ line, at: clock.now() });
         if (logged.length === 2) twoSyncs();
       },
-      stdin: new PassThrough(),
-      stdout: new PassThrough(),
-      signal: controller.signal,
-      syncEveryMs: 600_000,
-      clock,
-    });
+      controller.signal,
+    );
     const from = clock.now();
     try {
       await clock.settle(synced);
