@@ -17,8 +17,13 @@ process.once('exit', runExitHooks);
 setV8Flags();
 
 const interrupt = new AbortController();
+// Set once run() has returned: a signal then (while stdout drains) exits 130 at once, rather than
+// being taken for a first Ctrl-C that nothing awaits. The listener stays registered for the whole
+// process: swapping it for another (off, then on) left SIGINT at its default, killing, for the
+// moment between, and a second Ctrl-C landing there ended the process by the signal.
+let finished = false;
 const onSignal = (signal: NodeJS.Signals) => {
-  if (interrupt.signal.aborted) process.exit(ExitCode.interrupted); // second Ctrl-C: now
+  if (finished || interrupt.signal.aborted) process.exit(ExitCode.interrupted); // second Ctrl-C: now
   interrupt.abort(signal);
 };
 process.on('SIGINT', onSignal);
@@ -29,11 +34,7 @@ async function main(): Promise<void> {
   const code = await run(process.argv.slice(2), systemIO(process), process.env, {
     interrupt: interrupt.signal,
   });
-  // Still ours until the process ends: a signal now (while stdout drains) exits 130 at once, rather
-  // than killing the process by default or being taken for a first Ctrl-C that nothing awaits.
-  const exitNow = () => process.exit(ExitCode.interrupted);
-  process.off('SIGINT', onSignal).on('SIGINT', exitNow);
-  process.off('SIGTERM', onSignal).on('SIGTERM', exitNow);
+  finished = true;
   // Let stdout drain before exiting (a pipe may still hold data).
   process.exitCode = code;
   if (process.stdout.writableLength === 0) process.exit(code);
