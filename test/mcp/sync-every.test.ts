@@ -12,16 +12,27 @@ import { expectFew429 } from '../helpers/pacing.js';
 import { VirtualClock } from '../helpers/virtual-clock.js';
 import { mcpEnv } from './helpers.js';
 
-/** An access whose every sync takes `syncMs` on the clock and says `requests`; when each began. */
-function accessOnClock(clock: VirtualClock, syncMs: number, requests = 3) {
+/**
+ * An access whose every sync takes `syncMs` on the clock and says `requests`, and `complete`
+ * (given the sync's number, from 1); when each began.
+ */
+function accessOnClock(
+  clock: VirtualClock,
+  syncMs: number,
+  {
+    requests = 3,
+    complete = (_nth: number) => true,
+  }: { requests?: number; complete?: (nth: number) => boolean } = {},
+) {
   const began: number[] = [];
   const access = {
     profile: 'default',
     close: () => {},
     sync: async () => {
       began.push(clock.now());
+      const nth = began.length;
       await clock.sleep(syncMs);
-      return { complete: true, requests, durationMs: syncMs } as unknown as SyncSummary;
+      return { complete: complete(nth), requests, durationMs: syncMs } as unknown as SyncSummary;
     },
   } as unknown as MirrorAccess;
   return { access, began };
@@ -69,15 +80,7 @@ describe('mtg mcp --sync-every on a clock', () => {
 
   it('a sync not complete says so, and the next interval goes on with it', async () => {
     const clock = new VirtualClock(0);
-    const began: number[] = [];
-    const access = {
-      profile: 'default',
-      close: () => {},
-      sync: async () => {
-        began.push(clock.now());
-        return { complete: began.length > 1, requests: 20 } as unknown as SyncSummary;
-      },
-    } as unknown as MirrorAccess;
+    const { access, began } = accessOnClock(clock, 0, { requests: 20, complete: (nth) => nth > 1 });
     const log: string[] = [];
     const controller = new AbortController();
     const served = serveOnClock(access, clock, 60_000, (line) => log.push(line), controller.signal);
@@ -153,7 +156,7 @@ describe('mtg mcp --sync-every against the sandbox, on a virtual clock', () => {
 describe('the sync tool on a clock', () => {
   it('answers running: true after the time bound of the clock, then the next call waits for the summary', async () => {
     const clock = new VirtualClock(0);
-    const { access } = accessOnClock(clock, 60_000, 9);
+    const { access } = accessOnClock(clock, 60_000, { requests: 9 });
     const sync = new InProcessSync(access, { clock });
     const first = await clock.settle(sync.call(undefined));
     expect(clock.now()).toBe(SYNC_TIME_BOUND_MS);
