@@ -3,23 +3,20 @@
 // folder (a process's own cwd). Real processes: several at once, each with its cwd.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
+import type { SandboxOptions } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { sandboxesTest as it } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'mtg_sk_test_C0nfigC0nfigC0nfig0123';
-let sandboxes: Sandbox[] = [];
-
-beforeAll(async () => {
-  sandboxes = await Promise.all([0, 1].map(() => startSandbox({ limits: 'none', apiKeys: [KEY] })));
-});
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-});
+const OPTIONS: SandboxOptions = { limits: 'none', apiKeys: [KEY] };
 
 describe('concurrent logins (#16.5)', () => {
-  it('eight logins at once keep all eight profiles with their base URLs, three times over', async () => {
+  it('eight logins at once keep all eight profiles with their base URLs, three times over', async ({
+    openSandbox,
+  }) => {
+    const sandboxes = await Promise.all([openSandbox(OPTIONS), openSandbox(OPTIONS)]);
     for (let round = 0; round < 3; round++) {
       const dir = tempConfigDir();
       const urls = Array.from({ length: 8 }, (_, i) => sandboxes[i % 2]!.baseUrl);
@@ -51,11 +48,12 @@ describe('no usable home (#16.6)', () => {
     XDG_CONFIG_HOME: undefined,
   });
 
-  it.each([[''], ['relative/home'], [undefined]])(
+  it.for([[''], ['relative/home'], [undefined]])(
     'HOME=%j: auth login refuses to store the key, exit 2',
-    async (home) => {
+    async ([home], { openSandbox }) => {
       const cwd = tempDir('mtg-test-cwd-');
-      const r = await runCli(['auth', 'login', '--base-url', sandboxes[0]!.baseUrl], {
+      const sandbox = await openSandbox(OPTIONS);
+      const r = await runCli(['auth', 'login', '--base-url', sandbox.baseUrl], {
         env: noHome(home),
         input: KEY,
         cwd,
@@ -67,7 +65,8 @@ describe('no usable home (#16.6)', () => {
     },
   );
 
-  it('config set refuses too; reading commands given env keys still work', async () => {
+  it('config set refuses too; reading commands given env keys still work', async ({ openSandbox }) => {
+    const sandbox = await openSandbox(OPTIONS);
     const cwd = tempDir('mtg-test-cwd-');
     const set = await runCli(['config', 'set', 'app-url', 'https://app.example.com'], {
       env: noHome(''),
@@ -76,7 +75,7 @@ describe('no usable home (#16.6)', () => {
     expect(set.code).toBe(2);
     expect(set.stderr).toMatch(/MTG_CONFIG_DIR/);
     const list = await runCli(['people', 'list', '--json', '--limit', '1'], {
-      env: { ...noHome(''), MTG_API_KEY: KEY, MTG_BASE_URL: sandboxes[0]!.baseUrl },
+      env: { ...noHome(''), MTG_API_KEY: KEY, MTG_BASE_URL: sandbox.baseUrl },
       cwd,
     });
     expect(list.code).toBe(0);

@@ -3,20 +3,14 @@
 // processes: test/e2e/config-processes.test.ts.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
+import { sandboxTest } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inprocess.js';
 
 const KEY = 'mtg_sk_test_C0nfigC0nfigC0nfig0123';
-let sandboxes: Sandbox[] = [];
-
-beforeAll(async () => {
-  sandboxes = await Promise.all([0, 1].map(() => startSandbox({ limits: 'none', apiKeys: [KEY] })));
-});
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-});
+// One sandbox for the file, started when a test first needs it.
+const it = sandboxTest({ limits: 'none', apiKeys: [KEY] });
 
 function configWith(text: string): { dir: string; file: string } {
   const dir = tempConfigDir();
@@ -26,19 +20,21 @@ function configWith(text: string): { dir: string; file: string } {
 }
 
 describe('a corrupt config file (#9.5)', () => {
-  it('does not stop a command given key and base URL in the environment', async () => {
+  it('does not stop a command given key and base URL in the environment', async ({ sandbox }) => {
     const { dir } = configWith('{bad json');
     const r = await runInProcess(['people', 'list', '--json', '--limit', '2'], {
-      env: { MTG_CONFIG_DIR: dir, MTG_API_KEY: KEY, MTG_BASE_URL: sandboxes[0]!.baseUrl },
+      env: { MTG_CONFIG_DIR: dir, MTG_API_KEY: KEY, MTG_BASE_URL: sandbox.baseUrl },
     });
     expect(r.stderr).not.toMatch(/config|JSON|unexpected/i);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(2);
   });
 
-  it('only warns when key and base URL are given and the file is asked for app-url alone', async () => {
+  it('only warns when key and base URL are given and the file is asked for app-url alone', async ({
+    sandbox,
+  }) => {
     const { dir } = configWith('{bad json');
-    const env = { MTG_CONFIG_DIR: dir, MTG_API_KEY: KEY, MTG_BASE_URL: sandboxes[0]!.baseUrl };
+    const env = { MTG_CONFIG_DIR: dir, MTG_API_KEY: KEY, MTG_BASE_URL: sandbox.baseUrl };
     const list = await runInProcess(['meetings', 'list', '--json', '--limit', '1'], { env });
     const id = (JSON.parse(list.stdout) as { id: string }[])[0]!.id;
     const r = await runInProcess(['meetings', 'view', id, '--format', 'table'], { env });
@@ -61,9 +57,11 @@ describe('a corrupt config file (#9.5)', () => {
     },
   );
 
-  it('is never replaced by auth login or config set (keys are not silently discarded)', async () => {
+  it('is never replaced by auth login or config set (keys are not silently discarded)', async ({
+    sandbox,
+  }) => {
     const { dir, file } = configWith('{bad json');
-    const login = await runInProcess(['auth', 'login', '--base-url', sandboxes[0]!.baseUrl], {
+    const login = await runInProcess(['auth', 'login', '--base-url', sandbox.baseUrl], {
       env: { MTG_CONFIG_DIR: dir },
       stdin: KEY,
     });
@@ -113,8 +111,10 @@ describe('a config file with wrong types (#16.7)', () => {
     expect(r.stderr.match(/in an editor/g)).toHaveLength(1);
   });
 
-  it('a file written by earlier versions (conf, tab-indented, extra keys) still loads', async () => {
-    const old = { profiles: { default: { 'api-key': KEY, 'base-url': sandboxes[0]!.baseUrl } }, other: 1 };
+  it('a file written by earlier versions (conf, tab-indented, extra keys) still loads', async ({
+    sandbox,
+  }) => {
+    const old = { profiles: { default: { 'api-key': KEY, 'base-url': sandbox.baseUrl } }, other: 1 };
     const { dir, file } = configWith(JSON.stringify(old, undefined, '\t'));
     const r = await runInProcess(['people', 'list', '--json', '--limit', '1'], {
       env: { MTG_CONFIG_DIR: dir },

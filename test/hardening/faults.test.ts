@@ -1,9 +1,9 @@
 // Under injected server errors and dropped connections, a 5,000-item export still returns every
 // item exactly once; a fault that never clears ends with exit 1 and says how many tries it took; a
 // write answered 500 (never sent again) says it may have been applied, and how to check.
-import { afterAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { describe, expect } from 'vitest';
 import { sandboxEnv } from '../helpers/cli.js';
+import { sandboxesTest as it } from '../helpers/fixtures.js';
 import { runInProcess } from '../helpers/inprocess.js';
 import { EXPORT_ARGS, ndjsonIds, sameIdsOnce } from './helpers.js';
 
@@ -12,24 +12,17 @@ const PAGE_SIZE = 100;
 
 describe('export under faults "500:0.15,reset:0.1"', () => {
   const seeds = [1, 2, 3];
-  const sandboxes: Sandbox[] = [];
-  afterAll(async () => {
-    await Promise.all(sandboxes.map((s) => s.close()));
-  });
-
-  it.each(seeds)('seed %i: every item exactly once', async (seed) => {
+  it.for(seeds)('seed %i: every item exactly once', async (seed, { openSandbox }) => {
     // The data are seeded by `seed` too, so the fault-free reference must use the same seed.
-    const clean = await startSandbox({ seed, pageSize: PAGE_SIZE, limits: 'none', sizes: SIZES });
-    sandboxes.push(clean);
+    const clean = await openSandbox({ seed, pageSize: PAGE_SIZE, limits: 'none', sizes: SIZES });
     const ref = await runInProcess([...EXPORT_ARGS, '--format', 'ndjson'], { env: sandboxEnv(clean) });
-    const faulty = await startSandbox({
+    const faulty = await openSandbox({
       seed,
       pageSize: PAGE_SIZE,
       limits: 'none',
       sizes: SIZES,
       faults: '500:0.15,reset:0.1',
     });
-    sandboxes.push(faulty);
     // 25% of attempts fail. With the default 5 retries a page is lost with probability 0.25^6
     // (~1/4096), so over 50 pages an export fails about once in 80 runs: a flaky test. With 12
     // retries a page is lost with probability 0.25^13 (~1.5e-8): never in practice.
@@ -46,9 +39,10 @@ describe('export under faults "500:0.15,reset:0.1"', () => {
     expect(failed).toBeGreaterThan(5);
   });
 
-  it('a failure that persists ends with exit 1, naming what failed and after how many tries', async () => {
-    const broken = await startSandbox({ pageSize: PAGE_SIZE, limits: 'none', faults: '500:1' });
-    sandboxes.push(broken);
+  it('a failure that persists ends with exit 1, naming what failed and after how many tries', async ({
+    openSandbox,
+  }) => {
+    const broken = await openSandbox({ pageSize: PAGE_SIZE, limits: 'none', faults: '500:1' });
     const r = await runInProcess([...EXPORT_ARGS, '--format', 'ndjson', '--max-retries', '2'], {
       env: sandboxEnv(broken),
     });
@@ -62,12 +56,7 @@ describe('export under faults "500:0.15,reset:0.1"', () => {
 });
 
 describe('a write answered 500', () => {
-  const sandboxes: Sandbox[] = [];
-  afterAll(async () => {
-    await Promise.all(sandboxes.map((s) => s.close()));
-  });
-
-  it.each([
+  it.for<[string[], string, string | undefined]>([
     [
       ['action-items', 'create', 'Send the deck'],
       'POST /action-items',
@@ -81,9 +70,8 @@ describe('a write answered 500', () => {
     [['api', '/action-items', '--method', 'POST', '--field', 'title=x'], 'POST /action-items', undefined],
   ])(
     '%j: sent once, exit 1, says the write may have been applied and how to check',
-    async (args, what, check) => {
-      const broken = await startSandbox({ limits: 'none', faults: '500:1' });
-      sandboxes.push(broken);
+    async ([args, what, check], { openSandbox }) => {
+      const broken = await openSandbox({ limits: 'none', faults: '500:1' });
       const r = await runInProcess(args, { env: sandboxEnv(broken) });
       expect(r.code).toBe(1);
       expect(broken.requests.length).toBe(1);

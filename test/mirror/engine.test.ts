@@ -1,23 +1,19 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { lastSeq, readChanges } from '../../src/mirror/changes.js';
 import { openMirror } from '../../src/mirror/open.js';
 import { runSync, type SyncProgressEvent } from '../../src/mirror/sync.js';
 import { isMine, watch } from '../../src/mirror/watch.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { sandboxesTest as it } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/temp.js';
 import { collect } from '../sandbox/helpers.js';
 import { clientFor, SMALL } from './helpers.js';
 
-const sandboxes: Sandbox[] = [];
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-});
-
 describe('runSync()', () => {
-  it('reports progress by phase and treats a transcript answering 404 as a deleted meeting, not an error', async () => {
-    const sb = await startSandbox({ seed: 31, limits: 'none', pageSize: 5, sizes: SMALL });
-    sandboxes.push(sb);
+  it('reports progress by phase and treats a transcript answering 404 as a deleted meeting, not an error', async ({
+    openSandbox,
+  }) => {
+    const sb = await openSandbox({ seed: 31, limits: 'none', pageSize: 5, sizes: SMALL });
     const gone = String(((await collect(sb, '/meetings'))[3] as { id: string }).id);
     const client = clientFor(sb, 30_000);
     // The meeting disappears between the walk and its transcript.
@@ -66,9 +62,10 @@ describe('runSync()', () => {
 });
 
 describe('watch()', () => {
-  it('a sync that fails in the default-assignee walk hands over no action-item event until "mine" is known', async () => {
-    const sb = await startSandbox({ seed: 33, limits: 'none', pageSize: 5, sizes: SMALL });
-    sandboxes.push(sb);
+  it('a sync that fails in the default-assignee walk hands over no action-item event until "mine" is known', async ({
+    openSandbox,
+  }) => {
+    const sb = await openSandbox({ seed: 33, limits: 'none', pageSize: 5, sizes: SMALL });
     const client = clientFor(sb, 30_000);
     const request = client.request.bind(client);
     let failMine = false;

@@ -3,7 +3,7 @@
 // run puts on them.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import {
   type Attempt,
@@ -13,14 +13,16 @@ import {
 } from '../../src/api/hooks.js';
 import { openMirror } from '../../src/mirror/open.js';
 import { runSync } from '../../src/mirror/sync.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { InterruptedError } from '../../src/shared/errors.js';
+import { sandboxTest } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/temp.js';
 import { clientFor, SMALL } from '../mirror/helpers.js';
 
+// One sandbox for the sync runs of the file (they only read it, and count the requests they add).
+const syncTest = sandboxTest({ seed: 7, limits: 'none', pageSize: 5, sizes: SMALL });
 const servers: Server[] = [];
 const clients: ApiClient[] = [];
-const sandboxes: Sandbox[] = [];
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
@@ -28,9 +30,6 @@ afterEach(async () => {
     s.closeAllConnections();
     s.close();
   }
-});
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
 });
 
 /** A server whose n-th request (1-based) answers `statuses[n - 1]` (then 200), with a rate-limit report of `left = 100 - n`. */
@@ -178,45 +177,49 @@ describe('client hooks', () => {
 });
 
 describe('runSync() on the client hooks', () => {
-  async function setup() {
-    const sb = await startSandbox({ seed: 7, limits: 'none', pageSize: 5, sizes: SMALL });
-    sandboxes.push(sb);
+  function setup(sb: Sandbox) {
     const c = clientFor(sb, 30_000);
     clients.push(c);
     const mirror = openMirror({ profile: 'default', dataDir: tempDir('mtg-hooks-'), baseUrl: sb.baseUrl });
     return { sb, c, mirror };
   }
 
-  it('stops at a budget of N requests, sending exactly N, and the next run on the same client is unbounded', async () => {
-    const { sb, c, mirror } = await setup();
-    try {
-      const before = sb.requests.length;
-      const stopped = await runSync(c, mirror, { budget: 4 });
-      expect(stopped).toMatchObject({ complete: false, requests: 4 });
-      expect(sb.requests.length - before).toBe(4);
-      const all = await runSync(c, mirror, {});
-      expect(all.complete).toBe(true);
-      expect(all.requests).toBeGreaterThan(4);
-    } finally {
-      mirror.close();
-    }
-  });
+  syncTest(
+    'stops at a budget of N requests, sending exactly N, and the next run on the same client is unbounded',
+    async ({ sandbox }) => {
+      const { sb, c, mirror } = setup(sandbox);
+      try {
+        const before = sb.requests.length;
+        const stopped = await runSync(c, mirror, { budget: 4 });
+        expect(stopped).toMatchObject({ complete: false, requests: 4 });
+        expect(sb.requests.length - before).toBe(4);
+        const all = await runSync(c, mirror, {});
+        expect(all.complete).toBe(true);
+        expect(all.requests).toBeGreaterThan(4);
+      } finally {
+        mirror.close();
+      }
+    },
+  );
 
-  it('ends the run at its signal (InterruptedError) without sending more, and the client goes on', async () => {
-    const { sb, c, mirror } = await setup();
-    try {
-      const stop = new AbortController();
-      let pages = 0;
-      const sent = sb.requests.length;
-      const err = await runSync(c, mirror, { signal: stop.signal }, (e) => {
-        if (e.phase === 'meetings' && !e.done && ++pages === 1) stop.abort();
-      }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(InterruptedError);
-      // The first page, and at most the next one the walk had already asked for.
-      expect(sb.requests.length - sent).toBeLessThanOrEqual(2);
-      expect((await runSync(c, mirror, {})).complete).toBe(true);
-    } finally {
-      mirror.close();
-    }
-  });
+  syncTest(
+    'ends the run at its signal (InterruptedError) without sending more, and the client goes on',
+    async ({ sandbox }) => {
+      const { sb, c, mirror } = setup(sandbox);
+      try {
+        const stop = new AbortController();
+        let pages = 0;
+        const sent = sb.requests.length;
+        const err = await runSync(c, mirror, { signal: stop.signal }, (e) => {
+          if (e.phase === 'meetings' && !e.done && ++pages === 1) stop.abort();
+        }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(InterruptedError);
+        // The first page, and at most the next one the walk had already asked for.
+        expect(sb.requests.length - sent).toBeLessThanOrEqual(2);
+        expect((await runSync(c, mirror, {})).complete).toBe(true);
+      } finally {
+        mirror.close();
+      }
+    },
+  );
 });
