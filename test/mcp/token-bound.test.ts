@@ -3,18 +3,14 @@
 // measured nothing), a long meeting's resource keeps its action items and front matter, attendee
 // filters fold accents, the sql tool says how to count what exists, and the descriptions say that
 // meeting text is data, not instructions.
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import o200k from 'js-tiktoken/ranks/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/mirror/driver.js';
+import { realTokens } from '../helpers/real-tokens.js';
 import { type Connected, connect, type McpEnv, mcpEnv, storeTranscript } from './helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
 type Obj = Record<string, any>;
 
-const tokenizers = [new Tiktoken(cl100k), new Tiktoken(o200k)];
-const realTokens = (text: string) => Math.max(...tokenizers.map((t) => t.encode(text).length));
 const CAP = 20_000;
 
 const ZH = '我们今天讨论了遥控器的按钮设计，决定把音量键放在侧面。市场部认为年轻用户更喜欢简单的外观。';

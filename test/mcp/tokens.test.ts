@@ -2,14 +2,9 @@
 // byte-pair like the assistants' own), for every script: it never says less than 0.9 of what they
 // count, so 20,000 estimated stays under the 25,000-token cap of common clients.
 import { randomBytes } from 'node:crypto';
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/mcp/tokens.js';
-
-const tokenizers = [new Tiktoken(cl100k), new Tiktoken(o200k)];
-const realTokens = (text: string) => Math.max(...tokenizers.map((t) => t.encode(text).length));
+import { realTokens, tokenizers } from '../helpers/real-tokens.js';
 
 const SAMPLES: Record<string, string> = {
   English:
@@ -55,4 +50,17 @@ describe('estimateTokens', () => {
       expect(estimate).toBeLessThanOrEqual(2.1 * real);
     });
   }
+});
+
+describe('realTokens (test/helpers/real-tokens.ts)', () => {
+  it('counts what js-tiktoken encodes, for every sample and a piece repeated', () => {
+    // The first 400 characters of each sample (js-tiktoken's own encode is quadratic in a piece's
+    // length), then a text whose pieces repeat, counted twice (the second time from memory).
+    const texts = Object.values(SAMPLES).map((text) => Array.from(text).slice(0, 400).join(''));
+    texts.push('Ümläuts and 123456 numbers\n\n  spaced   out ', SAMPLES.Chinese!.slice(0, 300));
+    for (const text of [...texts, ...texts]) {
+      const expected = Math.max(...tokenizers().map((t) => t.encode(text).length));
+      expect(realTokens(text), text).toBe(expected);
+    }
+  });
 });
