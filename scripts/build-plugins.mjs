@@ -4,7 +4,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -90,6 +90,11 @@ export const leanUndici = {
         "  get EnvHttpProxyAgent() { return require('undici/lib/dispatcher/env-http-proxy-agent'); },",
         "  get Pool() { return require('undici/lib/dispatcher/pool'); },",
         '};',
+        // The V8 flags of a process that sends (src/cli/v8-flags.ts), once undici and the node
+        // modules it requires have loaded: not at start, because any flag V8 is given at run time
+        // changes the hash its code caches are checked against, and node's own modules (their code
+        // cache is built into node) were then compiled from source, 30-40 M instructions of a command.
+        `require(${JSON.stringify(fileURLToPath(new URL('../src/cli/v8-flags.ts', import.meta.url)))}).setV8Flags();`,
       ].join('\n'),
       resolveDir: process.cwd(),
       loader: 'js',

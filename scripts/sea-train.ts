@@ -4,6 +4,7 @@
 // code cache of everything compiled so far replaces that file. A cache V8 rejected fails the run.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { compileCli, runCli } from '../src/cli/sea-cli.js';
+import { resetV8Flags } from '../src/cli/v8-flags.js';
 
 const source = process.env.MTG_SEA_TRAIN_SOURCE;
 const cacheFile = process.env.MTG_SEA_TRAIN_CACHE;
@@ -14,5 +15,9 @@ if (cache && script.cachedDataRejected) {
   process.stderr.write(`sea-train: V8 rejected the code cache ${cacheFile}\n`);
   process.exit(70);
 }
-process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+// Written under V8's default flags, as the binary reads it (a command that sent set its own).
+process.once('exit', () => {
+  resetV8Flags();
+  writeFileSync(cacheFile, script.createCachedData());
+});
 runCli(script);

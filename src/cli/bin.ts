@@ -6,15 +6,12 @@ import { ExitCode } from '../shared/errors.js';
 import { runExitHooks } from './exit-hooks.js';
 import { systemIO } from './io.js';
 import { run } from './main.js';
-import { setV8Flags } from './v8-flags.js';
 
 // `mtg ... | head` closes our stdout early: that is not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(ExitCode.ok);
 });
 process.once('exit', runExitHooks);
-
-setV8Flags();
 
 const interrupt = new AbortController();
 // Set once run() has returned: a signal then (while stdout drains) exits 130 at once, rather than

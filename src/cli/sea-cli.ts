@@ -7,17 +7,17 @@
 // `--version` and help never compile or run the CLI.
 import { createRequire } from 'node:module';
 import { Script } from 'node:vm';
-import { setV8Flags } from './v8-flags.js';
 
 /** The CLI's bundle as the build stores it: a function of what a CommonJS module is given. */
 export function wrapCliBundle(bundle: string): string {
   return `(function (require, module, exports) {${bundle}\n})`;
 }
 
-/** Compiled with the cache when V8 accepts it (same node, same flags), from the source otherwise. */
+/**
+ * Compiled with the cache when V8 accepts it (same node, V8's default flags: the CLI sets its own
+ * only once undici has loaded, src/cli/v8-flags.ts), from the source otherwise.
+ */
 export function compileCli(source: string, cachedData: Uint8Array | undefined): Script {
-  // The flags first: V8 checks a code cache against the flags of the process.
-  setV8Flags();
   return new Script(source, { filename: 'mtg-cli.js', cachedData });
 }
 
