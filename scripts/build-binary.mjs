@@ -29,6 +29,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import {
+  chalkWithoutDetection,
   define,
   importBundled,
   lazyAssertForUndici,
@@ -194,6 +195,7 @@ try {
       lazyAssertForUndici,
       lazyChildProcess,
       lazyCrypto,
+      chalkWithoutDetection,
       await prebuiltViews(),
       await prebuiltValidators(),
     ],

@@ -102,6 +102,25 @@ export const leanUndici = {
   },
 };
 
+// chalk's own colour detection (its vendored supports-color) runs tty.isatty() at load, and
+// node:tty loads node:net and the stream modules: 20 node modules for every command that prints,
+// the mirror's included, even into a pipe. mtg never uses chalk's detected level: each Chalk is
+// made with the level mtg decided (src/output/color.ts, io.color).
+export const chalkWithoutDetection = {
+  name: 'chalk-without-detection',
+  setup(b) {
+    b.onResolve({ filter: /^#supports-color$/ }, (args) =>
+      /[\\/]node_modules[\\/]chalk[\\/]/.test(args.importer)
+        ? { path: 'no-supports-color', namespace: 'mtg-no-supports-color' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mtg-no-supports-color' }, () => ({
+      contents: 'export default { stdout: false, stderr: false };',
+      loader: 'js',
+    }));
+  },
+};
+
 // undici requires node:assert in 33 files, only to call assert(value[, message]) on its own
 // invariants; loading it (its AssertionError, diff and source-reading helpers) cost every API
 // command about 1.5 ms of CPU on node 26. Give undici a function that loads the real one only when

@@ -22,6 +22,7 @@ import { build } from 'esbuild';
 const outdir = process.env.MTG_BUILD_OUTDIR || 'dist';
 
 import {
+  chalkWithoutDetection,
   define,
   importBundled,
   lazyAssertForUndici,
@@ -144,6 +145,7 @@ const { outputFiles } = await build({
     lazyAssertForUndici,
     lazyChildProcess,
     lazyCrypto,
+    chalkWithoutDetection,
     views,
     validators,
     startupInOneChunk(await startupClosure()),

@@ -2,8 +2,7 @@
 // the terminal's width, the clock, and whether colors are on. The entry (src/cli/bin.ts) builds it
 // from `process` with systemIO(); tests build it with testIO() and read what was written.
 // Nothing else in src/ (the sandbox aside) touches process.stdout/stderr/stdin or process.env.
-import readline from 'node:readline';
-import { PassThrough, Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 
 export type OutStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 export type InStream = NodeJS.ReadableStream & { isTTY?: boolean };
@@ -126,6 +125,10 @@ export interface TestIO extends IOStreams {
 
 /** In-memory streams for in-process tests. */
 export function testIO(options: TestIOOptions = {}): TestIO {
+  // Loaded here, not by the module: every command imports this file, and node:readline (with
+  // fs/promises' watchers and the REPL's history) and node:stream are the tests' only.
+  const readline = process.getBuiltinModule('node:readline');
+  const { PassThrough, Readable, Writable } = process.getBuiltinModule('node:stream');
   const tty = options.tty ?? false;
   const buffer = (): OutStream & { text(): string } => {
     const chunks: Buffer[] = [];
