@@ -1,6 +1,14 @@
 // One window the server reports (RateLimit-Limit/Remaining/Reset), as the limiter keeps it, and
 // what its period is taken to be (docs/rate-limits.md has the model).
 
+/** A request the limiter let out, when (RateLimiter.step) it left and its answer came (undefined: in flight); a refused one (429) is not counted. */
+export interface Sent {
+  seq: number;
+  sentStep: number;
+  doneStep?: number;
+  refused: boolean;
+}
+
 /** One window the server reported, as its newest report says. */
 export interface Window {
   limit: number | undefined;
@@ -18,9 +26,10 @@ export interface Window {
   /** The largest Reset seen (ms), and whether it is of a period seen from its start (see periodMs()). */
   longestResetMs?: number;
   learned?: boolean;
-  /** Ours the server may count after `remaining` was reported: in flight then (answers reorder), or sent since. */
-  inFlightThen?: number;
-  afterSeq?: number;
+  /** The request whose report said `remaining` (none: a refill), when it left, and when its answer came back (steps). */
+  reportSeq?: number;
+  reportSentStep?: number;
+  heardStep?: number;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { type Clock, realClock } from '../shared/clock.js';
 import type { RateLimitHeaders } from './ratelimit-headers.js';
 import { type Hold, Turns, type WaitInfo } from './ratelimit-turns.js';
-import { periodMs, type Window } from './ratelimit-window.js';
+import { periodMs, type Sent, type Window } from './ratelimit-window.js';
 
 export { parseRateLimitHeaders, parseRetryAfter, type RateLimitHeaders } from './ratelimit-headers.js';
 export type { WaitInfo } from './ratelimit-turns.js';
@@ -39,15 +39,17 @@ export interface Ticket {
 export class RateLimiter {
   readonly clock: Clock;
   private readonly windows = new Map<string, Window>();
-  /** Requests let out and still counted by some window: in flight, or answered after its report. */
-  private sent: { seq: number; done: boolean; refused: boolean }[] = [];
+  /** Requests let out and still of use to some window's count: in flight, or answered after its report left. */
+  private sent: Sent[] = [];
   private seq = 0;
+  /** Counts sends and answers: their order, which the clock may not tell (one instant, or its resolution). */
+  private step = 0;
   private pausedUntil = 0;
   private heardBack = false;
-  /** Another client spends the same windows (a report counted more than this limiter sent, or a 429). */
-  private shared = false;
-  /** Surely shared: a report counted more than this limiter can have sent since the one before. */
-  private crowded = false;
+  /** The shortest round trip seen (ms): both legs of any request take at least as long in all. */
+  private fastestMs = Number.POSITIVE_INFINITY;
+  /** Another client spending the same windows, as far as it shows (docs/rate-limits.md: the model). */
+  private others: 'none' | 'maybe' | 'sure' = 'none';
   private readonly turns: Turns<Ticket>;
 
   constructor(options: RateLimiterOptions) {
@@ -69,15 +71,15 @@ export class RateLimiter {
 
   /**
    * An answer, in one call: its report, of the window closest to exhaustion, and for a 429 its wait
-   * (`refusedForSeconds`: the server did not count it; nobody sends until then). The report bounds
-   * that window's end from above (the server decided at the round trip's midpoint, within the
-   * margin); a bound later than the window's by more than Reset's rounding is of a new period.
+   * (`refusedForSeconds`: the server did not count it; nobody sends until then). The server decided
+   * after the request left and before its answer came back: the window ends within Reset of that,
+   * and a request sent one fastest round trip before that bound reaches the server after it.
    */
   observe(ticket: Ticket, headers: RateLimitHeaders, refusedForSeconds?: number): void {
     this.record(ticket, headers);
     if (refusedForSeconds !== undefined) {
       this.done(ticket, true);
-      this.shared = true;
+      if (this.others === 'none') this.others = 'maybe';
       this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + refusedForSeconds * 1000);
     }
     this.notify();
@@ -89,7 +91,8 @@ export class RateLimiter {
     const { limit, remaining, reset } = headers;
     if (remaining === undefined || reset === undefined) return;
     const sentAt = ticket.at ?? receivedAt;
-    const bound = (sentAt + receivedAt) / 2 + reset * 1000;
+    this.fastestMs = Math.min(this.fastestMs, receivedAt - sentAt);
+    const bound = receivedAt + reset * 1000 - this.fastestMs;
     // Two windows of one allowance are told apart by their scale: per second, or longer (spec section 8).
     const key = `${limit ?? '?'}/${reset <= 1 ? 's' : 'long'}`;
     const w = this.windows.get(key) ?? { limit, remaining: 0, seq: 0, since: Number.NEGATIVE_INFINITY };
@@ -100,20 +103,21 @@ export class RateLimiter {
     if (
       w.resetAt === undefined ||
       w.estimated ||
-      (ticket.seq > w.seq && (bound > w.resetAt + slack || remaining > w.remaining))
+      // Surely a later decision (its request left after that report came back), with a later end or a lower count.
+      (this.sentStep(ticket) > (w.heardStep ?? Number.POSITIVE_INFINITY) &&
+        (bound > w.resetAt + slack || remaining > w.remaining))
     ) {
-      // A new period. One whose start this limiter saw (after a refill) shows the window's whole length.
+      // A new period. One whose start this limiter saw (after a refill) shows the window's whole length,
+      // and, after a 429, whether another client spent some of it.
       if (w.since > Number.NEGATIVE_INFINITY) w.learned = true;
-      Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false }, this.mark());
+      if (w.learned && this.others === 'maybe' && w.limit !== undefined)
+        this.others = remaining < w.limit - this.countable(w) ? 'sure' : 'none';
+      Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false }, this.mark(ticket));
     } else if (remaining < w.remaining || ticket.seq > w.seq) {
-      // Counted more than this limiter sent: another client may use the key (a first sign: reports
-      // of reordered answers can show it too), and then surely (more than it can have sent).
-      if (ticket.seq > w.seq && remaining < w.remaining - this.sentBetween(w.seq, ticket.seq))
-        this.shared = true;
-      if (remaining < w.remaining - (w.inFlightThen ?? 0) - this.sentAfter(w.afterSeq ?? 0))
-        this.crowded = true;
+      // Counted more than this limiter can have had counted since the report before: another client.
+      if (remaining < w.remaining - this.countable(w)) this.others = 'sure';
       // Within a period the server's count only grows: the lowest Remaining is the newest.
-      if (remaining < w.remaining) Object.assign(w, { remaining }, this.mark());
+      if (remaining < w.remaining) Object.assign(w, { remaining }, this.mark(ticket));
       w.seq = Math.max(w.seq, ticket.seq);
       w.resetAt = Math.min(w.resetAt, bound);
     }
@@ -128,12 +132,12 @@ export class RateLimiter {
 
   private done(ticket: Ticket, refused = false): void {
     const sent = this.sent.find((s) => s.seq === ticket.seq);
-    if (sent) Object.assign(sent, { done: true, refused });
+    if (sent) Object.assign(sent, { doneStep: sent.doneStep ?? ++this.step, refused });
   }
 
   /** Requests let out and not yet settled (answered, failed or refused). */
   inFlight(): number {
-    return this.sent.filter((s) => !s.done).length;
+    return this.sent.filter((s) => s.doneStep === undefined).length;
   }
 
   /** Nobody sends until `seconds` from now. */
@@ -172,30 +176,32 @@ export class RateLimiter {
     return rate ? 1000 / rate : undefined;
   }
 
-  private sentBetween(after: number, upTo: number): number {
-    return this.sent.filter((s) => !s.refused && s.seq > after && s.seq <= upTo).length;
-  }
-  /** Ours sent after `seq` and not refused. */
-  private sentAfter(seq: number): number {
-    return this.sent.filter((s) => !s.refused && s.seq > seq).length;
+  /** Ours the server may have counted in `w` since its newest report: all but those answered before its request left. */
+  private countable(w: Window): number {
+    const after = w.reportSentStep ?? Number.NEGATIVE_INFINITY;
+    return this.sent.filter((s) => !s.refused && s.seq !== w.reportSeq && (s.doneStep ?? Infinity) > after)
+      .length;
   }
 
-  /** Where a window's count stands against ours now (see Window.inFlightThen). */
-  private mark(): { inFlightThen: number; afterSeq: number } {
-    return { inFlightThen: this.inFlight(), afterSeq: this.seq };
+  /** The request behind a window's newest count, and when its answer came back. */
+  private mark(ticket?: Ticket): Partial<Window> {
+    const sentStep = ticket ? this.sentStep(ticket) : this.step;
+    return { reportSeq: ticket?.seq, reportSentStep: sentStep, heardStep: this.step };
   }
+
+  private sentStep = (t: Ticket) => this.sent.find((s) => s.seq === t.seq)?.sentStep ?? this.step;
 
   /** Requests the window's newest report does not count: sent after it, or still in flight. */
   private used(w: Window): number {
     let n = 0;
-    for (const s of this.sent) if (!s.refused && (!s.done || s.seq > w.seq)) n++;
+    for (const s of this.sent) if (!s.refused && (s.doneStep === undefined || s.seq > w.seq)) n++;
     return n;
   }
 
   /** What keeps the next request back, or undefined when it may go now. */
   private hold(now: number): Hold | undefined {
     if (this.pausedUntil > now) return { ms: this.pausedUntil - now, reason: 'retry-after' };
-    const inFlight = this.sent.some((s) => !s.done);
+    const inFlight = this.sent.some((s) => s.doneStep === undefined);
     // Nothing known yet: one request finds out what the windows are before others follow it.
     if (!this.heardBack && inFlight) return { ms: undefined, reason: 'window' };
     let hold: Hold | undefined;
@@ -207,12 +213,13 @@ export class RateLimiter {
         w.resetAt = w.startedAt = undefined;
         continue;
       }
-      // Shared with another client, a refilled window's first request goes alone: its report says
-      // what the others left.
-      if (this.shared && w.resetAt === undefined && inFlight) return { ms: undefined, reason: 'window' };
-      // Crowded: a window's last slot is left to the other client, whose requests since the report
-      // are unseen (both taking it is a 429).
-      if (w.remaining - this.used(w) > (this.crowded ? 1 : 0)) continue;
+      // Maybe another client: a refilled window's first request goes alone, its report says what the
+      // others left.
+      if (this.others !== 'none' && w.resetAt === undefined && inFlight)
+        return { ms: undefined, reason: 'window' };
+      // Surely another: a window's last slot is left to it, whose requests since the report are
+      // unseen (both taking it is a 429).
+      if (w.remaining - this.used(w) > (this.others === 'sure' ? 1 : 0)) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.
       if (w.resetAt === undefined && !inFlight)
         Object.assign(w, { resetAt: (w.startedAt ?? now) + periodMs(w), estimated: true });
@@ -224,9 +231,14 @@ export class RateLimiter {
   }
 
   private send(now: number, order: number): Ticket {
-    this.sent = this.sent.filter((s) => !s.done || [...this.windows.values()].some((w) => s.seq > w.seq));
+    const windows = [...this.windows.values()];
+    this.sent = this.sent.filter(
+      (s) =>
+        s.doneStep === undefined ||
+        windows.some((w) => s.seq > w.seq || s.doneStep! > (w.reportSentStep ?? 0)),
+    );
     const ticket: Ticket = { seq: ++this.seq, at: now, order };
-    this.sent.push({ seq: ticket.seq, done: false, refused: false });
+    this.sent.push({ seq: ticket.seq, sentStep: ++this.step, refused: false });
     for (const w of this.windows.values()) w.startedAt ??= now;
     return ticket;
   }
