@@ -124,7 +124,8 @@ export class ApiClient {
     // The key goes only to the configured origin.
     if (url.origin !== this.options.baseUrl.origin) throw refusedOriginError(url, this.options.baseUrl);
     const what = `${req.method} ${url.pathname}`;
-    // Loaded here, not within the first attempt's --timeout (a loaded machine takes a while).
+    // Loaded before the request takes its turn in the limiter (exchange() awaits it too, before
+    // its deadline): a loaded machine takes a while.
     await this.transport.ready();
     // stringifyExact: an ID beyond 2^53 (exactId) is sent as its digits, not rounded.
     const body = req.body === undefined ? undefined : stringifyExact(req.body);

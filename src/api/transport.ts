@@ -53,7 +53,9 @@ export type Exchange =
 /**
  * One attempt. undici's headersTimeout starts once the request is on a socket, and its bodyTimeout
  * starts again with every chunk: neither bounds a connection that never completes or a body that
- * trickles. This deadline bounds the whole attempt, from connecting to the body's last byte.
+ * trickles. This deadline bounds the whole attempt, from connecting to the body's last byte; it
+ * starts once the transport is ready, so that it never counts the one-time load of undici (over a
+ * second on a loaded machine).
  */
 export async function exchange(
   transport: Transport,
@@ -61,6 +63,7 @@ export async function exchange(
   clock: Clock,
   interrupt: AbortSignal | undefined,
 ): Promise<Exchange> {
+  await transport.ready();
   const deadline = new AbortController();
   const cancel = clock.timeout(() => deadline.abort(), req.timeoutMs);
   const signal = interrupt ? AbortSignal.any([interrupt, deadline.signal]) : deadline.signal;
@@ -102,7 +105,7 @@ export function headerValue(value: string | string[] | undefined): string | unde
 }
 
 // Only the dispatchers: the build bundles a lean undici without the top-level helpers (fetch, ...).
-type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent' | 'Pool'>;
+export type Undici = Pick<typeof import('undici'), 'Agent' | 'EnvHttpProxyAgent' | 'Pool'>;
 let undiciModule: Promise<Undici> | undefined;
 // undici is loaded on the first request, not at start-up (`mtg --help` never needs it).
 export const loadUndici = () => {
@@ -116,20 +119,23 @@ export interface UndiciTransportOptions {
   timeoutMs: number;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read; none given: no proxy. */
   env?: Record<string, string | undefined>;
+  /** Loads undici (default: loadUndici, once per process); a test gives a slow one. */
+  load?: () => Promise<Undici>;
 }
 
 /** The transport of every command: undici's dispatchers, a proxy honoured off loopback. */
 export function undiciTransport(options: UndiciTransportOptions): Transport {
   // A client is built only to send requests: start loading undici now, while the caller loads
   // what else it needs (list.ts), rather than at the first request. A failure surfaces there.
-  loadUndici().catch(() => undefined);
+  const load = options.load ?? loadUndici;
+  load().catch(() => undefined);
   let dispatcher: Dispatcher | undefined;
   return {
     async ready() {
-      dispatcher ??= dispatcherFor(await loadUndici(), options);
+      dispatcher ??= dispatcherFor(await load(), options);
     },
     async send(req, onHeaders) {
-      dispatcher ??= dispatcherFor(await loadUndici(), options);
+      dispatcher ??= dispatcherFor(await load(), options);
       // Dispatcher.request (what undici.request calls): the build bundles a lean undici that
       // has the dispatchers but not the top-level helpers (scripts/build.mjs).
       const res = await settleOnAbort(

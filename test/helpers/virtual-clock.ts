@@ -54,11 +54,6 @@ function fileSystemBusy(): boolean {
 
 const realPause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// mtg's transport loads undici on its first request, after that request's deadline is on the clock;
-// the load is real work no probe sees (no socket yet), and a loaded machine made the clock jump to
-// the deadline meanwhile. The module is loaded once, before the clock first moves.
-let undiciLoaded: Promise<unknown> | undefined;
-
 export class VirtualClock implements Clock {
   private time: number;
   private seq = 0;
@@ -131,10 +126,6 @@ export class VirtualClock implements Clock {
     const maxMs = options.maxMs ?? 86_400_000;
     const maxTimers = options.maxTimers ?? 100_000;
     const from = this.time;
-    if (this.realIo) {
-      undiciLoaded ??= import('undici');
-      await undiciLoaded;
-    }
     let done = false;
     const watched = promise.finally(() => {
       done = true;
