@@ -222,13 +222,20 @@ export function passageWriter(db: Db): PassageWriter {
         r.transcript === null ? undefined : fromJsonText(r.transcript),
       ).slice(0, PASSAGES_PER_MEETING);
       const texts: string[] = [];
-      for (const w of indexRows(passages)) {
+      // The typo lookup's vocabulary lists the index's terms (search-vocab.ts), in the same
+      // transaction, from rows that hold every passage once: windows overlap by half, so every
+      // other one (each starting where the one before ends) and the last hold every entry and speaker.
+      let listedTo = 0;
+      const rows = indexRows(passages);
+      for (const [k, w] of rows.entries()) {
         const text = segmentCjk(w.text);
         const speakers = segmentCjk(w.speakers);
         ins.run(rowIdOf(base, w.kind, w.first), text, speakers);
-        texts.push(text, speakers);
+        if (w.first >= listedTo || (k === rows.length - 1 && w.first + w.count > listedTo)) {
+          texts.push(text, speakers);
+          listedTo = w.first + w.count;
+        }
       }
-      // The typo lookup's vocabulary lists the index's terms (search-vocab.ts), in the same transaction.
       vocabulary.add(texts);
     },
     remove(meetingId) {

@@ -111,20 +111,19 @@ export interface VocabularyWriter {
 }
 
 /**
- * The vocabulary's writer for the index's writer. Tokens never span whitespace, so the terms of a
- * meeting's texts are those of their distinct whitespace-separated pieces, tokenized once each (a
- * window repeats its neighbour's entries, a meeting its words). Nothing is remembered from one
- * call to the next: a call's rows may be rolled back with its transaction.
+ * The vocabulary's writer for the index's writer (which passes each of a meeting's texts once, not
+ * each window: passages.ts). Nothing is remembered from one call to the next: a call's rows may be
+ * rolled back with its transaction.
  */
 export function vocabularyWriter(db: Db): VocabularyWriter {
   const add = db.prepare('INSERT OR IGNORE INTO search_vocab(term) SELECT value FROM json_each(?)');
   return {
     add(texts) {
-      const pieces = new Set<string>();
-      for (const text of texts) for (const piece of text.split(/\s+/)) if (piece !== '') pieces.add(piece);
-      if (pieces.size === 0) return;
+      // Tokenized together, once (cheaper than splitting them into distinct words first).
+      const text = texts.join('\n');
+      if (text.trim() === '') return;
       reader ??= new TermReader();
-      const terms = reader.terms([...pieces].join(' '));
+      const terms = reader.terms(text);
       if (terms.length > 0) add.run(JSON.stringify(terms));
     },
   };
@@ -198,34 +197,37 @@ class DistanceTable {
   readonly cells: Int32Array;
   /** Each row's smallest cell. */
   readonly mins: Int32Array;
-  constructor(
-    readonly target: string,
-    rows: number,
-  ) {
+  /** The target's UTF-16 codes (compared as numbers: a string's character is a new string each read). */
+  private readonly codes: Int32Array;
+  constructor(target: string, rows: number) {
     this.width = target.length + 1;
     this.cells = new Int32Array((rows + 1) * this.width);
     this.mins = new Int32Array(rows + 1);
+    this.codes = new Int32Array(target.length);
+    for (let j = 0; j < target.length; j++) this.codes[j] = target.charCodeAt(j);
     for (let j = 0; j < this.width; j++) this.cells[j] = j;
   }
-  /** Row i + 1 from rows i and i - 1, for character `c` at place i (`before` at i - 1); its minimum. */
-  step(i: number, c: string, before: string | undefined): number {
-    const { width, cells, target } = this;
+  /** Row i + 1 from rows i and i - 1, for the character of code `c` at place i (`before`: the code at i - 1, -1 at 0); its minimum. */
+  step(i: number, c: number, before: number): number {
+    const { width, cells, codes } = this;
     const at = (i + 1) * width;
     const prev = i * width;
     const prev2 = (i - 1) * width;
     cells[at] = i + 1;
     let min = i + 1;
+    let left = i + 1;
     for (let j = 1; j < width; j++) {
+      const code = codes[j - 1]!;
       let v = cells[prev + j]! + 1;
-      const left = cells[at + j - 1]! + 1;
-      if (left < v) v = left;
-      const diagonal = cells[prev + j - 1]! + (c === target[j - 1] ? 0 : 1);
+      if (left + 1 < v) v = left + 1;
+      const diagonal = cells[prev + j - 1]! + (c === code ? 0 : 1);
       if (diagonal < v) v = diagonal;
-      if (i > 0 && j > 1 && c === target[j - 2] && before === target[j - 1]) {
+      if (j > 1 && before === code && c === codes[j - 2]) {
         const swapped = cells[prev2 + j - 2]! + 1;
         if (swapped < v) v = swapped;
       }
       cells[at + j] = v;
+      left = v;
       if (v < min) min = v;
     }
     this.mins[i + 1] = min;
@@ -236,6 +238,9 @@ class DistanceTable {
     return this.cells[length * this.width + this.width - 1]!;
   }
 }
+
+/** The UTF-16 code at `i` of `s`, -1 before its start (no character: matches none of the target's). */
+const code = (s: string, i: number): number => (i < 0 ? -1 : s.charCodeAt(i));
 
 /**
  * The spelled forms of `terms` (sorted) within `max` edits of `target` (Levenshtein with
@@ -255,7 +260,7 @@ function withinDistance(target: string, terms: readonly string[], max: number): 
     if (table.mins[base]! > max) return; // none within reach when its base is not
     let length = base;
     for (let k = 0; k < ending.length; k++, length++)
-      table.step(length, ending[k]!, k === 0 ? term[base - 1] : ending[k - 1]);
+      table.step(length, ending.charCodeAt(k), k === 0 ? code(term, base - 1) : ending.charCodeAt(k - 1));
     const d = table.distance(length);
     if (d <= max) out.push({ term, form: term.slice(0, base) + ending, d });
   };
@@ -269,7 +274,7 @@ function withinDistance(target: string, terms: readonly string[], max: number): 
     while (shared < previous.length && shared < term.length && previous[shared] === term[shared]) shared++;
     let i = shared;
     for (; i < term.length; i++) {
-      const min = table.step(i, term[i]!, term[i - 1]);
+      const min = table.step(i, term.charCodeAt(i), code(term, i - 1));
       // Every form extends the term without its last character: a proper prefix beyond reach
       // rules out every term below it.
       if (i + 1 < term.length && min > max) {
