@@ -3,6 +3,7 @@
 
 import { segmentCjk } from '../shared/cjk.js';
 import { type Db, openDb, type Statement } from './driver.js';
+import type { Passage } from './passages.js';
 import { type Concept, matchExpression, parseQuery, quote } from './search-query.js';
 import type { SearchPlan } from './search-types.js';
 import { editDistance, nearestWord, TOKENIZER } from './search-vocab.js';
@@ -59,6 +60,8 @@ interface IndexStats {
   size?: number;
   /** A word that matches nothing: its nearest indexed word (undefined: none near enough). */
   nearest: Map<string, string | undefined>;
+  /** Meetings' passages read for a search, the most recently used last (meetingPassagesCache). */
+  passages?: Map<string, Passage[]>;
 }
 const statsOf = new WeakMap<Db, IndexStats>();
 
@@ -106,6 +109,38 @@ function prefixDocCount(db: Db, stem: string): number {
     docs.set(key, n);
   }
   return n;
+}
+
+/** Passages the cache of meetingPassagesCache() holds at most (a few hundred meetings' worth). */
+const CACHED_PASSAGES = 50_000;
+
+/**
+ * A meeting's passages as a search reads them (its JSON parsed, its texts cut), kept per connection
+ * while the mirror is unchanged, the least recently used dropped first beyond CACHED_PASSAGES: an
+ * MCP server's searches read the same meetings again (a question and its follow-ups), and each read
+ * parses a meeting's whole transcript (a third of a keyword search's CPU; new objects per call for
+ * the collector). `read(meetingId)` when it is not kept.
+ */
+export function meetingPassagesCache(db: Db, meetingId: string, read: () => Passage[]): Passage[] {
+  const stats = indexStats(db);
+  stats.passages ??= new Map();
+  const cache = stats.passages;
+  let passages = cache.get(meetingId);
+  if (passages) {
+    cache.delete(meetingId);
+    cache.set(meetingId, passages);
+    return passages;
+  }
+  passages = read();
+  cache.set(meetingId, passages);
+  let held = 0;
+  for (const kept of cache.values()) held += kept.length;
+  for (const [id, kept] of cache) {
+    if (held <= CACHED_PASSAGES || id === meetingId) break;
+    cache.delete(id);
+    held -= kept.length;
+  }
+  return passages;
 }
 
 export function indexSize(db: Db): number {

@@ -9,7 +9,15 @@ import {
   WINDOW_ENTRIES,
 } from './passages.js';
 import { materialize, plainHit, rankedMeetingIds } from './search-hits.js';
-import { clearEntries, conceptWeight, editDistance, indexSize, planSearch, scratch } from './search-plan.js';
+import {
+  clearEntries,
+  conceptWeight,
+  editDistance,
+  indexSize,
+  meetingPassagesCache,
+  planSearch,
+  scratch,
+} from './search-plan.js';
 import {
   type Alternative,
   type Concept,
@@ -122,15 +130,17 @@ function rankWindows(
   const load = (meetingId: string) => {
     let passages = passagesOf.get(meetingId);
     if (passages) return passages;
-    const r = source.get(meetingId);
-    // JSON.parse, not fromJsonText: only the passages' texts are used here, and those are strings
-    // either way (fromJsonText differs only in integers beyond 2^53), without its scan for them.
-    passages = r
-      ? meetingPassages(
-          JSON.parse(r.json) as Record<string, unknown>,
-          r.transcript === null ? undefined : JSON.parse(r.transcript),
-        )
-      : [];
+    passages = meetingPassagesCache(db, meetingId, () => {
+      const r = source.get(meetingId);
+      // JSON.parse, not fromJsonText: only the passages' texts are used here, and those are strings
+      // either way (fromJsonText differs only in integers beyond 2^53), without its scan for them.
+      return r
+        ? meetingPassages(
+            JSON.parse(r.json) as Record<string, unknown>,
+            r.transcript === null ? undefined : JSON.parse(r.transcript),
+          )
+        : [];
+    });
     passagesOf.set(meetingId, passages);
     return passages;
   };

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture } from '../../bench/mirror-fixture.js';
 import { type Db, openDb } from '../../src/mirror/driver.js';
 import { passageWriter } from '../../src/mirror/passages.js';
-import { findPassages, planSearch, TUNE } from '../../src/mirror/search.js';
+import { findPassages, plainSnippet, planSearch, TUNE } from '../../src/mirror/search.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('search on one connection', () => {
@@ -57,6 +57,27 @@ describe('search on one connection', () => {
     // And a word that matched before and no longer does is corrected again, to its nearest word.
     rename(other, 'Quokkos review');
     expect(planSearch(db, 'quokkas').corrections).toEqual([{ from: 'quokkas', to: 'quokkos' }]);
+  });
+
+  it("a meeting's passages read by a first search are read again once it is rewritten, by this connection and another", () => {
+    const id = rename(db, 'Wombat planning');
+    for (const conn of [db, other])
+      expect(
+        [...findPassages(conn, planSearch(conn, 'wombat'), { limit: 5 })].map((h) => plainSnippet(h.snippet)),
+      ).toEqual(['**Wombat** planning']);
+    for (const [writer, conn] of [
+      [db, other],
+      [other, db],
+    ] as const) {
+      const name = writer === db ? 'Wombat budget' : 'Wombat roadmap';
+      expect(rename(writer, name)).toBe(id);
+      for (const reader of [writer, conn]) {
+        const hits = [...findPassages(reader, planSearch(reader, 'wombat'), { limit: 5 })];
+        expect(hits.map((h) => [h.meetingId, plainSnippet(h.snippet)])).toEqual([
+          [id, name.replace('Wombat', '**Wombat**')],
+        ]);
+      }
+    }
   });
 
   it('a window holding a rare word of the query is ranked when its common words match more windows than bm25 ranks', () => {
