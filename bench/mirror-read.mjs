@@ -19,6 +19,8 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const MEETINGS = QUICK ? 500 : 5000;
 const RUNS = QUICK ? 3 : 15;
 const RARE = 'zanzibarium';
+/** In the 1 MB notes' meeting (its transcript), not in its notes (timeHuge). */
+const HUGE_ABSENT = 'unusedword';
 // CPU time (user + sys, from GNU time) beside wall time: on a loaded machine it is the steadier figure.
 const GNU_TIME = ['/usr/bin/time', '/bin/time'].find((p) => existsSync(p));
 
@@ -118,19 +120,29 @@ async function compareQuestion() {
   );
 }
 
-/** `mtg find` of words deep inside a 1 MB notes paragraph: median wall ms (whole process). */
+/**
+ * `mtg find` on a mirror holding a 1 MB notes paragraph: a word deep inside it, a word not in it
+ * (in the same meeting's transcript: its 1 MB of JSON is still read), a question: median wall and
+ * CPU ms (whole process), beside `node -e ""`.
+ */
 async function timeHuge(dir) {
-  for (const query of [[RARE], ['what', 'about', 'the', RARE, 'contract?']]) {
-    const args = [join(ROOT, 'bin', 'mtg.js'), 'find', ...query, '--limit', '20', '--format', 'json'];
-    const walls = [];
-    for (let i = 0; i <= RUNS; i++) {
-      const started = performance.now();
-      await run(args, dir);
-      if (i > 0) walls.push(performance.now() - started); // the first run warms the page cache
+  const queries = [[RARE], [HUGE_ABSENT], ['what', 'about', 'the', RARE, 'contract?']];
+  const runs = [
+    ['-e', ''],
+    ...queries.map((q) => [join(ROOT, 'bin', 'mtg.js'), 'find', ...q, '--limit', '20', '--format', 'json']),
+  ];
+  const times = runs.map(() => []);
+  for (let i = 0; i <= RUNS; i++)
+    for (const [k, args] of runs.entries()) {
+      const t = await run(args, dir);
+      if (i > 0) times[k].push(t); // the first round warms the page cache
     }
-    const wall = median(walls);
+  const wall = (xs) => median(xs.map((x) => x.wall));
+  const cpu = (xs) => median(xs.map((x) => x.cpu));
+  for (const [k, query] of queries.entries()) {
+    const t = times[k + 1];
     console.log(
-      `| find ${query.join(' ')} --limit 20 (1 MB notes paragraph) | ${wall.toFixed(0)} ms | | | | <= 200 ms | ${wall <= 200 ? 'yes' : 'NO'} |`,
+      `| find ${query.join(' ')} --limit 20 (1 MB notes paragraph) | ${wall(t).toFixed(0)} ms | ${wall(times[0]).toFixed(0)} ms | | ${cpu(t).toFixed(0)} / ${cpu(times[0]).toFixed(0)} ms | <= 200 ms | ${wall(t) <= 200 ? 'yes' : 'NO'} |`,
     );
   }
 }
@@ -184,7 +196,7 @@ async function main() {
     transcriptBytes: 20_000,
     seed: 3,
     rareEvery: 1000,
-    rareWord: 'unusedword',
+    rareWord: HUGE_ABSENT,
     hugeNotes: { chars: 1_000_000, word: RARE },
   });
   await timeHuge(hugeDir);
