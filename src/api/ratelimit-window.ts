@@ -30,6 +30,56 @@ export interface Window {
   reportSeq?: number;
   reportSentStep?: number;
   heardStep?: number;
+  /** This period's reports of admitted requests, and the period's before it (a refill seen early may not be the server's yet). */
+  reports: Report[];
+  before: Report[];
+}
+
+/** What an admitted request's answer said of a window: its Remaining, and the request (when it left, in steps). */
+export interface Report {
+  reportSeq: number;
+  reportSentStep: number;
+  remaining: number;
+}
+
+/** Requests of `sent` the server may have counted since the report of `mark`: all but refused ones, that report's own, and those answered before its request left. */
+export function countedSince(
+  sent: readonly Sent[],
+  mark: { reportSeq?: number; reportSentStep?: number },
+): number {
+  const after = mark.reportSentStep ?? Number.NEGATIVE_INFINITY;
+  return sent.filter((s) => !s.refused && s.seq !== mark.reportSeq && (s.doneStep ?? Infinity) > after)
+    .length;
+}
+
+/**
+ * What a new period's first report says of another client: `sure` when it counts more than ours can
+ * be, `none` when not; undefined when our own requests since a report of the period before explain
+ * its count (the server's refill may come later than bounded, so that report says nothing).
+ */
+export function othersShown(
+  w: Window,
+  remaining: number,
+  sent: readonly Sent[],
+): 'none' | 'sure' | undefined {
+  if (w.limit === undefined) return undefined;
+  if (w.before.some((r) => remaining < r.remaining && remaining >= r.remaining - countedSince(sent, r)))
+    return;
+  return remaining < w.limit - countedSince(sent, w) ? 'sure' : 'none';
+}
+
+/** The earliest send (step) after which an answered request may still count for `w`'s reports, this period's or the one's before. */
+export function oldestMark(w: Window): number {
+  return Math.min(w.reportSentStep ?? 0, ...w.before.map((r) => r.reportSentStep));
+}
+
+/** A window seen to refill (at `now`): all its allowance left, its reports so far now the period before's. */
+export function refill(w: Window, seq: number, now: number, mark: Partial<Window>): void {
+  Object.assign(w, { remaining: w.limit, seq, since: now, before: w.reports, reports: [] }, mark);
+}
+
+export function newWindow(limit: number | undefined): Window {
+  return { limit, remaining: 0, seq: 0, since: Number.NEGATIVE_INFINITY, reports: [], before: [] };
 }
 
 /**

@@ -5,7 +5,8 @@
 import { type Clock, realClock } from '../shared/clock.js';
 import type { RateLimitHeaders } from './ratelimit-headers.js';
 import { type Hold, Turns, type WaitInfo } from './ratelimit-turns.js';
-import { periodMs, type Sent, type Window } from './ratelimit-window.js';
+import type { Sent, Window } from './ratelimit-window.js';
+import { countedSince, newWindow, oldestMark, othersShown, periodMs, refill } from './ratelimit-window.js';
 
 export { parseRateLimitHeaders, parseRetryAfter, type RateLimitHeaders } from './ratelimit-headers.js';
 export type { WaitInfo } from './ratelimit-turns.js';
@@ -76,7 +77,7 @@ export class RateLimiter {
    * and a request sent one fastest round trip before that bound reaches the server after it.
    */
   observe(ticket: Ticket, headers: RateLimitHeaders, refusedForSeconds?: number): void {
-    this.record(ticket, headers);
+    this.record(ticket, headers, refusedForSeconds !== undefined);
     if (refusedForSeconds !== undefined) {
       this.done(ticket, true);
       if (this.others === 'none') this.others = 'maybe';
@@ -85,7 +86,8 @@ export class RateLimiter {
     this.notify();
   }
 
-  private record(ticket: Ticket, headers: RateLimitHeaders, receivedAt = this.clock.now()): void {
+  private record(ticket: Ticket, headers: RateLimitHeaders, refused: boolean): void {
+    const receivedAt = this.clock.now();
     this.done(ticket);
     this.heardBack = true;
     const { limit, remaining, reset } = headers;
@@ -95,7 +97,7 @@ export class RateLimiter {
     const bound = receivedAt + reset * 1000 - this.fastestMs;
     // Two windows of one allowance are told apart by their scale: per second, or longer (spec section 8).
     const key = `${limit ?? '?'}/${reset <= 1 ? 's' : 'long'}`;
-    const w = this.windows.get(key) ?? { limit, remaining: 0, seq: 0, since: Number.NEGATIVE_INFINITY };
+    const w = this.windows.get(key) ?? newWindow(limit);
     this.windows.set(key, w);
     // Bounds of one period lie within a second of each other (Reset is whole seconds, rounded up).
     const slack = 1000 + RESET_MARGIN_MS;
@@ -110,18 +112,19 @@ export class RateLimiter {
       // A new period. One whose start this limiter saw (after a refill) shows the window's whole length,
       // and, after a 429, whether another client spent some of it.
       if (w.since > Number.NEGATIVE_INFINITY) w.learned = true;
-      if (w.learned && this.others === 'maybe' && w.limit !== undefined)
-        this.others = remaining < w.limit - this.countable(w) ? 'sure' : 'none';
+      if (w.learned && this.others === 'maybe') this.others = othersShown(w, remaining, this.sent) ?? 'maybe';
+      w.reports = [];
       Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false }, this.mark(ticket));
     } else if (remaining < w.remaining || ticket.seq > w.seq) {
       // Counted more than this limiter can have had counted since the report before: another client.
-      if (remaining < w.remaining - this.countable(w)) this.others = 'sure';
+      if (remaining < w.remaining - countedSince(this.sent, w)) this.others = 'sure';
       // Within a period the server's count only grows: the lowest Remaining is the newest.
       if (remaining < w.remaining) Object.assign(w, { remaining }, this.mark(ticket));
       w.seq = Math.max(w.seq, ticket.seq);
       w.resetAt = Math.min(w.resetAt, bound);
     }
     w.longestResetMs = Math.max(w.longestResetMs ?? 0, reset * 1000);
+    if (!refused) w.reports.push({ reportSeq: ticket.seq, reportSentStep: this.sentStep(ticket), remaining });
   }
 
   /** The request ended (answered, or without a usable report: a network error, a timeout). */
@@ -176,13 +179,6 @@ export class RateLimiter {
     return rate ? 1000 / rate : undefined;
   }
 
-  /** Ours the server may have counted in `w` since its newest report: all but those answered before its request left. */
-  private countable(w: Window): number {
-    const after = w.reportSentStep ?? Number.NEGATIVE_INFINITY;
-    return this.sent.filter((s) => !s.refused && s.seq !== w.reportSeq && (s.doneStep ?? Infinity) > after)
-      .length;
-  }
-
   /** The request behind a window's newest count, and when its answer came back. */
   private mark(ticket?: Ticket): Partial<Window> {
     const sentStep = ticket ? this.sentStep(ticket) : this.step;
@@ -209,7 +205,7 @@ export class RateLimiter {
       if (w.resetAt !== undefined && now >= w.resetAt + RESET_MARGIN_MS) {
         // Refilled. Without its allowance it cannot be counted: the next report says anew.
         if (w.limit === undefined) this.windows.delete(key);
-        else Object.assign(w, { remaining: w.limit, seq: this.seq, since: now }, this.mark());
+        else refill(w, this.seq, now, this.mark());
         w.resetAt = w.startedAt = undefined;
         continue;
       }
@@ -231,11 +227,9 @@ export class RateLimiter {
   }
 
   private send(now: number, order: number): Ticket {
-    const windows = [...this.windows.values()];
+    const windows = [...this.windows.values()].map((w) => ({ seq: w.seq, mark: oldestMark(w) }));
     this.sent = this.sent.filter(
-      (s) =>
-        s.doneStep === undefined ||
-        windows.some((w) => s.seq > w.seq || s.doneStep! > (w.reportSentStep ?? 0)),
+      (s) => s.doneStep === undefined || windows.some((w) => s.seq > w.seq || s.doneStep! > w.mark),
     );
     const ticket: Ticket = { seq: ++this.seq, at: now, order };
     this.sent.push({ seq: ticket.seq, sentStep: ++this.step, refused: false });
