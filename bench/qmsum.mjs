@@ -22,6 +22,31 @@ export const KEYWORD_QUERIES = [
   'Project Manager',
 ];
 
+/** BENCH_QUICK=1: CI's smoke run (the validation split only). */
+export const QUICK = process.env.BENCH_QUICK === '1';
+
+/**
+ * The command line both QMSum benches share: `--split train|val|both` (default both; BENCH_QUICK:
+ * val), `option(name)` for an option's value and `flag(name)`. A bad split: one line, exit 2.
+ */
+export function benchArgs(bench, argv = process.argv.slice(2)) {
+  const option = (name) => {
+    const i = argv.indexOf(name);
+    return i < 0 ? undefined : argv[i + 1];
+  };
+  const split = option('--split') ?? (QUICK ? 'val' : 'both');
+  if (split !== 'train' && split !== 'val' && split !== 'both') {
+    process.stderr.write(`${bench}: --split takes train, val or both (the test split is held out)\n`);
+    process.exit(2);
+  }
+  return {
+    argv,
+    option,
+    flag: (name) => argv.includes(name),
+    splits: split === 'both' ? ['train', 'val'] : [split],
+  };
+}
+
 /** The questions of a split (train or val; the test split is held out). */
 export function questionsOf(split) {
   return JSON.parse(readFileSync(join(QMSUM, `queries-${split}.json`), 'utf8'));
@@ -114,7 +139,7 @@ const inSpan = (hit, spans) =>
  * The figures of `questions`, each asked through `ask(query)` → {code, hits, ms, stderr} (hits as
  * `find --json` prints them; code 0 unless find refused).
  */
-export async function questionFigures(ask, questions) {
+async function questionFigures(ask, questions) {
   const f = {
     n: questions.length,
     at1: 0,
@@ -145,13 +170,44 @@ export async function questionFigures(ask, questions) {
   return f;
 }
 
-export const QUESTION_HEADER = [
+const QUESTION_HEADER = [
   '| split | questions | meeting@1 | meeting@10 | MRR | span@10 | no hit | refused | median ms/question |',
   '|---|---|---|---|---|---|---|---|---|',
 ];
 
-export const questionRow = (split, f) =>
+const questionRow = (split, f) =>
   `| ${split} | ${f.n} | ${pct(f.at1, f.n)} | ${pct(f.at10, f.n)} | ${(f.rr / f.n).toFixed(3)} | ${pct(f.span, f.n)} | ${pct(f.noHit, f.n)} | ${pct(f.refused, f.n)} | ${median(f.ms).toFixed(1)} |`;
+
+/** AMI meeting names: ES2004a, IS1000a, TS3003a; ICSI: Bed003, Bmr001, Bro004, Btr001, Bns001, Bsr001. */
+const corpusOf = (name) =>
+  /^(ES|IS|TS|EN)\d{4}[a-d]$/.test(name) ? 'AMI' : /^B[a-z]{2}\d{3}$/.test(name) ? 'ICSI' : 'committee';
+
+/**
+ * The question table of `splits` (header and a row per split; `every`: every Nth question;
+ * `byCorpus`: a row per AMI / ICSI / committee too) and a line per split that find refused.
+ */
+export async function questionTable(ask, splits, { every = 1, byCorpus = false } = {}) {
+  const lines = [...QUESTION_HEADER];
+  const refusals = [];
+  for (const split of splits) {
+    const questions = questionsOf(split).filter((_, i) => i % every === 0);
+    const f = await questionFigures(ask, questions);
+    lines.push(questionRow(every > 1 ? `${split}/${every}` : split, f));
+    if (f.firstRefusal) refusals.push(`refused (${split}, e.g.: ${f.firstRefusal})`);
+    if (byCorpus)
+      for (const c of ['AMI', 'ICSI', 'committee'])
+        lines.push(
+          questionRow(
+            `${split} ${c}`,
+            await questionFigures(
+              ask,
+              questions.filter((q) => corpusOf(q.meeting) === c),
+            ),
+          ),
+        );
+  }
+  return { lines, refusals };
+}
 
 /** A hit shows a word when its speaker, meeting name or snippet has a word starting with it. */
 function showsEveryWord(hit, words) {

@@ -1,4 +1,4 @@
-// `node bench/search-quality.mjs [--split train|val]` (after `npm run build`): how well `mtg find`
+// `node bench/search-quality.mjs [--split train|val|both]` (after `npm run build`): how well `mtg find`
 // answers questions, on QMSum (../shared/bench/qmsum, see its README): 232 real meetings and the
 // questions of its train and validation splits, each labelled with its meeting and the transcript
 // spans that answer it. Its test split is held out: tune on train, report val.
@@ -20,30 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCli } from './bundle.mjs';
-import {
-  CORPUS,
-  keywordRows,
-  LIMIT,
-  QUESTION_HEADER,
-  questionFigures,
-  questionRow,
-  questionsOf,
-  ROOT,
-  syncCorpus,
-} from './qmsum.mjs';
-
-const QUICK = process.env.BENCH_QUICK === '1';
-
-function splitsToRun() {
-  const i = process.argv.indexOf('--split');
-  if (i < 0) return QUICK ? ['val'] : ['train', 'val'];
-  const split = process.argv[i + 1];
-  if (split !== 'train' && split !== 'val') {
-    process.stderr.write('search-quality: --split takes train or val (the test split is held out)\n');
-    process.exit(2);
-  }
-  return [split];
-}
+import { benchArgs, CORPUS, keywordRows, LIMIT, QUICK, questionTable, ROOT, syncCorpus } from './qmsum.mjs';
 
 /** `mtg find ARGS --json --limit 10`, in process: its hits, exit code and time. */
 async function find(cli, env, query) {
@@ -63,7 +40,7 @@ async function main() {
   if (!existsSync(CORPUS)) throw new Error(`${CORPUS} is missing (the QMSum corpus beside the repository)`);
   if (!existsSync(join(ROOT, 'dist', 'mtg.cjs')))
     throw new Error('dist/ is missing: run `npm run build` first');
-  const splits = splitsToRun();
+  const { splits } = benchArgs('search-quality');
   const work = mkdtempSync(join(tmpdir(), 'mtg-bench-search-'));
   const env = {
     PATH: process.env.PATH,
@@ -80,15 +57,10 @@ async function main() {
     out.push(
       `QMSum: 232 meetings synced from \`mtg sandbox --data\` in ${syncSeconds.toFixed(1)} s; each question as \`mtg find QUESTION --json --limit ${LIMIT}\``,
     );
-    out.push('', ...QUESTION_HEADER);
-    const refusals = [];
-    for (const split of splits) {
-      const f = await questionFigures(ask, questionsOf(split));
-      out.push(questionRow(split, f));
-      if (f.firstRefusal) refusals.push(`${split}, e.g.: ${f.firstRefusal}`);
-    }
+    const { lines, refusals } = await questionTable(ask, splits);
+    out.push('', ...lines);
     out.push('', ...(await keywordRows(ask, QUICK ? 1 : 5)));
-    if (refusals.length > 0) out.push('', ...refusals.map((r) => `refused (${r})`));
+    if (refusals.length > 0) out.push('', ...refusals);
     if (QUICK) out.push('', '(BENCH_QUICK: the validation split only)');
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {

@@ -14,24 +14,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCli, loadSourceText } from './bundle.mjs';
-import {
-  CORPUS,
-  keywordRows,
-  LIMIT,
-  QUESTION_HEADER,
-  questionFigures,
-  questionRow,
-  questionsOf,
-  ROOT,
-  syncCorpus,
-} from './qmsum.mjs';
+import { benchArgs, CORPUS, keywordRows, LIMIT, QUICK, questionTable, ROOT, syncCorpus } from './qmsum.mjs';
 
-const QUICK = process.env.BENCH_QUICK === '1';
-const argv = process.argv.slice(2);
-const option = (name) => {
-  const i = argv.indexOf(name);
-  return i < 0 ? undefined : argv[i + 1];
-};
+const args = benchArgs('search-tune');
 
 /** The mirror of the corpus: built once per version of the index's code (unless BENCH_QUICK). */
 async function mirrorFolder() {
@@ -62,10 +47,6 @@ async function mirrorFolder() {
   return dir;
 }
 
-/** AMI meeting names: ES2004a, IS1000a, TS3003a; ICSI: Bed003, Bmr001, Bro004, Btr001, Bns001, Bsr001. */
-const corpusOf = (name) =>
-  /^(ES|IS|TS|EN)\d{4}[a-d]$/.test(name) ? 'AMI' : /^B[a-z]{2}\d{3}$/.test(name) ? 'ICSI' : 'committee';
-
 async function main() {
   if (!existsSync(CORPUS)) throw new Error(`${CORPUS} is missing (the QMSum corpus beside the repository)`);
   const dir = await mirrorFolder();
@@ -74,9 +55,9 @@ async function main() {
       "export { planSearch, findPassages, plainHit, TUNE } from './src/mirror/search.ts';\nexport { openDb } from './src/mirror/driver.ts';\n",
     );
     const settings = [];
-    argv.forEach((a, i) => {
+    args.argv.forEach((a, i) => {
       if (a !== '--set') return;
-      const [knob, value] = String(argv[i + 1]).split('=');
+      const [knob, value] = String(args.argv[i + 1]).split('=');
       if (!(knob in engine.TUNE))
         throw new Error(`--set ${knob}: not a knob of TUNE (${Object.keys(engine.TUNE).join(', ')})`);
       engine.TUNE[knob] = Number(value);
@@ -100,31 +81,9 @@ async function main() {
         return { code: 2, hits: [], ms: performance.now() - started, stderr: String(err?.message ?? err) };
       }
     };
-    const split = option('--split') ?? (QUICK ? 'val' : 'both');
-    const every = Number(option('--every') ?? 1);
-    const splits = split === 'both' ? ['train', 'val'] : [split];
-    if (splits.some((s) => s !== 'train' && s !== 'val'))
-      throw new Error('--split takes train, val or both (the test split is held out)');
-    const out = [
-      settings.length ? `knobs: ${settings.join(' ')}` : 'knobs: as shipped',
-      '',
-      ...QUESTION_HEADER,
-    ];
-    for (const s of splits) {
-      const questions = questionsOf(s).filter((_, i) => i % every === 0);
-      out.push(questionRow(every > 1 ? `${s}/${every}` : s, await questionFigures(ask, questions)));
-      if (argv.includes('--by-corpus'))
-        for (const c of ['AMI', 'ICSI', 'committee'])
-          out.push(
-            questionRow(
-              `${s} ${c}`,
-              await questionFigures(
-                ask,
-                questions.filter((q) => corpusOf(q.meeting) === c),
-              ),
-            ),
-          );
-    }
+    const every = Number(args.option('--every') ?? 1);
+    const { lines } = await questionTable(ask, args.splits, { every, byCorpus: args.flag('--by-corpus') });
+    const out = [settings.length ? `knobs: ${settings.join(' ')}` : 'knobs: as shipped', '', ...lines];
     out.push('', ...(await keywordRows(askEngine, 1)));
     db.close();
     process.stdout.write(`${out.join('\n')}\n`);
