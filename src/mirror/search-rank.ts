@@ -31,6 +31,8 @@ export const TUNE = {
   meeting: 0.25,
   /** The best windows shown first; then the best window of each next meeting by its score (0: windows only). */
   lead: 5,
+  /** 1: the shown windows the rerank did not read get their best entry too (0: their first entry). */
+  entries: 1,
 };
 
 /**

@@ -169,9 +169,21 @@ function rankWindows(
   }
   kept.push(...deferred);
   const windowsShown = allocate(kept, meetingScore);
-  for (const w of windowsShown.slice(0, wanted)) {
+  const shown = windowsShown.slice(0, wanted);
+  for (const w of shown) {
     const length = load(w.meetingId).length;
     w.count = Math.max(1, Math.min(w.count, length - w.first));
+  }
+  // A shown window the rerank did not read (a next meeting's best, past the first TUNE.reranked)
+  // still reports its best entry and its speaker matches, not its first entry; its place is kept.
+  if (TUNE.entries > 0) {
+    const read = new Set(head);
+    const unread = shown.filter((w) => !read.has(w));
+    const places = unread.map((w) => w.score);
+    rerank(db, plan, unread, passagesOf);
+    unread.forEach((w, i) => {
+      w.score = places[i]!;
+    });
   }
   return { windows: windowsShown, passagesOf, meetingScore };
 }
@@ -270,8 +282,11 @@ function rerank(db: Db, plan: SearchPlan, windows: Window[], passagesOf: Map<str
       for (let i = w.first; i < w.first + w.count; i++) keys.push(keyOf.get(`${w.meetingId}\u0000${i}`)!);
       const held = concepts.map((_, c) => keys.some((k) => inEntries[c]!.has(k)));
       let bestWeight = -1;
+      // The weight of the concepts some of `around` hold (each concept once).
+      const heldBy = (around: number[]) =>
+        concepts.reduce((sum, _, c) => sum + (around.some((k) => inEntries[c]!.has(k)) ? weights[c]! : 0), 0);
       keys.forEach((key, i) => {
-        const weight = concepts.reduce((sum, _, c) => sum + (inEntries[c]!.has(key) ? weights[c]! : 0), 0);
+        const weight = heldBy([key]);
         if (weight > bestWeight) {
           bestWeight = weight;
           w.best = w.first + i;
@@ -279,14 +294,8 @@ function rerank(db: Db, plan: SearchPlan, windows: Window[], passagesOf: Map<str
       });
       // Words close together: the most weight three neighbouring entries hold (each concept once).
       let near = 0;
-      for (let i = 0; i < keys.length; i++) {
-        const around = keys.slice(Math.max(0, i - 1), i + 2);
-        const weight = concepts.reduce(
-          (sum, _, c) => sum + (around.some((k) => inEntries[c]!.has(k)) ? weights[c]! : 0),
-          0,
-        );
-        near = Math.max(near, weight);
-      }
+      for (let i = 0; i < keys.length; i++)
+        near = Math.max(near, heldBy(keys.slice(Math.max(0, i - 1), i + 2)));
       const coverage = held.reduce((sum, h, c) => sum + (h ? weights[c]! : 0), 0) / total;
       w.score *= (TUNE.floor + coverage) ** TUNE.power * (1 + TUNE.near * (near / total));
       w.speakerMatches = concepts.flatMap((c, k) =>

@@ -51,11 +51,12 @@ const MEETINGS = [
     ],
   },
   {
-    // Seven places about the zeppelin hangar, far apart (windows that do not overlap).
+    // Thirty places about the zeppelin hangar, far apart (windows that do not overlap): more windows
+    // than the rerank reads (TUNE.reranked), so the next meeting's best window is not among them.
     id: 'm_zeppelin',
     name: 'Hangar planning',
     attendees: [],
-    transcript: Array.from({ length: 7 }, (_, k) => [
+    transcript: Array.from({ length: 30 }, (_, k) => [
       { speaker: 'Planner', text: `The zeppelin hangar needs zeppelin bay ${k} cleared .` },
       ...filler(12, 'Planner'),
     ]).flat(),
