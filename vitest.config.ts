@@ -9,6 +9,9 @@ const BUILT = [
   'test/docs/help-topics.test.ts',
   'test/sandbox/churn.test.ts',
 ];
+// In-process files that check what a process does when it first loads a module (node:sqlite's
+// one-time warning): each runs in a process of its own, as the in-process project's files do not.
+const FRESH_PROCESS = ['test/mirror/driver.test.ts'];
 // These need a real Secret Service on a private bus: vitest.keyring.config.ts runs them.
 const EXCLUDED = ['test/keyring/**', '**/node_modules/**'];
 
@@ -51,13 +54,22 @@ export default defineConfig({
         test: {
           name: 'in-process',
           include: ['test/**/*.test.ts'],
-          exclude: [...BUILT, ...EXCLUDED],
+          exclude: [...BUILT, ...FRESH_PROCESS, ...EXCLUDED],
           // A worker keeps the modules it loaded from one file to the next: loading mtg's modules
           // again for each of 160 files was a third of the run's time (import 799 s of 2,010 s in a
           // loaded run; 15 command files took 83 s isolated, 27 s not). The files share no state
           // through those modules: each has its own temp folders, sandboxes, config folder and
           // environment (run(argv, io, env) reads no process.env), and restores what it changes.
           isolate: false,
+          globalSetup: ['test/helpers/temp-root.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'in-process-fresh',
+          include: FRESH_PROCESS,
+          exclude: EXCLUDED,
           globalSetup: ['test/helpers/temp-root.ts'],
         },
       },
