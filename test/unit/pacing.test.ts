@@ -80,12 +80,13 @@ describe('RateLimiter', () => {
   it("waits for the window's earliest bound, not the bound of its last request", async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
-    // The window's first request left at t=0 and came back at t=100: decided about t=50, it refills
-    // by t=1050.
+    // The window's first request left at t=0 and came back at t=100, the fastest round trip: a
+    // request sent at its answer + 1 s - that round trip (t=1000) reaches the server after the end.
     const first = await limiter.acquire();
     clock.advance(100);
     limiter.observe(first, { limit: 3, remaining: 2, reset: 1 });
-    // The rest of the window, answered later: each still says "1 s", a later (looser) bound.
+    // The rest of the window, answered later: each still says "1 s", a later (looser) bound (t=1200,
+    // t=1400).
     for (const remaining of [1, 0]) {
       const t = await limiter.acquire();
       clock.advance(200);
@@ -93,7 +94,7 @@ describe('RateLimiter', () => {
     }
     expect(clock.now()).toBe(500);
     await limiter.acquire();
-    expect(clock.sleeps).toEqual([1050 - 500 + RESET_MARGIN_MS]);
+    expect(clock.sleeps).toEqual([1000 - 500 + RESET_MARGIN_MS]);
   });
 
   it('takes the bound of a refilled window from its own reports', async () => {
@@ -106,8 +107,9 @@ describe('RateLimiter', () => {
     clock.advance(100);
     limiter.observe(b, { limit: 3, remaining: 0, reset: 1 });
     await limiter.acquire();
-    // b left at 1500 and came back at 1600: decided about 1550, the window ends by 2550.
-    expect(clock.sleeps).toEqual([2550 - 1600 + RESET_MARGIN_MS]);
+    // b came back at 1600 saying 1 s; the fastest round trip seen was a's, answered at once (0 ms):
+    // the window ends by 2600, whatever the report of the window before said.
+    expect(clock.sleeps).toEqual([2600 - 1600 + RESET_MARGIN_MS]);
   });
 
   it('ignores a report of the window before the refill that arrives after a newer one', async () => {
