@@ -70,27 +70,7 @@ function rankWindows(
   options: FindOptions,
   wanted: number | undefined,
 ): { windows: Window[]; passagesOf: Map<string, Passage[]>; meetingScore: Map<string, number> } {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  // The dates pick meetings, not passages: a passage is kept by its rowid's block (rowid >> 20 is
-  // its meeting's passage_base, passages.ts), without joining each match to its meeting.
-  const dates: string[] = [];
-  if (options.since) {
-    dates.push('julianday(m.created_at) >= julianday(?)');
-    params.push(options.since);
-  }
-  if (options.until) {
-    dates.push('julianday(m.created_at) < julianday(?)');
-    params.push(options.until);
-  }
-  if (dates.length > 0)
-    where.push(
-      `(p.rowid >> ${ROWID_MEETING_SHIFT}) IN (SELECT m.passage_base FROM meetings AS m WHERE ${dates.join(' AND ')})`,
-    );
-  if (options.kinds?.length) {
-    const codes = [...new Set(options.kinds.map((k) => KIND_CODES.indexOf(k)))];
-    where.push(`((p.rowid >> ${ROWID_MEETING_SHIFT - 3}) & 7) IN (${codes.join(', ')})`);
-  }
+  const { where, params } = passageFilters(options);
   const ranked = rankedRows(db, plan, where, params, wanted);
   // The meetings of the rows, in one statement (a row's meeting is its rowid's block, passages.ts).
   const meetings = new Map<number, { id: string; name: string | null; createdAt: string | null }>();
@@ -154,20 +134,7 @@ function rankWindows(
   for (const w of head) w.count = Math.max(1, Math.min(w.count, load(w.meetingId).length - w.first));
   rerank(db, plan, head, passagesOf);
   head.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
-  // Non-maximum suppression: a window overlapping a better one of its meeting is the same place.
-  const kept: Window[] = [];
-  const deferred: Window[] = [];
-  const taken = new Map<string, [number, number][]>();
-  for (const w of [...head, ...pool.slice(TUNE.reranked), ...windows.slice(TUNE.candidates)]) {
-    const spans = taken.get(w.meetingId) ?? [];
-    if (spans.some(([f, c]) => w.first < f + c && f < w.first + w.count)) continue;
-    spans.push([w.first, w.count]);
-    taken.set(w.meetingId, spans);
-    // At most perMeeting hits of a meeting before every other meeting's first ones.
-    if (TUNE.perMeeting > 0 && spans.length > TUNE.perMeeting) deferred.push(w);
-    else kept.push(w);
-  }
-  kept.push(...deferred);
+  const kept = withoutOverlaps([...head, ...pool.slice(TUNE.reranked), ...windows.slice(TUNE.candidates)]);
   const windowsShown = allocate(kept, meetingScore);
   const shown = windowsShown.slice(0, wanted);
   for (const w of shown) {
@@ -186,6 +153,52 @@ function rankWindows(
     });
   }
   return { windows: windowsShown, passagesOf, meetingScore };
+}
+
+/** The SQL conditions (and their parameters) of find's --since, --until and --in on passages. */
+function passageFilters(options: FindOptions): { where: string[]; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  // The dates pick meetings, not passages: a passage is kept by its rowid's block (rowid >> 20 is
+  // its meeting's passage_base, passages.ts), without joining each match to its meeting.
+  const dates: string[] = [];
+  if (options.since) {
+    dates.push('julianday(m.created_at) >= julianday(?)');
+    params.push(options.since);
+  }
+  if (options.until) {
+    dates.push('julianday(m.created_at) < julianday(?)');
+    params.push(options.until);
+  }
+  if (dates.length > 0)
+    where.push(
+      `(p.rowid >> ${ROWID_MEETING_SHIFT}) IN (SELECT m.passage_base FROM meetings AS m WHERE ${dates.join(' AND ')})`,
+    );
+  if (options.kinds?.length) {
+    const codes = [...new Set(options.kinds.map((k) => KIND_CODES.indexOf(k)))];
+    where.push(`((p.rowid >> ${ROWID_MEETING_SHIFT - 3}) & 7) IN (${codes.join(', ')})`);
+  }
+  return { where, params };
+}
+
+/**
+ * Non-maximum suppression: a window overlapping a better one of its meeting is the same place, and
+ * at most TUNE.perMeeting hits of a meeting come before every other meeting's first ones.
+ */
+function withoutOverlaps(windows: Window[]): Window[] {
+  const kept: Window[] = [];
+  const deferred: Window[] = [];
+  const taken = new Map<string, [number, number][]>();
+  for (const w of windows) {
+    const spans = taken.get(w.meetingId) ?? [];
+    if (spans.some(([f, c]) => w.first < f + c && f < w.first + w.count)) continue;
+    spans.push([w.first, w.count]);
+    taken.set(w.meetingId, spans);
+    if (TUNE.perMeeting > 0 && spans.length > TUNE.perMeeting) deferred.push(w);
+    else kept.push(w);
+  }
+  kept.push(...deferred);
+  return kept;
 }
 
 /**
