@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI's check of the standalone binary (.ci/run, after the Node lines): build it (`npm run
+# CI's check of the standalone binary (.ci/run, beside the main suite): build it (`npm run
 # build:binary`), run the tests that start mtg as a process with it (MTG_TEST_BIN: test/helpers/cli.ts
 # runs the binary instead of node bin/mtg.js; the credential-store tests on a private bus too, when
 # dbus and gnome-keyring are there), then use it where no node exists at all: an empty environment

@@ -1,6 +1,6 @@
 # Sourced by scripts/node-lines.sh and scripts/binary-check.sh. With MTG_CI_GATE set (a file path),
 # .ci/run starts them early, so their installs and builds overlap its own steps, and lets their tests
-# begin only once its own tests are over: wait_for_gate waits (bounded: an hour; CI's whole run has
+# begin once its own build is done, beside its suite: wait_for_gate waits (bounded: an hour; CI's whole run has
 # 90 minutes) for that file to say "go", and fails on "stop" (the run failed before its tests) or
 # when the process that would write it has ended. Without MTG_CI_GATE it returns at once.
 ci_gate_caller=$PPID
