@@ -47,7 +47,7 @@ describe('a batch under the Free plan shape of windows (3 a second and 20 a wind
       stdin: `${ids(40).join('\n')}\n`,
     });
     expect(r.stderr).not.toContain('rate-limited');
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(ndjsonIds(r.stdout)).toEqual(ids(40));
     // The limiter learns the second window from the headers; it may meet it once or twice.
     expect(sandbox.count429).toBeLessThanOrEqual(3);
@@ -64,7 +64,7 @@ describe('every batch command is paced the same way', () => {
       stdin: `${meetingIds.join('\n')}\n`,
     });
     expect(r.stderr).not.toContain('rate-limited');
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(600);
     expect(sandbox.count429).toBeLessThanOrEqual(3);
   });
@@ -97,7 +97,7 @@ describe('every batch command is paced the same way', () => {
       },
     );
     expect(r.stderr).not.toContain('rate-limited');
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { errors: unknown[] }).errors).toEqual([]);
   });
 });
@@ -114,7 +114,7 @@ describe('a 429 is waited out, not counted as a retry', () => {
       { env: { ...oddEnv(server), MTG_CONFIG_DIR: configDir } },
     );
     expect(r.stderr).not.toContain('rate-limited');
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(ndjsonIds(r.stdout)).toEqual([7]);
     expect(server.requests).toHaveLength(6);
   });
