@@ -150,20 +150,24 @@ export class VirtualClock implements Clock {
   }
 
   /**
-   * One turn of the event loop; with realIo, then as long as real I/O is in flight (and one more
-   * turn, for what its end queues).
+   * One turn of the event loop; with realIo, then as long as real I/O is in flight, until two more
+   * turns (for what its end queues) have started none: a request started in those turns has set
+   * its deadline on this clock already, and a jump now would run it.
    */
   private async quiet(): Promise<void> {
     await flush();
     if (!this.realIo) return;
-    await this.waitForReal(() => inFlight.size === 0 && !fileSystemBusy());
-    await flush();
-    await flush();
+    const idle = () => inFlight.size === 0 && !fileSystemBusy();
+    const deadline = Date.now() + this.realIoBoundMs;
+    do {
+      await this.waitForReal(idle, deadline);
+      await flush();
+      await flush();
+    } while (!idle());
   }
 
   /** Waits in real time, a millisecond at a time, until `ready`; bounded by realIoBoundMs. */
-  private async waitForReal(ready: () => boolean): Promise<void> {
-    const deadline = Date.now() + this.realIoBoundMs;
+  private async waitForReal(ready: () => boolean, deadline = Date.now() + this.realIoBoundMs): Promise<void> {
     while (!ready()) {
       if (Date.now() > deadline)
         throw new Error(`VirtualClock: real I/O kept the clock from moving for ${this.realIoBoundMs} ms`);

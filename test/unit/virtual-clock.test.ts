@@ -1,5 +1,6 @@
+import { channel } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
-import { VirtualClock } from '../helpers/virtual-clock.js';
+import { flush, VirtualClock } from '../helpers/virtual-clock.js';
 
 describe('VirtualClock', () => {
   it('runs due timers in order of their time, then of their setting, each at its own moment', async () => {
@@ -76,5 +77,31 @@ describe('VirtualClock', () => {
       throw new Error('boom');
     };
     await expect(clock.settle(failing())).rejects.toThrow('boom');
+  });
+
+  it('with realIo, never jumps to a timer set as a request starts, whichever turn it starts in', async () => {
+    // mtg's transport sets an attempt's --timeout deadline on the clock, then undici creates the
+    // request. Started a turn or two after the clock last looked for requests in flight, the
+    // request must still keep the clock from jumping to its deadline (a paced-writes run at load
+    // ended "no answer within 30 s" in a few ms of real time).
+    const created = channel('undici:request:create');
+    const answered = channel('undici:request:trailers');
+    for (let turns = 0; turns < 6; turns++) {
+      const clock = new VirtualClock(0, { realIo: true });
+      const request = {};
+      const attempt = async () => {
+        for (let i = 0; i < turns; i++) await flush();
+        let timedOut = false;
+        const cancel = clock.timeout(() => {
+          timedOut = true;
+        }, 30_000);
+        created.publish({ request });
+        await new Promise((resolve) => setTimeout(resolve, 20)); // the answer, in real time
+        answered.publish({ request, trailers: [] });
+        cancel();
+        return timedOut;
+      };
+      expect(await clock.settle(attempt()), `a request started after ${turns} turns`).toBe(false);
+    }
   });
 });
