@@ -130,16 +130,21 @@ export function undiciTransport(options: UndiciTransportOptions): Transport {
   const load = options.load ?? loadUndici;
   load().catch(() => undefined);
   let dispatcher: Dispatcher | undefined;
+  // close() drops the dispatcher; a request sent after it builds a new one.
+  const ensureDispatcher = async (): Promise<Dispatcher> => {
+    dispatcher ??= dispatcherFor(await load(), options);
+    return dispatcher;
+  };
   return {
     async ready() {
-      dispatcher ??= dispatcherFor(await load(), options);
+      await ensureDispatcher();
     },
     async send(req, onHeaders) {
-      dispatcher ??= dispatcherFor(await load(), options);
+      const pool = await ensureDispatcher();
       // Dispatcher.request (what undici.request calls): the build bundles a lean undici that
       // has the dispatchers but not the top-level helpers (scripts/build.mjs).
       const res = await settleOnAbort(
-        dispatcher.request({
+        pool.request({
           origin: req.url.origin,
           path: `${req.url.pathname}${req.url.search}`,
           method: req.method as Dispatcher.HttpMethod,
