@@ -4,8 +4,6 @@
 // Tens of 1 s intervals of the clock in a second or two. (The watch as a process, a sandbox gone and
 // back, and signals: test/e2e/watch-stream.test.ts.)
 import { afterEach, describe, expect, it } from 'vitest';
-import { testIO } from '../../../src/cli/io.js';
-import { run } from '../../../src/cli/main.js';
 import { VirtualClock } from '../../helpers/virtual-clock.js';
 import {
   changesAfter,
@@ -14,6 +12,7 @@ import {
   expectSameEvents,
   lastSeq,
 } from '../../helpers/watch-events.js';
+import { watchInProcess } from '../../helpers/watch-in-process.js';
 import { integrityCheck, mirrorEnv } from '../../mirror/helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -26,33 +25,12 @@ describe('mtg watch against a sandbox answering 500s', () => {
     const clock = new VirtualClock(Date.now(), { realIo: true });
     const f = await mirrorEnv({ seed: 15, faults: '500:0.3', pageSize: 50 });
     cleanups.push(() => f.sandbox.close());
-    const io = testIO();
-    const interrupt = new AbortController();
-    const watching = run(
-      ['watch', '--interval', '1s', '--from-start', '--no-transcripts', '--max-retries', '0'],
-      io,
+    const watch = watchInProcess(
+      ['--interval', '1s', '--from-start', '--no-transcripts', '--max-retries', '0'],
       f.env,
-      { clock, interrupt: interrupt.signal },
+      clock,
     );
-    let ended = false;
-    void watching.finally(() => {
-      ended = true;
-    });
-    /** Looks every 500 ms of the clock until `check`; fails after an hour of it or when the watch ended. */
-    const until = (what: string, check: () => boolean) =>
-      clock
-        .settle(
-          (async () => {
-            while (!check()) {
-              if (ended) throw new Error(`the watch ended before ${what}`);
-              await clock.sleep(500);
-            }
-          })(),
-          { maxMs: 3_600_000 },
-        )
-        .catch((err: Error) =>
-          Promise.reject(new Error(`${err.message}; the watch's stderr:\n${io.stderr()}`)),
-        );
+    const { io, until } = watch;
     const failed = () => (io.stderr().match(/Sync failed: /g) ?? []).length;
 
     await until('three failed syncs', () => failed() >= 3);
@@ -61,9 +39,8 @@ describe('mtg watch against a sandbox answering 500s', () => {
     const before = completeRuns(f);
     await until('a complete sync after the churn', () => completeRuns(f) >= before + 2);
     await until('every event', () => (eventsOf(io.stdout()).at(-1)?.seq ?? 0) >= lastSeq(f));
-    expect(ended).toBe(false);
-    interrupt.abort('SIGTERM');
-    expect(await clock.settle(watching)).toBe(130);
+    expect(watch.ended()).toBe(false);
+    expect(await watch.stop()).toBe(130);
     expectSameEvents(eventsOf(io.stdout()), await changesAfter(f, 0));
     expect(integrityCheck(f.dbPath)).toBe('ok');
   });

@@ -3,11 +3,11 @@
 // sustainable rate stretches, with one warning, and the next sync comes that much later. Minutes of
 // the clock in a second or two. (The watch as a process, its signals and stream: test/e2e/watch-stream.test.ts.)
 import { afterEach, describe, expect, it } from 'vitest';
-import { testIO } from '../../../src/cli/io.js';
-import { run } from '../../../src/cli/main.js';
 import { expectFew429 } from '../../helpers/pacing.js';
 import { VirtualClock } from '../../helpers/virtual-clock.js';
-import { mirrorEnv, sql } from '../../mirror/helpers.js';
+import { mirrorCount } from '../../helpers/watch-events.js';
+import { watchInProcess } from '../../helpers/watch-in-process.js';
+import { mirrorEnv } from '../../mirror/helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -22,41 +22,21 @@ describe('mtg watch under tight windows', () => {
     // the spec's next "per second or per minute" at or above its Reset: a minute here.)
     const m = await mirrorEnv({ seed: 16, limits: '5/1s,12/10s', clock });
     cleanups.push(() => m.sandbox.close());
-    const io = testIO();
-    const interrupt = new AbortController();
-    const watching = run(['watch', '--interval', '1s', '--no-transcripts'], io, m.env, {
-      clock,
-      interrupt: interrupt.signal,
-    });
-    const runs = (where: string) => {
-      try {
-        return sql<{ n: number }>(m.dbPath, `SELECT count(*) AS n FROM runs ${where}`)[0]!.n;
-      } catch {
-        return 0; // the watch has not created the mirror yet
-      }
-    };
-    /** When each of the first two syncs began, on the clock (looked at every 500 ms of it), once both ended. */
-    let ended = false;
-    void watching.finally(() => {
-      ended = true;
-    });
-    const twoSyncs = async () => {
-      const began: number[] = [];
-      while (runs('WHERE finished_at IS NOT NULL') < 2) {
-        if (ended) throw new Error('the watch ended before its second sync');
-        await clock.sleep(500);
+    const watch = watchInProcess(['--interval', '1s', '--no-transcripts'], m.env, clock);
+    const runs = (where: string) => mirrorCount(m, `SELECT count(*) AS n FROM runs ${where}`);
+    // When each of the first two syncs began, on the clock (each seen within 500 ms of it).
+    const began: number[] = [];
+    await watch.until(
+      'its second sync',
+      () => {
         if (runs('') > began.length) began.push(clock.now());
-      }
-      return began;
-    };
-    // A failure says what the watch said.
-    const [first, second] = await clock
-      .settle(twoSyncs(), { maxMs: 600_000 })
-      .catch((err: Error) =>
-        Promise.reject(new Error(`${err.message}; the watch's stderr:\n${io.stderr()}`)),
-      );
+        return runs('WHERE finished_at IS NOT NULL') >= 2;
+      },
+      600_000,
+    );
+    const [first, second] = began;
 
-    const stderr = io.stderr();
+    const stderr = watch.io.stderr();
     const requests = Number(/A sync needs (\d+) requests/.exec(stderr)?.[1]);
     const stretched = /syncs run every (\d+)s instead of every 1s/.exec(stderr);
     expect(stretched, stderr).not.toBe(null);
@@ -72,7 +52,6 @@ describe('mtg watch under tight windows', () => {
     expect(stderr.match(/warning:/g)).toHaveLength(1);
     expectFew429(m.sandbox);
 
-    interrupt.abort('SIGTERM');
-    expect(await clock.settle(watching)).toBe(130);
+    expect(await watch.stop()).toBe(130);
   });
 });
