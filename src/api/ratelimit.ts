@@ -117,7 +117,9 @@ export class RateLimiter {
       Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false }, this.mark(ticket));
     } else if (remaining < w.remaining || ticket.seq > w.seq) {
       // Counted more than this limiter can have had counted since the report before: another client.
-      if (remaining < w.remaining - countedSince(this.sent, w)) this.others = 'sure';
+      // A refused request (429) that left after that report came back is not in the count.
+      const uncounted = refused && this.sentStep(ticket) > (w.heardStep ?? Number.POSITIVE_INFINITY) ? 1 : 0;
+      if (remaining < w.remaining - countedSince(this.sent, w) + uncounted) this.others = 'sure';
       // Within a period the server's count only grows: the lowest Remaining is the newest.
       if (remaining < w.remaining) Object.assign(w, { remaining }, this.mark(ticket));
       w.seq = Math.max(w.seq, ticket.seq);

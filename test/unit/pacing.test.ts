@@ -323,6 +323,28 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(order).toEqual(['b', 'c']);
   });
 
+  it("takes a 429 whose report counts more than its own requests for another client's, and leaves it a window's last slot", async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
+    const a = await limiter.acquire();
+    clock.advance(20);
+    limiter.observe(a, { limit: 3, remaining: 1, reset: 1 });
+    // b left after a's report came back, which said one was left; b is refused and the window is
+    // full: the server did not count b, so someone else took that slot (two clients on one key).
+    const b = await limiter.acquire();
+    clock.advance(20);
+    limiter.observe(b, { limit: 3, remaining: 0, reset: 1 }, 1);
+    // After the pause and the refill, two of three go and the third slot is left to the other.
+    const c = await limiter.acquire(b.order);
+    clock.advance(20);
+    limiter.observe(c, { limit: 3, remaining: 2, reset: 1 });
+    const d = await limiter.acquire();
+    clock.advance(20);
+    limiter.observe(d, { limit: 3, remaining: 1, reset: 1 });
+    const e = await limiter.acquire();
+    expect(e.at! - d.at!).toBeGreaterThanOrEqual(900);
+  });
+
   it('knows the least time left for N requests from the windows it learned', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
