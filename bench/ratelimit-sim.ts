@@ -74,12 +74,6 @@ export const SHAPES: Shape[] = [
     concurrency: 8,
     outMs: 10,
     backMs: 10,
-    // A 429 whose report counts more than the client's own requests (the refused one is not in the
-    // count) shows the other client at once, so the first winner leaves a window's last slot to the
-    // loser (17 -> 12). What remains: now and then both clients' first request after a refill is
-    // answered with the long window's report, so neither sees the short one's count, and both take
-    // what they think is not its last slot.
-    holds: { per1000: 12 },
   },
   {
     name: '3/1s+20/10s, slow answers (0.3 s + 0.6 s)',

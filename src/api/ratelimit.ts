@@ -4,6 +4,7 @@
 
 import { type Clock, realClock } from '../shared/clock.js';
 import type { RateLimitHeaders } from './ratelimit-headers.js';
+import { type Share, shareCap } from './ratelimit-share.js';
 import { type Hold, Turns, type WaitInfo } from './ratelimit-turns.js';
 import type { Sent, Window } from './ratelimit-window.js';
 import { countedSince, newWindow, oldestMark, othersShown, periodMs, refill } from './ratelimit-window.js';
@@ -52,6 +53,7 @@ export class RateLimiter {
   /** Another client spending the same windows, as far as it shows (docs/rate-limits.md: the model). */
   private others: 'none' | 'maybe' | 'sure' = 'none';
   private readonly turns: Turns<Ticket>;
+  private share?: Share; // the newest report
 
   constructor(options: RateLimiterOptions) {
     this.clock = options.clock ?? realClock;
@@ -99,6 +101,7 @@ export class RateLimiter {
     const key = `${limit ?? '?'}/${reset <= 1 ? 's' : 'long'}`;
     const w = this.windows.get(key) ?? newWindow(limit);
     this.windows.set(key, w);
+    if (limit) this.share = { remaining, limit, seq: ticket.seq, of: w };
     // Bounds of one period lie within a second of each other (Reset is whole seconds, rounded up).
     const slack = 1000 + RESET_MARGIN_MS;
     if (sentAt < w.since || (w.resetAt !== undefined && bound < w.resetAt - slack)) return; // a period before
@@ -159,7 +162,7 @@ export class RateLimiter {
     for (const w of this.windows.values()) {
       if (!w.limit) continue;
       const open = w.resetAt !== undefined && now < w.resetAt;
-      const room = open ? Math.max(0, w.remaining - this.used(w)) : w.limit;
+      const room = open ? Math.max(0, w.remaining - this.used(w.seq)) : w.limit;
       if (requests <= room) continue;
       const firstRefill = open ? w.resetAt! - now : 0;
       slowest = Math.max(slowest, firstRefill + (Math.ceil((requests - room) / w.limit) - 1) * periodMs(w));
@@ -189,10 +192,10 @@ export class RateLimiter {
 
   private sentStep = (t: Ticket) => this.sent.find((s) => s.seq === t.seq)?.sentStep ?? this.step;
 
-  /** Requests the window's newest report does not count: sent after it, or still in flight. */
-  private used(w: Window): number {
+  /** Requests the report of request `seq` does not count: sent after it, or still in flight. */
+  private used(seq: number): number {
     let n = 0;
-    for (const s of this.sent) if (!s.refused && (s.doneStep === undefined || s.seq > w.seq)) n++;
+    for (const s of this.sent) if (!s.refused && (s.doneStep === undefined || s.seq > seq)) n++;
     return n;
   }
 
@@ -211,17 +214,19 @@ export class RateLimiter {
         w.resetAt = w.startedAt = undefined;
         continue;
       }
-      // Maybe another client: a refilled window's first request goes alone, its report says what the
-      // others left.
+      // Maybe another client: a refilled window's first request goes alone, to hear what others left.
       if (this.others !== 'none' && w.resetAt === undefined && inFlight)
         return { ms: undefined, reason: 'window' };
       // Surely another: a window's last slot is left to it, whose requests since the report are
-      // unseen (both taking it is a 429).
-      if (w.remaining - this.used(w) > (this.others === 'sure' ? 1 : 0)) continue;
+      // unseen (both taking it is a 429); one unreported since its refill has at most the newest report's share.
+      const cap = this.others === 'sure' ? shareCap(w, this.share, now) : undefined;
+      const left = Math.min(w.remaining - this.used(w.seq), cap ? cap.left - this.used(cap.seq) : Infinity);
+      if (left > (this.others === 'sure' ? 1 : 0)) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.
-      if (w.resetAt === undefined && !inFlight)
+      if (w.resetAt === undefined && !cap && !inFlight)
         Object.assign(w, { resetAt: (w.startedAt ?? now) + periodMs(w), estimated: true });
-      const ms = w.resetAt === undefined ? undefined : w.resetAt - now + RESET_MARGIN_MS;
+      const end = cap?.until ?? w.resetAt;
+      const ms = end === undefined ? undefined : end - now + RESET_MARGIN_MS;
       if (!hold || (hold.ms !== undefined && (ms === undefined || ms > hold.ms)))
         hold = { ms, reason: 'window', limit: w.limit, estimated: w.estimated };
     }

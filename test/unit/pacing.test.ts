@@ -4,6 +4,7 @@ import {
   parseRateLimitHeaders,
   parseRetryAfter,
   RateLimiter,
+  type RateLimitHeaders,
   RESET_MARGIN_MS,
   type Ticket,
 } from '../../src/api/ratelimit.js';
@@ -323,26 +324,49 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(order).toEqual(['b', 'c']);
   });
 
-  it("takes a 429 whose report counts more than its own requests for another client's, and leaves it a window's last slot", async () => {
+  /**
+   * One answer 20 ms after each request: `answers[i]` (headers, and a 429's Retry-After) for the
+   * i-th, in turn; the first refused request keeps its place. Returns the tickets, in order.
+   */
+  async function answerInTurn(answers: [RateLimitHeaders, number?][]): Promise<Ticket[]> {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
-    const a = await limiter.acquire();
-    clock.advance(20);
-    limiter.observe(a, { limit: 3, remaining: 1, reset: 1 });
+    const tickets: Ticket[] = [];
+    let order: number | undefined;
+    for (const [headers, retryAfter] of answers) {
+      const t = await limiter.acquire(order);
+      tickets.push(t);
+      order = retryAfter === undefined ? undefined : t.order;
+      clock.advance(20);
+      limiter.observe(t, headers, retryAfter);
+    }
+    tickets.push(await limiter.acquire(order));
+    return tickets;
+  }
+
+  it("takes a 429 whose report counts more than its own requests for another client's, and leaves it a window's last slot", async () => {
     // b left after a's report came back, which said one was left; b is refused and the window is
     // full: the server did not count b, so someone else took that slot (two clients on one key).
-    const b = await limiter.acquire();
-    clock.advance(20);
-    limiter.observe(b, { limit: 3, remaining: 0, reset: 1 }, 1);
-    // After the pause and the refill, two of three go and the third slot is left to the other.
-    const c = await limiter.acquire(b.order);
-    clock.advance(20);
-    limiter.observe(c, { limit: 3, remaining: 2, reset: 1 });
-    const d = await limiter.acquire();
-    clock.advance(20);
-    limiter.observe(d, { limit: 3, remaining: 1, reset: 1 });
-    const e = await limiter.acquire();
-    expect(e.at! - d.at!).toBeGreaterThanOrEqual(900);
+    // After the pause and the refill, two of three go (c, d) and the third slot is left to the other.
+    const [, , , d, e] = await answerInTurn([
+      [{ limit: 3, remaining: 1, reset: 1 }],
+      [{ limit: 3, remaining: 0, reset: 1 }, 1],
+      [{ limit: 3, remaining: 2, reset: 1 }],
+      [{ limit: 3, remaining: 1, reset: 1 }],
+    ]);
+    expect(e!.at! - d!.at!).toBeGreaterThanOrEqual(900);
+  });
+
+  it("with another client, counts a window not reported since its refill as having no more than the newest report's share left", async () => {
+    // Another client, for sure (as above). After the refill, c's report is of the long window (the
+    // closest to exhaustion): 6 of 20 left, so the per-second window has at least 3 x 6/20, one,
+    // left, and no more is sure: that one is the other client's, and d waits.
+    const [, , c, d] = await answerInTurn([
+      [{ limit: 3, remaining: 1, reset: 1 }],
+      [{ limit: 3, remaining: 0, reset: 1 }, 1],
+      [{ limit: 20, remaining: 6, reset: 6 }],
+    ]);
+    expect(d!.at! - c!.at!).toBeGreaterThanOrEqual(900);
   });
 
   it('knows the least time left for N requests from the windows it learned', async () => {

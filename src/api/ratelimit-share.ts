@@ -1,0 +1,26 @@
+// What the newest report says of the windows it does not name (spec section 8: every response reports
+// the window closest to exhaustion), for the limiter (ratelimit.ts) when another client shares them.
+
+import { periodMs, type Window } from './ratelimit-window.js';
+
+/** A report (Remaining of Limit) of window `of`, and its request. */
+export interface Share {
+  remaining: number;
+  limit: number;
+  seq: number;
+  of: Window;
+}
+
+/**
+ * What a window not reported since its refill can count on, at most, from the newest report (of
+ * another window), counted from that report's request on; and until when. The server reports the
+ * window closest to exhaustion, so every other one has at least that share left, and with another
+ * client on the key, no more is sure. It holds until the reported window refills or this one's own
+ * period ends. Undefined when it says nothing of `w`.
+ */
+export function shareCap(w: Window, share: Share | undefined, now: number) {
+  if (w.resetAt !== undefined || !w.limit || !share || share.seq <= w.seq) return undefined;
+  const until = Math.min(share.of.resetAt ?? now, (w.startedAt ?? now) + periodMs(w));
+  if (now >= until) return undefined;
+  return { left: Math.ceil((share.remaining * w.limit) / share.limit), seq: share.seq, until };
+}
