@@ -60,8 +60,8 @@ interface IndexStats {
   size?: number;
   /** A word that matches nothing: its nearest indexed word (undefined: none near enough). */
   nearest: Map<string, string | undefined>;
-  /** Meetings' passages read for a search, the most recently used last (meetingPassagesCache). */
-  passages?: Map<string, Passage[]>;
+  /** Meetings' passages read for a search, the most recently used last, and how many passages they hold (meetingPassagesCache). */
+  passages?: { meetings: Map<string, Passage[]>; held: number };
 }
 const statsOf = new WeakMap<Db, IndexStats>();
 
@@ -116,29 +116,34 @@ const CACHED_PASSAGES = 50_000;
 
 /**
  * A meeting's passages as a search reads them (its JSON parsed, its texts cut), kept per connection
- * while the mirror is unchanged, the least recently used dropped first beyond CACHED_PASSAGES: an
+ * while the mirror is unchanged, the least recently used dropped first beyond `limit` passages: an
  * MCP server's searches read the same meetings again (a question and its follow-ups), and each read
  * parses a meeting's whole transcript (a third of a keyword search's CPU; new objects per call for
  * the collector). `read(meetingId)` when it is not kept.
  */
-export function meetingPassagesCache(db: Db, meetingId: string, read: () => Passage[]): Passage[] {
+export function meetingPassagesCache(
+  db: Db,
+  meetingId: string,
+  read: () => Passage[],
+  limit = CACHED_PASSAGES,
+): Passage[] {
   const stats = indexStats(db);
-  stats.passages ??= new Map();
+  stats.passages ??= { meetings: new Map(), held: 0 };
   const cache = stats.passages;
-  let passages = cache.get(meetingId);
+  let passages = cache.meetings.get(meetingId);
   if (passages) {
-    cache.delete(meetingId);
-    cache.set(meetingId, passages);
+    cache.meetings.delete(meetingId);
+    cache.meetings.set(meetingId, passages);
     return passages;
   }
   passages = read();
-  cache.set(meetingId, passages);
-  let held = 0;
-  for (const kept of cache.values()) held += kept.length;
-  for (const [id, kept] of cache) {
-    if (held <= CACHED_PASSAGES || id === meetingId) break;
-    cache.delete(id);
-    held -= kept.length;
+  cache.meetings.set(meetingId, passages);
+  // A running count: summing every kept meeting's passages on each miss cost a walk of the cache.
+  cache.held += passages.length;
+  for (const [id, kept] of cache.meetings) {
+    if (cache.held <= limit || id === meetingId) break;
+    cache.meetings.delete(id);
+    cache.held -= kept.length;
   }
   return passages;
 }

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture } from '../../bench/mirror-fixture.js';
 import { type Db, openDb } from '../../src/mirror/driver.js';
-import { passageWriter } from '../../src/mirror/passages.js';
+import { type Passage, passageWriter } from '../../src/mirror/passages.js';
 import { findPassages, plainSnippet, planSearch, TUNE } from '../../src/mirror/search.js';
+import { meetingPassagesCache } from '../../src/mirror/search-plan.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('search on one connection', () => {
@@ -98,5 +99,37 @@ describe('search on one connection', () => {
     } finally {
       Object.assign(TUNE, before);
     }
+  });
+
+  it("a connection keeps meetings' passages up to its limit, dropping the least recently used first, and none once the mirror changes", () => {
+    const reads: string[] = [];
+    const passagesOf = (id: string, n: number): Passage[] =>
+      Array.from({ length: n }, (_, i) => ({
+        kind: 'transcript',
+        text: `${id} ${i}`,
+        speaker: null,
+        timestamp: i,
+      }));
+    // Each meeting holds 4 passages; the connection keeps 10 at most.
+    const get = (id: string) =>
+      meetingPassagesCache(
+        db,
+        id,
+        () => {
+          reads.push(id);
+          return passagesOf(id, 4);
+        },
+        10,
+      );
+    for (const id of ['a', 'b', 'a', 'c', 'a', 'b', 'c', 'a']) expect(get(id)[0]!.text).toBe(`${id} 0`);
+    // c (12 passages) drops b, the least recently used; b again drops c; c again drops a.
+    expect(reads).toEqual(['a', 'b', 'c', 'b', 'c', 'a']);
+    reads.length = 0;
+    for (const id of ['c', 'a']) get(id);
+    expect(reads).toEqual([]);
+    // Any write to the mirror (here by another connection) and every meeting is read again.
+    other.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('search-stats-test', '1')").run();
+    for (const id of ['c', 'a']) get(id);
+    expect(reads).toEqual(['c', 'a']);
   });
 });
