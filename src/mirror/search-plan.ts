@@ -19,28 +19,46 @@ export class Scratch {
   readonly db: Db = openDb(':memory:');
   private readonly put: Statement;
   private readonly terms: Statement<{ term: string }>;
+  /** Texts tokenized before (a query's words are asked for by the plan, the first stage and the rerank). */
+  private readonly known = new Map<string, string[]>();
   constructor() {
+    // q is contentless: emptied by 'delete-all', which does not read its row back to tokenize it again.
     this.db.exec(
-      `CREATE VIRTUAL TABLE q USING fts5(x, tokenize = '${TOKENIZER}');
+      `CREATE VIRTUAL TABLE q USING fts5(x, content = '', columnsize = 0, tokenize = '${TOKENIZER}');
        CREATE VIRTUAL TABLE qv USING fts5vocab(q, instance);
-       CREATE VIRTUAL TABLE e USING fts5(text, who, content = '', tokenize = '${TOKENIZER}');`,
+       CREATE VIRTUAL TABLE e USING fts5(text, who, content = '', columnsize = 0, tokenize = '${TOKENIZER}');`,
     );
     this.put = this.db.prepare('INSERT INTO q(rowid, x) VALUES (1, ?)');
     this.terms = this.db.prepare('SELECT term FROM qv ORDER BY offset');
   }
   /** The indexed terms of `text`, in order (stemmed, folded; CJK one character each). */
   tokens(text: string): string[] {
-    this.db.exec('DELETE FROM q');
-    this.put.run(segmentCjk(text));
-    return this.terms.all().map((r) => String(r.term));
+    let tokens = this.known.get(text);
+    if (tokens === undefined) {
+      this.put.run(segmentCjk(text));
+      tokens = this.terms.all().map((r) => String(r.term));
+      this.db.exec("INSERT INTO q(q) VALUES ('delete-all')");
+      // Bounded: a long-lived server is asked new words for its whole life.
+      if (this.known.size >= 1000) this.known.clear();
+      this.known.set(text, tokens);
+    }
+    return [...tokens];
   }
 }
 
 let shared: Scratch | undefined;
 
-/** The process's scratch database (its contentless `e` table is emptied by whoever fills it: clearEntries). */
-export function clearEntries(s: Scratch): void {
-  s.db.exec("INSERT INTO e(e) VALUES ('delete-all')");
+/**
+ * The scratch table of entries `e` is filled between beginEntries and endEntries, in a transaction
+ * rolled back at the end: FTS5 then never writes the rows it indexed out to its segments, and the
+ * table is empty again without a 'delete-all'.
+ */
+export function beginEntries(s: Scratch): void {
+  s.db.exec('BEGIN');
+}
+
+export function endEntries(s: Scratch): void {
+  s.db.exec('ROLLBACK');
 }
 
 export function scratch(): Scratch {
@@ -65,12 +83,29 @@ interface IndexStats {
 }
 const statsOf = new WeakMap<Db, IndexStats>();
 
+/** The statements of a connection's searches, prepared once per connection (each is asked for again and again). */
+const statementsOf = new WeakMap<Db, Map<string, Statement<never>>>();
+
+/** `db`'s statement of `sql`, prepared on first use. Only for get() and all(): a statement being iterated cannot run again. */
+function statement<Row>(db: Db, sql: string): Statement<Row> {
+  let statements = statementsOf.get(db);
+  if (!statements) {
+    statements = new Map();
+    statementsOf.set(db, statements);
+  }
+  let stmt = statements.get(sql);
+  if (!stmt) {
+    stmt = db.prepare<never>(sql);
+    statements.set(sql, stmt);
+  }
+  return stmt as unknown as Statement<Row>;
+}
+
 function indexStats(db: Db): IndexStats {
-  const row = db
-    .prepare<{ v: number; c: number }>(
-      'SELECT data_version AS v, total_changes() AS c FROM pragma_data_version',
-    )
-    .get()!;
+  const row = statement<{ v: number; c: number }>(
+    db,
+    'SELECT data_version AS v, total_changes() AS c FROM pragma_data_version',
+  ).get()!;
   const version = `${row.v}:${row.c}`;
   let stats = statsOf.get(db);
   if (stats?.version !== version) {
@@ -86,7 +121,7 @@ export function docCount(db: Db, term: string): number {
   let n = docs.get(term);
   if (n === undefined) {
     n = Number(
-      db.prepare<{ doc: number }>('SELECT doc FROM passages_terms WHERE term = ?').get(term)?.doc ?? 0,
+      statement<{ doc: number }>(db, 'SELECT doc FROM passages_terms WHERE term = ?').get(term)?.doc ?? 0,
     );
     docs.set(term, n);
   }
@@ -100,11 +135,10 @@ function prefixDocCount(db: Db, stem: string): number {
   let n = docs.get(key);
   if (n === undefined) {
     n = Number(
-      db
-        .prepare<{ n: number }>(
-          'SELECT coalesce(sum(doc), 0) AS n FROM passages_terms WHERE term >= ? AND term < ?',
-        )
-        .get(stem, `${stem}\u{10FFFF}`)!.n,
+      statement<{ n: number }>(
+        db,
+        'SELECT coalesce(sum(doc), 0) AS n FROM passages_terms WHERE term >= ? AND term < ?',
+      ).get(stem, `${stem}\u{10FFFF}`)!.n,
     );
     docs.set(key, n);
   }
@@ -152,7 +186,7 @@ export function indexSize(db: Db): number {
   const stats = indexStats(db);
   stats.size ??= Math.max(
     1,
-    Number(db.prepare<{ n: number }>('SELECT count(*) AS n FROM passages_docsize').get()!.n),
+    Number(statement<{ n: number }>(db, 'SELECT count(*) AS n FROM passages_docsize').get()!.n),
   );
   return stats.size;
 }

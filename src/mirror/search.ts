@@ -10,9 +10,10 @@ import {
 } from './passages.js';
 import { materialize, plainHit, rankedMeetingIds } from './search-hits.js';
 import {
-  clearEntries,
+  beginEntries,
   conceptWeight,
   editDistance,
+  endEntries,
   indexSize,
   meetingPassagesCache,
   planSearch,
@@ -259,7 +260,7 @@ function aggregate(windows: Window[]): Map<string, number> {
 function rerank(db: Db, plan: SearchPlan, windows: Window[], passagesOf: Map<string, Passage[]>): void {
   if (windows.length === 0) return;
   const scratchDb = scratch();
-  clearEntries(scratchDb);
+  beginEntries(scratchDb);
   try {
     const n = indexSize(db);
     const concepts = plan.parsed.concepts;
@@ -316,7 +317,7 @@ function rerank(db: Db, plan: SearchPlan, windows: Window[], passagesOf: Map<str
       );
     }
   } finally {
-    clearEntries(scratchDb);
+    endEntries(scratchDb);
   }
 }
 

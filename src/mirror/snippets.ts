@@ -34,10 +34,12 @@ export function snippetMaker(
       if (table && table !== kept) table.db.close();
       table = snippetTable(texts);
     }
-    const { db, separator, put, clear, index, get } = table;
+    const { db, separator, put, index, get } = table;
     const out: { snippet: string; matched: string[] }[] = texts.map(() => ({ snippet: '', matched: [] }));
-    db.transaction(() => {
-      clear.run();
+    // In a transaction rolled back once the snippets are read: FTS5 never writes the texts' index
+    // out, and the table is empty again for the next texts without a DELETE.
+    db.exec('BEGIN');
+    try {
       put.run(
         JSON.stringify(texts.map((t) => segmentCjk(t.replace(/[\u0002\u0003]/g, ' '), separator ?? ' '))),
       );
@@ -65,13 +67,14 @@ export function snippetMaker(
           matched: markedWords(String(row.marked ?? ''), separator),
         };
       }
-    });
+    } finally {
+      db.exec('ROLLBACK');
+    }
     return out;
   };
   return Object.assign(make, {
     close: () => {
       if (table && table !== kept) table.db.close();
-      else table?.clear.run();
     },
   });
 }
@@ -81,7 +84,6 @@ interface SnippetTable {
   db: Db;
   separator: string | undefined;
   put: Statement;
-  clear: Statement;
   /** Indexes what `put` stored (FTS5's 'rebuild': its rows replaced by the texts'). */
   index: Statement;
   get: Statement<{ rowid: number; snippet: string | null; marked: string | null }>;
@@ -90,7 +92,7 @@ interface SnippetTable {
 /**
  * The table of the last snippets made, kept for the process (opening a database and creating the
  * table cost more than the snippets of a search); its texts live in a plain table the FTS5 table
- * takes as its content, so emptying it is a DELETE that does not read them back.
+ * takes as its content, filled in a transaction that is rolled back (make()).
  */
 let kept: SnippetTable | undefined;
 
@@ -107,7 +109,6 @@ function snippetTable(texts: readonly string[]): SnippetTable {
     db,
     separator,
     put: db.prepare('INSERT INTO hit_text(rowid, text) SELECT key, value FROM json_each(?)'),
-    clear: db.prepare('DELETE FROM hit_text'),
     index: db.prepare("INSERT INTO hit(hit) VALUES ('rebuild')"),
     // snippet()'s window is 16 tokens from a sentence start that holds the match's first token:
     // 16 characters of CJK text, a phrase (every CJK query) cut after its first characters. A
