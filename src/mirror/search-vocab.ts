@@ -237,6 +237,55 @@ class DistanceTable {
   distance(length: number): number {
     return this.cells[length * this.width + this.width - 1]!;
   }
+  /**
+   * The distance of the string whose rows up to `base` the table holds followed by an ending,
+   * without rows for the ending: the best split of the target between the two (`ending.after[j]`:
+   * the distance from the target's characters j on to the ending), or a transposition across the
+   * split (`last`: the code at base - 1, swapped with the ending's first character; then
+   * `ending.tail` continues). The same value as stepping through the ending's characters.
+   */
+  joined(base: number, last: number, ending: Ending): number {
+    const { width, cells, codes } = this;
+    const { after, tail, first } = ending;
+    const row = base * width;
+    let d = cells[row]! + after[0]!;
+    for (let j = 1; j < width; j++) {
+      const v = cells[row + j]! + after[j]!;
+      if (v < d) d = v;
+    }
+    if (base >= 1) {
+      const prev = (base - 1) * width;
+      for (let j = 2; j < width; j++)
+        if (codes[j - 1] === last && codes[j - 2] === first) {
+          const v = cells[prev + j - 2]! + 1 + tail[j]!;
+          if (v < d) d = v;
+        }
+    }
+    return d;
+  }
+}
+
+/** An ending as DistanceTable.joined() takes it, for one target. */
+interface Ending {
+  text: string;
+  /** Its first character's code. */
+  first: number;
+  /** after[j]: its distance to the target's characters from j on (more than `max`: max + 1 or more). */
+  after: Int32Array;
+  /** The same for the ending without its first character. */
+  tail: Int32Array;
+}
+
+/** `endings` prepared for `target` (each suffix of the target against each ending, once per lookup). */
+function endingsFor(target: string, endings: readonly string[], max: number): Ending[] {
+  const against = (text: string) => {
+    const out = new Int32Array(target.length + 1);
+    for (let j = 0; j <= target.length; j++) out[j] = editDistance(target.slice(j), text, max);
+    return out;
+  };
+  return endings
+    .filter((text) => text !== '')
+    .map((text) => ({ text, first: text.charCodeAt(0), after: against(text), tail: against(text.slice(1)) }));
 }
 
 /** The UTF-16 code at `i` of `s`, -1 before its start (no character: matches none of the target's). */
@@ -250,19 +299,23 @@ const code = (s: string, i: number): number => (i < 0 ? -1 : s.charCodeAt(i));
  */
 function withinDistance(target: string, terms: readonly string[], max: number): Candidate[] {
   const n = target.length;
-  // Terms longer than n + max + 1 have no form within reach (skipped below); endings add 3 at most.
-  const table = new DistanceTable(target, n + max + 4);
+  // Terms longer than n + max + 1 have no form within reach (skipped below); endings get no rows.
+  const table = new DistanceTable(target, n + max + 2);
   // The prefix of the term before whose rows the table holds.
   let previous = '';
   let pruned: string | undefined;
   const out: Candidate[] = [];
-  const tryForm = (term: string, base: number, ending: string) => {
+  const endings = endingsFor(target, ENDINGS, max);
+  const eEndings = endingsFor(target, E_ENDINGS, max);
+  const iEndings = endingsFor(target, I_ENDINGS, max);
+  // A form's distance from the rows of its base (the term, or the term without its last letter).
+  const tryForms = (term: string, base: number, forms: readonly Ending[]) => {
     if (table.mins[base]! > max) return; // none within reach when its base is not
-    let length = base;
-    for (let k = 0; k < ending.length; k++, length++)
-      table.step(length, ending.charCodeAt(k), k === 0 ? code(term, base - 1) : ending.charCodeAt(k - 1));
-    const d = table.distance(length);
-    if (d <= max) out.push({ term, form: term.slice(0, base) + ending, d });
+    const last = code(term, base - 1);
+    for (const ending of forms) {
+      const d = table.joined(base, last, ending);
+      if (d <= max) out.push({ term, form: term.slice(0, base) + ending.text, d });
+    }
   };
   for (const term of terms) {
     // (Sorted: the pruned prefix itself, a term whose shorter forms it does not rule out, came before.)
@@ -287,14 +340,15 @@ function withinDistance(target: string, terms: readonly string[], max: number): 
       continue;
     }
     const whole = term.length;
-    for (const ending of ENDINGS) tryForm(term, whole, ending);
-    previous = term;
-    const shorter = term.endsWith('e') ? E_ENDINGS : term.endsWith('i') ? I_ENDINGS : undefined;
-    if (shorter) {
-      for (const ending of shorter) tryForm(term, whole - 1, ending);
-      // Their rows replaced the term's last one.
-      previous = term.slice(0, whole - 1);
+    // The term itself ('' first among the endings), then its other forms, in ENDINGS' order.
+    if (table.mins[whole]! <= max) {
+      const d = table.distance(whole);
+      if (d <= max) out.push({ term, form: term, d });
     }
+    tryForms(term, whole, endings);
+    previous = term;
+    const shorter = term.endsWith('e') ? eEndings : term.endsWith('i') ? iEndings : undefined;
+    if (shorter) tryForms(term, whole - 1, shorter);
   }
   return out;
 }
