@@ -1,10 +1,10 @@
-// The first stage of a search: the index's rows matching the query, ranked by FTS5's bm25, and
-// the knobs of the ranking (search.ts reranks them).
+// The first stage of a search: the index's rows matching the query, ranked by FTS5's bm25; the
+// knobs of the ranking (search.ts reranks them); and the order of the reranked windows as hits.
 
 import type { Db } from './driver.js';
 import { conceptDocs, scratch } from './search-plan.js';
 import { matchExpression } from './search-query.js';
-import type { SearchPlan } from './search-types.js';
+import type { SearchPlan, Window } from './search-types.js';
 
 /** Ranking knobs (tuned on QMSum's train split: bench/README.md; a bench may set them). */
 export const TUNE = {
@@ -33,6 +33,15 @@ export const TUNE = {
   lead: 5,
   /** 1: the shown windows the rerank did not read get their best entry too (0: their first entry). */
   entries: 1,
+  /**
+   * Which of a meeting's windows fill its places among the hits: a reranked window's score +
+   * density × the bm25 (of the best) of its meeting's ranked windows starting within densityReach
+   * entries of it (search.ts, densestPlaces).
+   */
+  density: 1,
+  densityReach: 20,
+  /** A word matched by an entry's speaker (not its text) counts this many times its weight in the entry's choice. */
+  speakerEntry: 3,
 };
 
 /**
@@ -83,4 +92,94 @@ export function rankedRows(
     for (const r of select(rarer, false)) if (!seen.has(Number(r.rowid))) rows.push(r);
   }
   return rows.sort((a, b) => a.score - b.score || a.rowid - b.rowid).slice(0, TUNE.candidates + 3 * wanted);
+}
+
+/**
+ * Non-maximum suppression: a window overlapping a better one of its meeting is the same place, and
+ * at most TUNE.perMeeting hits of a meeting come before every other meeting's first ones.
+ */
+export function withoutOverlaps(windows: Window[]): Window[] {
+  const kept: Window[] = [];
+  const deferred: Window[] = [];
+  const taken = new Map<string, [number, number][]>();
+  for (const w of windows) {
+    const spans = taken.get(w.meetingId) ?? [];
+    if (spans.some(([f, c]) => w.first < f + c && f < w.first + w.count)) continue;
+    spans.push([w.first, w.count]);
+    taken.set(w.meetingId, spans);
+    if (TUNE.perMeeting > 0 && spans.length > TUNE.perMeeting) deferred.push(w);
+    else kept.push(w);
+  }
+  kept.push(...deferred);
+  return kept;
+}
+
+/**
+ * The order of the hits: the TUNE.lead best windows (several of one meeting, when it has them:
+ * the answer is often in its second or third best window), then the best window of each next
+ * meeting by its score, each once (the right meeting is more often among ten meetings than among
+ * the meetings of the ten best windows), then the other windows in their order.
+ */
+export function allocate(windows: Window[], meetingScore: Map<string, number>): Window[] {
+  if (TUNE.lead <= 0) return windows;
+  const out = windows.slice(0, TUNE.lead);
+  const shown = new Set(out.map((w) => w.meetingId));
+  const bestOf = new Map<string, Window>();
+  for (const w of windows.slice(TUNE.lead)) if (!bestOf.has(w.meetingId)) bestOf.set(w.meetingId, w);
+  const next = [...bestOf.values()]
+    .filter((w) => !shown.has(w.meetingId))
+    .sort((a, b) => (meetingScore.get(b.meetingId) ?? -1) - (meetingScore.get(a.meetingId) ?? -1));
+  const taken = new Set([...out, ...next]);
+  return [...out, ...next, ...windows.filter((w) => !taken.has(w))];
+}
+
+/**
+ * Which of a meeting's windows fill its places among the hits (the places, and so the meetings'
+ * order, stay): its reranked windows by their score + TUNE.density × the bm25 of its other ranked
+ * transcript windows starting within TUNE.densityReach entries (of the best bm25; scaled as the
+ * rerank scaled the window), then its others. An answer is a stretch of discussion (QMSum's spans:
+ * a median of 21 entries), so a window amid other matching ones is more often in it.
+ */
+export function densestPlaces(
+  kept: Window[],
+  head: Window[],
+  firstScores: Map<Window, number>,
+  windows: Window[],
+  rest: Window[],
+): Window[] {
+  if (TUNE.density <= 0 || head.length === 0) return kept;
+  const byMeeting = new Map<string, Window[]>();
+  for (const w of windows) {
+    if (w.kind !== 'transcript') continue;
+    const list = byMeeting.get(w.meetingId);
+    if (list) list.push(w);
+    else byMeeting.set(w.meetingId, [w]);
+  }
+  const best = Math.max(...windows.map((w) => w.bm25)) || 1;
+  const densityOf = (w: Window) =>
+    w.kind !== 'transcript'
+      ? 0
+      : (byMeeting.get(w.meetingId) ?? [])
+          .filter((o) => o !== w && Math.abs(o.first - w.first) <= TUNE.densityReach)
+          .reduce((sum, o) => sum + o.bm25, 0) / best;
+  const key = new Map(
+    head.map((w) => [w, w.score * (1 + (TUNE.density * densityOf(w)) / (firstScores.get(w) || 1))]),
+  );
+  const dense = withoutOverlaps([
+    ...[...head].sort((a, b) => key.get(b)! - key.get(a)! || a.rowid - b.rowid),
+    ...rest,
+  ]);
+  const ofMeeting = new Map<string, Window[]>();
+  for (const w of dense) {
+    const list = ofMeeting.get(w.meetingId);
+    if (list) list.push(w);
+    else ofMeeting.set(w.meetingId, [w]);
+  }
+  const used = new Map<string, number>();
+  return kept.flatMap((w) => {
+    const i = used.get(w.meetingId) ?? 0;
+    used.set(w.meetingId, i + 1);
+    const placed = ofMeeting.get(w.meetingId)?.[i];
+    return placed ? [placed] : [];
+  });
 }

@@ -30,7 +30,7 @@ import {
   parseQuery,
   toMatchExpression,
 } from './search-query.js';
-import { rankedRows, TUNE } from './search-rank.js';
+import { allocate, densestPlaces, rankedRows, TUNE, withoutOverlaps } from './search-rank.js';
 import type { FindOptions, MeetingHit, PassageHit, SearchPlan, Window } from './search-types.js';
 
 export {
@@ -132,10 +132,12 @@ function rankWindows(
   const meetingScore = aggregate(pool);
   pool.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
   const head = pool.slice(0, TUNE.reranked);
+  const firstScores = new Map(head.map((w) => [w, w.score]));
   for (const w of head) w.count = Math.max(1, Math.min(w.count, load(w.meetingId).length - w.first));
   rerank(db, plan, head, passagesOf);
   head.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
-  const kept = withoutOverlaps([...head, ...pool.slice(TUNE.reranked), ...windows.slice(TUNE.candidates)]);
+  const rest = [...pool.slice(TUNE.reranked), ...windows.slice(TUNE.candidates)];
+  const kept = densestPlaces(withoutOverlaps([...head, ...rest]), head, firstScores, windows, rest);
   const windowsShown = allocate(kept, meetingScore);
   const shown = windowsShown.slice(0, wanted);
   for (const w of shown) {
@@ -180,45 +182,6 @@ function passageFilters(options: FindOptions): { where: string[]; params: (strin
     where.push(`((p.rowid >> ${ROWID_MEETING_SHIFT - 3}) & 7) IN (${codes.join(', ')})`);
   }
   return { where, params };
-}
-
-/**
- * Non-maximum suppression: a window overlapping a better one of its meeting is the same place, and
- * at most TUNE.perMeeting hits of a meeting come before every other meeting's first ones.
- */
-function withoutOverlaps(windows: Window[]): Window[] {
-  const kept: Window[] = [];
-  const deferred: Window[] = [];
-  const taken = new Map<string, [number, number][]>();
-  for (const w of windows) {
-    const spans = taken.get(w.meetingId) ?? [];
-    if (spans.some(([f, c]) => w.first < f + c && f < w.first + w.count)) continue;
-    spans.push([w.first, w.count]);
-    taken.set(w.meetingId, spans);
-    if (TUNE.perMeeting > 0 && spans.length > TUNE.perMeeting) deferred.push(w);
-    else kept.push(w);
-  }
-  kept.push(...deferred);
-  return kept;
-}
-
-/**
- * The order of the hits: the TUNE.lead best windows (several of one meeting, when it has them:
- * the answer is often in its second or third best window), then the best window of each next
- * meeting by its score, each once (the right meeting is more often among ten meetings than among
- * the meetings of the ten best windows), then the other windows in their order.
- */
-function allocate(windows: Window[], meetingScore: Map<string, number>): Window[] {
-  if (TUNE.lead <= 0) return windows;
-  const out = windows.slice(0, TUNE.lead);
-  const shown = new Set(out.map((w) => w.meetingId));
-  const bestOf = new Map<string, Window>();
-  for (const w of windows.slice(TUNE.lead)) if (!bestOf.has(w.meetingId)) bestOf.set(w.meetingId, w);
-  const next = [...bestOf.values()]
-    .filter((w) => !shown.has(w.meetingId))
-    .sort((a, b) => (meetingScore.get(b.meetingId) ?? -1) - (meetingScore.get(a.meetingId) ?? -1));
-  const taken = new Set([...out, ...next]);
-  return [...out, ...next, ...windows.filter((w) => !taken.has(w))];
 }
 
 /**
@@ -299,8 +262,21 @@ function rerank(db: Db, plan: SearchPlan, windows: Window[], passagesOf: Map<str
       // The weight of the concepts some of `around` hold (each concept once).
       const heldBy = (around: number[]) =>
         concepts.reduce((sum, _, c) => sum + (around.some((k) => inEntries[c]!.has(k)) ? weights[c]! : 0), 0);
+      // An entry's weight: the concepts its text holds, and those only its speaker matches (the
+      // question names who: "what did the Marketing think…") TUNE.speakerEntry times.
+      const entryWeight = (key: number) =>
+        concepts.reduce(
+          (sum, _, c) =>
+            sum +
+            (inText[c]!.has(key)
+              ? weights[c]!
+              : inEntries[c]!.has(key)
+                ? TUNE.speakerEntry * weights[c]!
+                : 0),
+          0,
+        );
       keys.forEach((key, i) => {
-        const weight = heldBy([key]);
+        const weight = entryWeight(key);
         if (weight > bestWeight) {
           bestWeight = weight;
           w.best = w.first + i;

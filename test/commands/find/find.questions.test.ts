@@ -17,6 +17,13 @@ import { tempDir } from '../../helpers/temp.js';
 const FILLER = ['Hmm hmm . Yeah .', 'OK .', 'Right , right .', 'Mm-hmm .', 'So .'];
 const filler = (n: number, speaker: string) =>
   Array.from({ length: n }, (_, i) => ({ speaker, text: FILLER[i % FILLER.length]! }));
+/** `n` lines, each followed by `gap` filler entries of `fillerBy`. */
+const spread = (
+  n: number,
+  gap: number,
+  line: (k: number) => { speaker: string; text: string },
+  fillerBy: string,
+) => Array.from({ length: n }, (_, k) => [line(k), ...filler(gap, fillerBy)]).flat();
 
 const MEETINGS = [
   {
@@ -56,10 +63,12 @@ const MEETINGS = [
     id: 'm_zeppelin',
     name: 'Hangar planning',
     attendees: [],
-    transcript: Array.from({ length: 30 }, (_, k) => [
-      { speaker: 'Planner', text: `The zeppelin hangar needs zeppelin bay ${k} cleared .` },
-      ...filler(12, 'Planner'),
-    ]).flat(),
+    transcript: spread(
+      30,
+      12,
+      (k) => ({ speaker: 'Planner', text: `The zeppelin hangar needs zeppelin bay ${k} cleared .` }),
+      'Planner',
+    ),
   },
   {
     id: 'm_airship',
@@ -76,6 +85,52 @@ const MEETINGS = [
         speaker: 'Mallory\u001b[31m',
         text: 'zebrafish \u001b]8;;http://evil\u0007 link \u001b[31mRED\u0007',
       },
+    ],
+  },
+  {
+    // A question naming who: Bob asks Priya about the catering, Priya answers without the word.
+    id: 'm_offsite',
+    name: 'Offsite planning',
+    attendees: [],
+    transcript: [
+      ...filler(12, 'Bob Carter'),
+      { speaker: 'Bob Carter', text: 'Priya , what about the catering ?' },
+      { speaker: 'Priya Natarajan', text: 'Book the same people as last year , they were cheap .' },
+      ...filler(12, 'Bob Carter'),
+    ],
+  },
+  {
+    // The catering, talked about at six places far apart: a common word next to a rare name.
+    id: 'm_party',
+    name: 'Party logistics',
+    attendees: [],
+    transcript: spread(
+      6,
+      12,
+      (k) => ({ speaker: 'Host', text: `The catering for table ${k} arrives at noon .` }),
+      'Host',
+    ),
+  },
+  {
+    // The glacier: named twice in passing early on, then discussed over a stretch of turns.
+    id: 'm_glacier',
+    name: 'Field trip',
+    attendees: [],
+    transcript: [
+      ...filler(3, 'Guide'),
+      { speaker: 'Guide', text: 'Glacier melt , glacier melt , we will see .' },
+      ...filler(40, 'Guide'),
+      ...spread(
+        8,
+        2,
+        (k) => ({
+          speaker: 'Student',
+          text:
+            k % 2 === 0 ? 'The glacier has thinned since last year .' : 'The melt water runs faster now .',
+        }),
+        'Guide',
+      ),
+      ...filler(20, 'Guide'),
     ],
   },
 ];
@@ -170,6 +225,18 @@ describe('find: questions in plain words', () => {
       expect(hits[0], q).toMatchObject({ speaker: 'Søren Kierkegaard' });
     }
     expect((await find('Whitfield'))[0]).toMatchObject({ speaker: 'Dana Whitfield' });
+  });
+
+  it('a question that names who (what did Priya think…) reports what that person said, not another speaker naming them', async () => {
+    const hits = await find('What did Priya think about the catering?');
+    expect(hits[0]).toMatchObject({ meetingId: 'm_offsite', speaker: 'Priya Natarajan', timestamp: 13 * 15 });
+  });
+
+  it("a meeting's first hit is amid its longer discussion of the words, not a passing mention", async () => {
+    const hits = await find('glacier melt');
+    const first = hits.find((h) => h.meetingId === 'm_glacier')!;
+    // The discussion: entries 44-67 (the passing mention: entry 3).
+    expect(first.timestamp! / 15).toBeGreaterThanOrEqual(44);
   });
 
   it('attendees are found by name, accents folded', async () => {
