@@ -123,6 +123,11 @@ describe('the typo vocabulary', () => {
       words.add(t.slice(0, k) + t[k] + t.slice(k));
       words.add(t.slice(0, k - 1) + t[k] + t[k - 1] + t.slice(k + 1));
       words.add(`${t.slice(0, 1)}zq${t.slice(3)}ing`);
+      // Two letters swapped across the stem and its ending ("approving" as "approiving"), also
+      // where the ending replaces the stem's last letter ("pricing" from "price" as "pricnig").
+      words.add(`${t.slice(0, -1)}i${t.slice(-1)}ng`);
+      words.add(`${t.slice(0, -1)}e${t.slice(-1)}d`);
+      if (t.endsWith('e') || t.endsWith('i')) words.add(`${t.slice(0, -2)}i${t.slice(-2, -1)}ng`);
     });
     const docs = (t: string) => docCount(db, t);
     let corrected = 0;
