@@ -4,8 +4,9 @@
 //                           node-<platform>-<arch> package, fetched once into the cache that
 //                           scripts/node-lines.sh uses); its main script answers --version and
 //                           help (src/cli/sea-main.ts, entry.ts), and the CLI is an asset, one
-//                           script, with a V8 code cache made by running the commonest commands at
-//                           build time (src/cli/sea-cli.ts): those compile nothing at start
+//                           script, with two V8 code caches (the API's commands, the mirror's) made
+//                           by running the commonest commands at build time (src/cli/sea-cli.ts):
+//                           those compile nothing at start
 //   help.json               the pre-rendered help that answers --help without loading the CLI
 //   node_modules/           what mtg loads from files at run time: @napi-rs/keyring and its native
 //                           part (the credential store's helper), jq-web's jq.js and jq.wasm (--jq)
@@ -94,22 +95,36 @@ const bundleOptions = {
   logLevel: 'warning',
 };
 
-// The commands whose functions the code cache holds compiled (each run adds what it compiled): the
-// start-up figures of bench/startup.mjs (a one-page API command, find, the offline list) and a
-// table. What is not here still runs, compiled at run time as before. SANDBOX is `mtg sandbox`'s.
-const TRAINING = [
-  ['action-items', 'list', '--assignee', 'anyone', '--limit', '1', '--json'],
-  ['meetings', 'list', '--limit', '3'],
-  ['find', 'roadmap', '--format', 'json'],
-  ['meetings', 'list', '--offline', '--limit', '20', '--format', 'json'],
-];
+// The commands whose functions each code cache holds compiled (each run adds what it compiled), by
+// the kind of command that starts with that cache (src/cli/sea-cli.ts, cacheKind): the start-up
+// figures of bench/startup.mjs (a one-page API command, find, the offline list) and a table. One
+// cache for all four made find deserialize the API's functions too (31 M instructions of cache
+// against 26 M). What is not here still runs, compiled at run time as before.
+const TRAINING = {
+  api: [
+    ['action-items', 'list', '--assignee', 'anyone', '--limit', '1', '--json'],
+    ['meetings', 'list', '--limit', '3'],
+  ],
+  mirror: [
+    ['find', 'roadmap', '--format', 'json'],
+    ['meetings', 'list', '--offline', '--limit', '20', '--format', 'json'],
+  ],
+};
+
+// Node's options for the binary (its SEA config's execArgv; the training runs take them too, so
+// that the caches are made and checked under them). A young generation of 8 MB from the start:
+// V8's smallest one filled up two or three times while a command set up, and each scavenge copied
+// the CLI's live objects (find: 19 M instructions of 283 M, the one-page command 14 M; bench/README.md,
+// fifth round). The price, for a long-running `mtg mcp`: ~15-19 MB more peak RSS.
+const EXEC_ARGV = ['--min-semi-space-size=8'];
 
 /**
- * The code cache of the CLI (src/cli/sea-cli.ts): the bundle run by scripts/sea-train.ts under the
- * binary's node, against its own sandbox (a mirror synced from it for the offline commands), in a
- * private home; each training run starts from the cache of the one before.
+ * The code caches of the CLI (src/cli/sea-cli.ts), `caches[kind]` for each kind of TRAINING: the
+ * bundle run by scripts/sea-train.ts under the binary's node and options, against its own sandbox
+ * (a mirror synced from it for the offline commands), in a private home; each training run starts
+ * from the cache of the one before.
  */
-async function trainCodeCache(node, work, source, cache) {
+async function trainCodeCaches(node, work, source, caches) {
   const trainer = join(work, 'sea-train.cjs');
   await build({ ...bundleOptions, entryPoints: [join(root, 'scripts', 'sea-train.ts')], outfile: trainer });
   const home = join(work, 'home');
@@ -141,14 +156,16 @@ async function trainCodeCache(node, work, source, cache) {
     const api = { MTG_BASE_URL: baseUrl, MTG_API_KEY: apiKey };
     // (a failed run's stderr is in execFileSync's error)
     const run = (args, cacheFile) =>
-      execFileSync(node, [trainer, ...args], {
+      execFileSync(node, [...EXEC_ARGV, trainer, ...args], {
         env: env(cacheFile, api),
         stdio: ['ignore', 'ignore', 'pipe'],
       });
     run(['sync'], scratch);
-    for (const args of TRAINING) run(args, cache);
-    // One more run, only for its check that V8 takes the cache as written (it fails otherwise).
-    run(['--version'], cache);
+    for (const [kind, commands] of Object.entries(TRAINING)) {
+      for (const args of commands) run(args, caches[kind]);
+      // One more run, only for its check that V8 takes the cache as written (it fails otherwise).
+      run(['--version'], caches[kind]);
+    }
   } finally {
     sandbox.kill();
   }
@@ -200,11 +217,16 @@ try {
       await prebuiltValidators(),
     ],
   });
-  const { wrapCliBundle } = await importBundled('src/cli/sea-cli.ts');
+  const { wrapCliBundle, CACHE_KINDS } = await importBundled('src/cli/sea-cli.ts');
+  // The binary asks for `cli-<kind>.cache` of every kind it can guess (sea-load.ts).
+  if (Object.keys(TRAINING).join() !== CACHE_KINDS.join())
+    throw new Error(`TRAINING's kinds (${Object.keys(TRAINING)}) are not sea-cli.ts's (${CACHE_KINDS})`);
   const source = join(work, 'cli.js');
   writeFileSync(source, wrapCliBundle(asciiOnly(cli.outputFiles[0].text)));
-  const cache = join(work, 'cli.cache');
-  await trainCodeCache(node, work, source, cache);
+  const caches = Object.fromEntries(
+    Object.keys(TRAINING).map((kind) => [kind, join(work, `cli-${kind}.cache`)]),
+  );
+  await trainCodeCaches(node, work, source, caches);
 
   const main = join(work, 'main.cjs');
   await build({
@@ -224,7 +246,11 @@ try {
       disableExperimentalSEAWarning: true,
       // The main script's own (small) cache; the CLI's is the asset.
       useCodeCache: true,
-      assets: { 'cli.js': source, 'cli.cache': cache },
+      execArgv: EXEC_ARGV,
+      assets: {
+        'cli.js': source,
+        ...Object.fromEntries(Object.entries(caches).map(([kind, file]) => [`cli-${kind}.cache`, file])),
+      },
     }),
   );
   execFileSync(node, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });

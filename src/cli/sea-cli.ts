@@ -1,6 +1,8 @@
 // The standalone binary's CLI (scripts/build-binary.mjs): src/cli/bin.ts bundled as one script,
-// kept in the binary as an asset beside a V8 code cache of it that the build makes by running the
-// commands users run most (scripts/sea-train.ts). Node's own `useCodeCache` compiles a script
+// kept in the binary as an asset beside V8 code caches of it that the build makes by running the
+// commands users run most (scripts/sea-train.ts): one cache for the commands that ask the API, one
+// for those that read the mirror (cacheKind), so that each command deserializes only what its kind
+// runs (find read 26 M instructions of cache instead of 31 M, bench/README.md's fifth round). Node's own `useCodeCache` compiles a script
 // without running it, so its cache holds the top level only and every function a command calls was
 // still parsed and compiled at each run (a third of a one-page command's instructions); this cache
 // holds those functions compiled. The binary's main script (sea-main.ts, entry.ts) stays small:
@@ -19,6 +21,25 @@ export function wrapCliBundle(bundle: string): string {
  */
 export function compileCli(source: string, cachedData: Uint8Array | undefined): Script {
   return new Script(source, { filename: 'mtg-cli.js', cachedData });
+}
+
+/** The kinds of command the build makes a code cache for: each cache is `cli-<kind>.cache`. */
+export const CACHE_KINDS = ['api', 'mirror'] as const;
+export type CacheKind = (typeof CACHE_KINDS)[number];
+
+// The commands that read the mirror, and never or seldom the API.
+const MIRROR_COMMANDS = new Set(['find', 'sql', 'mirror', 'mcp']);
+
+/**
+ * Which cache a command line starts with: 'mirror' for the mirror's commands and under --offline
+ * or MTG_OFFLINE, 'api' otherwise. A guess from the words alone (commander has not parsed them):
+ * either cache is of the same script, so a wrong guess only compiles at run time what the other
+ * cache held.
+ */
+export function cacheKind(argv: readonly string[], env: NodeJS.ProcessEnv): CacheKind {
+  const command = argv.find((word) => !word.startsWith('-'));
+  const offline = argv.includes('--offline') || /^(1|true|yes)$/i.test(env.MTG_OFFLINE ?? '');
+  return offline || (command !== undefined && MIRROR_COMMANDS.has(command)) ? 'mirror' : 'api';
 }
 
 /** Run the CLI (its bin.ts: process.argv, the exit code). */
