@@ -90,9 +90,6 @@ export const SHAPES: Shape[] = [
     concurrency: 8,
     outMs: [10, 400],
     backMs: [10, 400],
-    // A window's end is bounded by an answer's receipt less the fastest round trip: late per period
-    // by that answer's way back and the next way out beyond the fastest (89.7% -> 94.9%).
-    holds: { throughput: 0.949 },
   },
   {
     name: 'Pro plan 20/1s+300/1m, reordered answers',

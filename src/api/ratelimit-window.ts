@@ -7,6 +7,8 @@ export interface Sent {
   sentStep: number;
   doneStep?: number;
   refused: boolean;
+  /** The window its answer reported. */
+  named?: Window;
 }
 
 /** One window the server reported, as its newest report says. */
@@ -23,6 +25,12 @@ export interface Window {
   since: number;
   /** When its first request of this period left (an estimate of the period's start). */
   startedAt?: number;
+  /** This period's end bounded by its start: the first answer to a request sent since its refill, plus the longest the period can be. */
+  endBy?: number;
+  /** The longest the period can be, as its ends and starts seen so far bound it (ms). */
+  longestPeriodMs?: number;
+  /** This period began with our first request since the refill: the window was full until then, and no other client shows. */
+  fromStart?: boolean;
   /** The largest Reset seen (ms), and whether it is of a period seen from its start (see periodMs()). */
   longestResetMs?: number;
   learned?: boolean;
@@ -53,6 +61,15 @@ export function countedSince(
 }
 
 /**
+ * Requests sent before `w`'s newest report's and answered after it left, their answers of another
+ * window: the server may have decided them after that report's, and nothing says it did not.
+ */
+export function unplaced(sent: readonly Sent[], w: Window): number {
+  const after = w.reportSentStep ?? Number.NEGATIVE_INFINITY;
+  return sent.filter((s) => !s.refused && s.seq < w.seq && s.named !== w && (s.doneStep ?? 0) > after).length;
+}
+
+/**
  * What a new period's first report says of another client: `sure` when it counts more than ours can
  * be, `none` when not; undefined when our own requests since a report of the period before explain
  * its count (the server's refill may come later than bounded, so that report says nothing).
@@ -76,6 +93,69 @@ export function oldestMark(w: Window): number {
 /** A window seen to refill (at `now`): all its allowance left, its reports so far now the period before's. */
 export function refill(w: Window, seq: number, now: number, mark: Partial<Window>): void {
   Object.assign(w, { remaining: w.limit, seq, since: now, before: w.reports, reports: [] }, mark);
+}
+
+/** When the window refills: the earliest of its reports' bounds and the one its start gives. */
+export function endOf(w: Window): number | undefined {
+  const end = Math.min(w.resetAt ?? Number.POSITIVE_INFINITY, w.endBy ?? Number.POSITIVE_INFINITY);
+  return end === Number.POSITIVE_INFINITY ? undefined : end;
+}
+
+/**
+ * An answer to a request sent at `sentAt`, since the window's refill: the server decided it in the
+ * new period, so that period began before the answer came back and ends within its longest length
+ * of that (less the fastest round trip, as a report's bound).
+ */
+export function noteStart(w: Window, sentAt: number, receivedAt: number, fastestMs: number): void {
+  if (!w.fromStart || w.startedAt === undefined || sentAt < w.startedAt || w.endBy !== undefined) return;
+  if (w.longestPeriodMs !== undefined) w.endBy = receivedAt + w.longestPeriodMs - fastestMs;
+}
+
+/**
+ * The period ends (before refill(); `used`: requests counted since its newest report). One seen
+ * whole (its first request the first sent since a refill the window was full until, no other client
+ * shown: `fastestMs` given) began after that request left and ended by its bound (plus the fastest
+ * round trip it takes off): the period is no longer. The next is seen whole if this one ends full.
+ */
+export function closePeriod(w: Window, used: number, fastestMs?: number): void {
+  const full = w.remaining - used <= 0;
+  const end = endOf(w);
+  if (
+    fastestMs !== undefined &&
+    w.fromStart &&
+    w.startedAt !== undefined &&
+    end !== undefined &&
+    !w.estimated
+  )
+    w.longestPeriodMs = Math.min(
+      w.longestPeriodMs ?? Number.POSITIVE_INFINITY,
+      end + fastestMs - w.startedAt,
+    );
+  Object.assign(w, {
+    resetAt: undefined,
+    startedAt: undefined,
+    endBy: undefined,
+    fromStart: full && fastestMs !== undefined,
+  });
+}
+
+/**
+ * A request let out (at `now`): the first of a period dates its start; one let out once the period
+ * may be over (its start plus its period as Reset shows it) may open the next at the server, which
+ * the bound from this one's start does not cover.
+ */
+export function noteSend(w: Window, now: number): void {
+  if (w.startedAt !== undefined && now >= w.startedAt + periodMs(w)) w.endBy = undefined;
+  w.startedAt ??= now;
+}
+
+/** The least time `requests` more take under `w` (ms), `used` of its count since its newest report; undefined with no allowance known. */
+export function leastMs(w: Window, requests: number, now: number, used: number): number | undefined {
+  if (!w.limit) return undefined;
+  const firstRefill = Math.max(0, (endOf(w) ?? now) - now);
+  const room = firstRefill > 0 ? Math.max(0, w.remaining - used) : w.limit;
+  if (requests <= room) return 0;
+  return firstRefill + (Math.ceil((requests - room) / w.limit) - 1) * periodMs(w);
 }
 
 export function newWindow(limit: number | undefined): Window {

@@ -7,7 +7,7 @@ import type { RateLimitHeaders } from './ratelimit-headers.js';
 import { type Share, shareCap } from './ratelimit-share.js';
 import { type Hold, Turns, type WaitInfo } from './ratelimit-turns.js';
 import type { Sent, Window } from './ratelimit-window.js';
-import { countedSince, newWindow, oldestMark, othersShown, periodMs, refill } from './ratelimit-window.js';
+import * as win from './ratelimit-window.js';
 
 export { parseRateLimitHeaders, parseRetryAfter, type RateLimitHeaders } from './ratelimit-headers.js';
 export type { WaitInfo } from './ratelimit-turns.js';
@@ -90,18 +90,21 @@ export class RateLimiter {
 
   private record(ticket: Ticket, headers: RateLimitHeaders, refused: boolean): void {
     const receivedAt = this.clock.now();
-    this.done(ticket);
+    const mine = this.done(ticket);
     this.heardBack = true;
     const { limit, remaining, reset } = headers;
     if (remaining === undefined || reset === undefined) return;
     const sentAt = ticket.at ?? receivedAt;
     this.fastestMs = Math.min(this.fastestMs, receivedAt - sentAt);
     const bound = receivedAt + reset * 1000 - this.fastestMs;
+    if (!refused && this.others === 'none')
+      for (const other of this.windows.values()) win.noteStart(other, sentAt, receivedAt, this.fastestMs);
     // Two windows of one allowance are told apart by their scale: per second, or longer (spec section 8).
     const key = `${limit ?? '?'}/${reset <= 1 ? 's' : 'long'}`;
-    const w = this.windows.get(key) ?? newWindow(limit);
+    const w = this.windows.get(key) ?? win.newWindow(limit);
     this.windows.set(key, w);
     if (limit) this.share = { remaining, limit, seq: ticket.seq, of: w };
+    if (mine) mine.named = w;
     // Bounds of one period lie within a second of each other (Reset is whole seconds, rounded up).
     const slack = 1000 + RESET_MARGIN_MS;
     if (sentAt < w.since || (w.resetAt !== undefined && bound < w.resetAt - slack)) return; // a period before
@@ -115,14 +118,15 @@ export class RateLimiter {
       // A new period. One whose start this limiter saw (after a refill) shows the window's whole length,
       // and, after a 429, whether another client spent some of it.
       if (w.since > Number.NEGATIVE_INFINITY) w.learned = true;
-      if (w.learned && this.others === 'maybe') this.others = othersShown(w, remaining, this.sent) ?? 'maybe';
+      if (w.learned && this.others === 'maybe')
+        this.others = win.othersShown(w, remaining, this.sent) ?? 'maybe';
       w.reports = [];
       Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false }, this.mark(ticket));
     } else if (remaining < w.remaining || ticket.seq > w.seq) {
       // Counted more than this limiter can have had counted since the report before: another client.
       // A refused request (429) that left after that report came back is not in the count.
       const uncounted = refused && this.sentStep(ticket) > (w.heardStep ?? Number.POSITIVE_INFINITY) ? 1 : 0;
-      if (remaining < w.remaining - countedSince(this.sent, w) + uncounted) this.others = 'sure';
+      if (remaining < w.remaining - win.countedSince(this.sent, w) + uncounted) this.others = 'sure';
       // Within a period the server's count only grows: the lowest Remaining is the newest.
       if (remaining < w.remaining) Object.assign(w, { remaining }, this.mark(ticket));
       w.seq = Math.max(w.seq, ticket.seq);
@@ -138,9 +142,9 @@ export class RateLimiter {
     this.notify();
   }
 
-  private done(ticket: Ticket, refused = false): void {
+  private done(ticket: Ticket, refused = false): Sent | undefined {
     const sent = this.sent.find((s) => s.seq === ticket.seq);
-    if (sent) Object.assign(sent, { doneStep: sent.doneStep ?? ++this.step, refused });
+    return sent && Object.assign(sent, { doneStep: sent.doneStep ?? ++this.step, refused });
   }
 
   /** Requests let out and not yet settled (answered, failed or refused). */
@@ -159,23 +163,17 @@ export class RateLimiter {
     if (this.windows.size === 0) return undefined;
     const now = this.clock.now();
     let slowest = 0;
-    for (const w of this.windows.values()) {
-      if (!w.limit) continue;
-      const open = w.resetAt !== undefined && now < w.resetAt;
-      const room = open ? Math.max(0, w.remaining - this.used(w.seq)) : w.limit;
-      if (requests <= room) continue;
-      const firstRefill = open ? w.resetAt! - now : 0;
-      slowest = Math.max(slowest, firstRefill + (Math.ceil((requests - room) / w.limit) - 1) * periodMs(w));
-    }
+    for (const w of this.windows.values())
+      slowest = Math.max(slowest, win.leastMs(w, requests, now, this.used(w.seq)) ?? 0);
     return slowest;
   }
 
   /** Requests per second the windows seen so far allow indefinitely (undefined before any is known). */
   sustainableRate(): number | undefined {
-    let rate: number | undefined;
-    for (const w of this.windows.values())
-      if (w.limit) rate = Math.min(rate ?? Number.POSITIVE_INFINITY, w.limit / (periodMs(w) / 1000));
-    return rate;
+    const rates = [...this.windows.values()].map((w) =>
+      w.limit ? w.limit / (win.periodMs(w) / 1000) : Infinity,
+    );
+    return rates.some(Number.isFinite) ? Math.min(...rates) : undefined;
   }
 
   /** The time one request takes at the sustainable rate (ms). */
@@ -207,11 +205,11 @@ export class RateLimiter {
     if (!this.heardBack && inFlight) return { ms: undefined, reason: 'window' };
     let hold: Hold | undefined;
     for (const [key, w] of this.windows) {
-      if (w.resetAt !== undefined && now >= w.resetAt + RESET_MARGIN_MS) {
+      if (now >= (win.endOf(w) ?? Number.POSITIVE_INFINITY) + RESET_MARGIN_MS) {
         // Refilled. Without its allowance it cannot be counted: the next report says anew.
+        win.closePeriod(w, this.used(w.seq), this.others === 'none' ? this.fastestMs : undefined);
         if (w.limit === undefined) this.windows.delete(key);
-        else refill(w, this.seq, now, this.mark());
-        w.resetAt = w.startedAt = undefined;
+        else win.refill(w, this.seq, now, this.mark());
         continue;
       }
       // Maybe another client: a refilled window's first request goes alone, to hear what others left.
@@ -220,12 +218,13 @@ export class RateLimiter {
       // Surely another: a window's last slot is left to it, whose requests since the report are
       // unseen (both taking it is a 429); one unreported since its refill has at most the newest report's share.
       const cap = this.others === 'sure' ? shareCap(w, this.share, now) : undefined;
-      const left = Math.min(w.remaining - this.used(w.seq), cap ? cap.left - this.used(cap.seq) : Infinity);
+      const counted = this.used(w.seq) + win.unplaced(this.sent, w);
+      const left = Math.min(w.remaining - counted, cap ? cap.left - this.used(cap.seq) : Infinity);
       if (left > (this.others === 'sure' ? 1 : 0)) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.
       if (w.resetAt === undefined && !cap && !inFlight)
-        Object.assign(w, { resetAt: (w.startedAt ?? now) + periodMs(w), estimated: true });
-      const end = cap?.until ?? w.resetAt;
+        Object.assign(w, { resetAt: (w.startedAt ?? now) + win.periodMs(w), estimated: true });
+      const end = cap?.until ?? win.endOf(w);
       const ms = end === undefined ? undefined : end - now + RESET_MARGIN_MS;
       if (!hold || (hold.ms !== undefined && (ms === undefined || ms > hold.ms)))
         hold = { ms, reason: 'window', limit: w.limit, estimated: w.estimated };
@@ -234,13 +233,13 @@ export class RateLimiter {
   }
 
   private send(now: number, order: number): Ticket {
-    const windows = [...this.windows.values()].map((w) => ({ seq: w.seq, mark: oldestMark(w) }));
+    const windows = [...this.windows.values()].map((w) => ({ seq: w.seq, mark: win.oldestMark(w) }));
     this.sent = this.sent.filter(
       (s) => s.doneStep === undefined || windows.some((w) => s.seq > w.seq || s.doneStep! > w.mark),
     );
     const ticket: Ticket = { seq: ++this.seq, at: now, order };
     this.sent.push({ seq: ticket.seq, sentStep: ++this.step, refused: false });
-    for (const w of this.windows.values()) w.startedAt ??= now;
+    for (const w of this.windows.values()) win.noteSend(w, now);
     return ticket;
   }
 

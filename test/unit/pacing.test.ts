@@ -369,6 +369,24 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(d!.at! - c!.at!).toBeGreaterThanOrEqual(900);
   });
 
+  it("counts an older request answered with another window's report after a newer one's: the server may have decided it later", async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
+    const probe = await limiter.acquire();
+    limiter.observe(probe, { limit: 20, remaining: 3, reset: 8 });
+    const older = await limiter.acquire();
+    const newer = await limiter.acquire();
+    // The server decided `newer` first (2 of 20 left), then `older`: 1 of 20 left, but its answer
+    // names the per-second window, full after these three.
+    limiter.observe(newer, { limit: 20, remaining: 2, reset: 8 });
+    limiter.observe(older, { limit: 3, remaining: 0, reset: 1 });
+    // Once the second is over, one request fits in the 20's window, not two: the next waits for its end.
+    await limiter.acquire();
+    expect(clock.now()).toBe(1000 + RESET_MARGIN_MS);
+    await limiter.acquire();
+    expect(clock.now()).toBe(8000 + RESET_MARGIN_MS);
+  });
+
   it('knows the least time left for N requests from the windows it learned', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
