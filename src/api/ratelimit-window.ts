@@ -7,8 +7,9 @@ export interface Sent {
   sentStep: number;
   doneStep?: number;
   refused: boolean;
-  /** The window its answer reported. */
+  /** The window its answer reported, and its share left (Remaining over Limit). */
   named?: Window;
+  share?: number;
 }
 
 /** One window the server reported, as its newest report says. */
@@ -62,11 +63,17 @@ export function countedSince(
 
 /**
  * Requests sent before `w`'s newest report's and answered after it left, their answers of another
- * window: the server may have decided them after that report's, and nothing says it did not.
+ * window: the server may have decided them after that report's, and nothing says it did not, unless
+ * the window their answer named had a larger share left than `w` then could have (the server names
+ * the window closest to exhaustion).
  */
 export function unplaced(sent: readonly Sent[], w: Window): number {
   const after = w.reportSentStep ?? Number.NEGATIVE_INFINITY;
-  return sent.filter((s) => !s.refused && s.seq < w.seq && s.named !== w && (s.doneStep ?? 0) > after).length;
+  const most = w.limit ? (w.remaining - 1) / w.limit : Number.POSITIVE_INFINITY;
+  return sent.filter(
+    (s) =>
+      !s.refused && s.seq < w.seq && s.named !== w && (s.doneStep ?? 0) > after && !((s.share ?? -1) > most),
+  ).length;
 }
 
 /**

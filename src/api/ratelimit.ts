@@ -104,7 +104,7 @@ export class RateLimiter {
     const w = this.windows.get(key) ?? win.newWindow(limit);
     this.windows.set(key, w);
     if (limit) this.share = { remaining, limit, seq: ticket.seq, of: w };
-    if (mine) mine.named = w;
+    if (mine) Object.assign(mine, { named: w, share: limit ? remaining / limit : undefined });
     // Bounds of one period lie within a second of each other (Reset is whole seconds, rounded up).
     const slack = 1000 + RESET_MARGIN_MS;
     if (sentAt < w.since || (w.resetAt !== undefined && bound < w.resetAt - slack)) return; // a period before

@@ -387,6 +387,22 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(clock.now()).toBe(8000 + RESET_MARGIN_MS);
   });
 
+  it("does not count an older request whose answer names a window with more left than the newer report's could have had after it", async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
+    const probe = await limiter.acquire();
+    limiter.observe(probe, { limit: 20, remaining: 3, reset: 8 });
+    const older = await limiter.acquire();
+    const newer = await limiter.acquire();
+    limiter.observe(newer, { limit: 20, remaining: 2, reset: 8 });
+    // Decided after `newer`, the 20's window would have had at most 1 of 20 left and been named:
+    // `older` was decided before it, and the 20's window has 2 left.
+    limiter.observe(older, { limit: 300, remaining: 200, reset: 50 });
+    await limiter.acquire();
+    await limiter.acquire();
+    expect(clock.sleeps).toEqual([]);
+  });
+
   it('knows the least time left for N requests from the windows it learned', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
