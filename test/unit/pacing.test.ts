@@ -369,17 +369,23 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(d!.at! - c!.at!).toBeGreaterThanOrEqual(900);
   });
 
-  it("counts an older request answered with another window's report after a newer one's: the server may have decided it later", async () => {
+  /** A 20's window with 3 left; two requests out, the newer answered first (2 left), then the older with `olderReport`. */
+  async function olderAnsweredLast(olderReport: RateLimitHeaders) {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
     const probe = await limiter.acquire();
     limiter.observe(probe, { limit: 20, remaining: 3, reset: 8 });
     const older = await limiter.acquire();
     const newer = await limiter.acquire();
+    limiter.observe(newer, { limit: 20, remaining: 2, reset: 8 });
+    limiter.observe(older, olderReport);
+    return { clock, limiter };
+  }
+
+  it("counts an older request answered with another window's report after a newer one's: the server may have decided it later", async () => {
     // The server decided `newer` first (2 of 20 left), then `older`: 1 of 20 left, but its answer
     // names the per-second window, full after these three.
-    limiter.observe(newer, { limit: 20, remaining: 2, reset: 8 });
-    limiter.observe(older, { limit: 3, remaining: 0, reset: 1 });
+    const { clock, limiter } = await olderAnsweredLast({ limit: 3, remaining: 0, reset: 1 });
     // Once the second is over, one request fits in the 20's window, not two: the next waits for its end.
     await limiter.acquire();
     expect(clock.now()).toBe(1000 + RESET_MARGIN_MS);
@@ -388,16 +394,9 @@ describe('RateLimiter with more than one window (the server reports only the clo
   });
 
   it("does not count an older request whose answer names a window with more left than the newer report's could have had after it", async () => {
-    const clock = fakeClock();
-    const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
-    const probe = await limiter.acquire();
-    limiter.observe(probe, { limit: 20, remaining: 3, reset: 8 });
-    const older = await limiter.acquire();
-    const newer = await limiter.acquire();
-    limiter.observe(newer, { limit: 20, remaining: 2, reset: 8 });
     // Decided after `newer`, the 20's window would have had at most 1 of 20 left and been named:
     // `older` was decided before it, and the 20's window has 2 left.
-    limiter.observe(older, { limit: 300, remaining: 200, reset: 50 });
+    const { clock, limiter } = await olderAnsweredLast({ limit: 300, remaining: 200, reset: 50 });
     await limiter.acquire();
     await limiter.acquire();
     expect(clock.sleeps).toEqual([]);
