@@ -49,6 +49,8 @@ export interface Report {
   reportSeq: number;
   reportSentStep: number;
   remaining: number;
+  /** When its answer came back (step). */
+  heardStep: number;
 }
 
 /** Requests of `sent` the server may have counted since the report of `mark`: all but refused ones, that report's own, and those answered before its request left. */
@@ -59,6 +61,19 @@ export function countedSince(
   const after = mark.reportSentStep ?? Number.NEGATIVE_INFINITY;
   return sent.filter((s) => !s.refused && s.seq !== mark.reportSeq && (s.doneStep ?? Infinity) > after)
     .length;
+}
+
+/**
+ * A report of `w`'s period counts more than this limiter can have had counted: since its newest
+ * report, or for a refusal (429, its request left at step `refusedSentStep`: the server did not count
+ * it), since any report of the period heard before that request left (a newer one may have come back
+ * while it was out and explain nothing of what it met).
+ */
+export function countsMore(w: Window, remaining: number, sent: readonly Sent[], refusedSentStep?: number) {
+  const uncounted = (r: { heardStep?: number }) =>
+    refusedSentStep !== undefined && refusedSentStep > (r.heardStep ?? Number.POSITIVE_INFINITY) ? 1 : 0;
+  const heard = w.reports.filter((r) => refusedSentStep !== undefined && r.heardStep < refusedSentStep);
+  return [w, ...heard].some((r) => remaining < r.remaining - countedSince(sent, r) + uncounted(r));
 }
 
 /**

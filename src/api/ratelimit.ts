@@ -124,16 +124,17 @@ export class RateLimiter {
       Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false }, this.mark(ticket));
     } else if (remaining < w.remaining || ticket.seq > w.seq) {
       // Counted more than this limiter can have had counted since the report before: another client.
-      // A refused request (429) that left after that report came back is not in the count.
-      const uncounted = refused && this.sentStep(ticket) > (w.heardStep ?? Number.POSITIVE_INFINITY) ? 1 : 0;
-      if (remaining < w.remaining - win.countedSince(this.sent, w) + uncounted) this.others = 'sure';
+      // A refused request (429) that left after a report came back is not in the count.
+      const refusedAt = refused ? this.sentStep(ticket) : undefined;
+      if (win.countsMore(w, remaining, this.sent, refusedAt)) this.others = 'sure';
       // Within a period the server's count only grows: the lowest Remaining is the newest.
       if (remaining < w.remaining) Object.assign(w, { remaining }, this.mark(ticket));
       w.seq = Math.max(w.seq, ticket.seq);
       w.resetAt = Math.min(w.resetAt, bound);
     }
     w.longestResetMs = Math.max(w.longestResetMs ?? 0, reset * 1000);
-    if (!refused) w.reports.push({ reportSeq: ticket.seq, reportSentStep: this.sentStep(ticket), remaining });
+    const at = { reportSeq: ticket.seq, reportSentStep: this.sentStep(ticket), heardStep: this.step };
+    if (!refused) w.reports.push({ ...at, remaining });
   }
 
   /** The request ended (answered, or without a usable report: a network error, a timeout). */

@@ -357,6 +357,32 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(e!.at! - d!.at!).toBeGreaterThanOrEqual(900);
   });
 
+  it("takes a 429 for another client's when a report heard before it left, not only the newest, cannot explain its count", async () => {
+    // a's report (2 left) came back before b and c left; the other client took one, b the last (0
+    // left, heard while c was out) and c is refused. Since b's report, c explains the count; since
+    // a's, b and c leave one too many (the server did not count c): someone else took it.
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
+    const a = await limiter.acquire();
+    clock.advance(20);
+    limiter.observe(a, { limit: 3, remaining: 2, reset: 1 });
+    const b = await limiter.acquire();
+    const c = await limiter.acquire();
+    clock.advance(20);
+    limiter.observe(b, { limit: 3, remaining: 0, reset: 1 });
+    clock.advance(5);
+    limiter.observe(c, { limit: 3, remaining: 0, reset: 1 }, 1);
+    // After the pause and the refill, two of three go (c again, d) and the third slot is left to the other.
+    const again = await limiter.acquire(c.order);
+    clock.advance(20);
+    limiter.observe(again, { limit: 3, remaining: 2, reset: 1 });
+    const d = await limiter.acquire();
+    clock.advance(20);
+    limiter.observe(d, { limit: 3, remaining: 1, reset: 1 });
+    const e = await limiter.acquire();
+    expect(e.at! - d.at!).toBeGreaterThanOrEqual(900);
+  });
+
   it("with another client, counts a window not reported since its refill as having no more than the newest report's share left", async () => {
     // Another client, for sure (as above). After the refill, c's report is of the long window (the
     // closest to exhaustion): 6 of 20 left, so the per-second window has at least 3 x 6/20, one,
