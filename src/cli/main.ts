@@ -12,7 +12,7 @@ import { sanitizeForTerminal, sanitizeOneLine } from '../shared/sanitize.js';
 import { Context, VERSION } from './context.js';
 import { parseGlobals } from './globals.js';
 import type { Env, IOStreams } from './io.js';
-import { buildProgram } from './program.js';
+import { buildProgram, treeFor } from './program.js';
 import { systemErrorLine } from './system-error.js';
 
 export interface RunOptions {
@@ -43,7 +43,7 @@ export async function run(argv: string[], io: IOStreams, env: Env, opts: RunOpti
   else opts.interrupt?.addEventListener('abort', onInterrupt, { once: true });
 
   const program = buildProgram(
-    commandTree,
+    treeFor(argv, commandTree),
     VERSION,
     async (spec, args, opts, command) => {
       const globals = parseGlobals(command.optsWithGlobals());

@@ -113,6 +113,24 @@ function addCommand(parent: Command, spec: CommandNode, run: Runner): void {
   });
 }
 
+const names = (node: { name: string; aliases?: readonly string[] }) => [node.name, ...(node.aliases ?? [])];
+
+/**
+ * The part of the tree commander needs for a command line that starts with a command's words
+ * (`find ...`, `meetings list ...`): that command alone (in its group), so that a run builds one
+ * command's options instead of the whole tree's (~60 commands). Anything else — an option before
+ * the command words, a group alone, `help`, a word that names nothing — gets the whole tree, so
+ * commander's help and suggestions are as before.
+ */
+export function treeFor(argv: readonly string[], tree: TreeNode[]): TreeNode[] {
+  const [first, second] = argv;
+  const node = tree.find((n) => first !== undefined && names(n).includes(first));
+  if (!node) return tree;
+  if (!isGroup(node)) return [node];
+  const command = node.commands.find((c) => second !== undefined && names(c).includes(second));
+  return command ? [{ ...node, commands: [command] }] : tree;
+}
+
 /** Columns that help is wrapped to, whatever the terminal (see buildProgram). */
 export const HELP_WIDTH = 80;
 
