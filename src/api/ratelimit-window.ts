@@ -1,6 +1,8 @@
 // One window the server reports (RateLimit-Limit/Remaining/Reset), as the limiter keeps it, and
 // what its period is taken to be (docs/rate-limits.md has the model).
 
+import { RETRY_AFTER_JITTER_MAX_MS } from './retry.js';
+
 /** A request the limiter let out, when (RateLimiter.step) it left and its answer came (undefined: in flight); a refused one (429) is not counted. */
 export interface Sent {
   seq: number;
@@ -39,6 +41,9 @@ export interface Window {
   reportSeq?: number;
   reportSentStep?: number;
   heardStep?: number;
+  /** Our requests let out since its refill was seen (undefined: not seen), and whether every report of this period counts no more. */
+  oursSince?: number;
+  oursAlone?: boolean;
   /** This period's reports of admitted requests, and the period's before it (a refill seen early may not be the server's yet). */
   reports: Report[];
   before: Report[];
@@ -108,13 +113,51 @@ export function othersShown(
 }
 
 /** The earliest send (step) after which an answered request may still count for `w`'s reports, this period's or the one's before. */
-export function oldestMark(w: Window): number {
+function oldestMark(w: Window): number {
   return Math.min(w.reportSentStep ?? 0, ...w.before.map((r) => r.reportSentStep));
+}
+
+/** The requests of `sent` still of use to some window's count: in flight, or sent or answered after its report (or its period before's) left. */
+export function stillOfUse(sent: Sent[], windows: Iterable<Window>): Sent[] {
+  const marks = [...windows].map((w) => ({ seq: w.seq, mark: oldestMark(w) }));
+  return sent.filter(
+    (s) => s.doneStep === undefined || marks.some((w) => s.seq > w.seq || s.doneStep! > w.mark),
+  );
 }
 
 /** A window seen to refill (at `now`): all its allowance left, its reports so far now the period before's. */
 export function refill(w: Window, seq: number, now: number, mark: Partial<Window>): void {
-  Object.assign(w, { remaining: w.limit, seq, since: now, before: w.reports, reports: [] }, mark);
+  const fresh = { oursSince: 0, oursAlone: true };
+  Object.assign(w, { remaining: w.limit, seq, since: now, before: w.reports, reports: [], ...fresh }, mark);
+}
+
+/** A new period begins (`fromRefill`: the first report since a refill this limiter saw; else not seen whole). */
+export function newPeriod(w: Window, fromRefill: boolean): void {
+  w.reports = [];
+  if (!fromRefill) w.oursAlone = false;
+}
+
+/**
+ * A report of `w`'s period (`refused`: a 429, no other kept). It is explained by our own requests
+ * when it counts no more than we let out since the period's refill; a 429 or a larger count is not.
+ */
+export function noteReport(w: Window, report: Report, refused: boolean): void {
+  if (!refused) w.reports.push(report);
+  const counted = w.limit === undefined ? Number.POSITIVE_INFINITY : w.limit - report.remaining;
+  if (refused || counted > (w.oursSince ?? Number.NEGATIVE_INFINITY)) w.oursAlone = false;
+}
+
+/**
+ * The period ends (`used`: requests counted since its newest report): it was ours alone when it was
+ * seen from its refill, reported, every report explained by our own requests, and it ended with a
+ * slot left that we left to another client, which took none of it. Only a period of the longest
+ * window says so, and one longer than a 429's pause (Retry-After, whole seconds, plus its jitter),
+ * which may outlast a per-second window's refill and its whole next period while the other waits.
+ */
+export function oursAlone(w: Window, used: number, windows: Map<string, Window>): boolean {
+  if (periodMs(w) <= 1000 + RETRY_AFTER_JITTER_MAX_MS) return false;
+  for (const other of windows.values()) if (periodMs(other) > periodMs(w)) return false;
+  return w.oursAlone === true && w.reports.length > 0 && w.remaining - used >= 1;
 }
 
 /** When the window refills: the earliest of its reports' bounds and the one its start gives. */
@@ -169,6 +212,7 @@ export function closePeriod(w: Window, used: number, fastestMs?: number): void {
 export function noteSend(w: Window, now: number): void {
   if (w.startedAt !== undefined && now >= w.startedAt + periodMs(w)) w.endBy = undefined;
   w.startedAt ??= now;
+  if (w.oursSince !== undefined) w.oursSince++;
 }
 
 /** The least time `requests` more take under `w` (ms), `used` of its count since its newest report; undefined with no allowance known. */

@@ -120,7 +120,7 @@ export class RateLimiter {
       if (w.since > Number.NEGATIVE_INFINITY) w.learned = true;
       if (w.learned && this.others === 'maybe')
         this.others = win.othersShown(w, remaining, this.sent) ?? 'maybe';
-      w.reports = [];
+      win.newPeriod(w, w.resetAt === undefined);
       Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false }, this.mark(ticket));
     } else if (remaining < w.remaining || ticket.seq > w.seq) {
       // Counted more than this limiter can have had counted since the report before: another client.
@@ -134,7 +134,7 @@ export class RateLimiter {
     }
     w.longestResetMs = Math.max(w.longestResetMs ?? 0, reset * 1000);
     const at = { reportSeq: ticket.seq, reportSentStep: this.sentStep(ticket), heardStep: this.step };
-    if (!refused) w.reports.push({ ...at, remaining });
+    win.noteReport(w, { ...at, remaining }, refused);
   }
 
   /** The request ended (answered, or without a usable report: a network error, a timeout). */
@@ -207,7 +207,9 @@ export class RateLimiter {
     let hold: Hold | undefined;
     for (const [key, w] of this.windows) {
       if (now >= (win.endOf(w) ?? Number.POSITIVE_INFINITY) + RESET_MARGIN_MS) {
-        // Refilled. Without its allowance it cannot be counted: the next report says anew.
+        // Refilled: the next report says anew (without its allowance it cannot be counted). Another
+        // client is gone once a whole period of the longest window was ours alone.
+        if (this.others === 'sure' && win.oursAlone(w, this.used(w.seq), this.windows)) this.others = 'none';
         win.closePeriod(w, this.used(w.seq), this.others === 'none' ? this.fastestMs : undefined);
         if (w.limit === undefined) this.windows.delete(key);
         else win.refill(w, this.seq, now, this.mark());
@@ -234,10 +236,7 @@ export class RateLimiter {
   }
 
   private send(now: number, order: number): Ticket {
-    const windows = [...this.windows.values()].map((w) => ({ seq: w.seq, mark: win.oldestMark(w) }));
-    this.sent = this.sent.filter(
-      (s) => s.doneStep === undefined || windows.some((w) => s.seq > w.seq || s.doneStep! > w.mark),
-    );
+    this.sent = win.stillOfUse(this.sent, this.windows.values());
     const ticket: Ticket = { seq: ++this.seq, at: now, order };
     this.sent.push({ seq: ticket.seq, sentStep: ++this.step, refused: false });
     for (const w of this.windows.values()) win.noteSend(w, now);

@@ -75,7 +75,10 @@ export function backoffMs(
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/** The most jitter added to Retry-After (ms). */
+export const RETRY_AFTER_JITTER_MAX_MS = 250;
+
 /** A little jitter on top of Retry-After so that many clients do not return in the same instant. */
 export function retryAfterJitterMs(random: () => number = Math.random): number {
-  return Math.round(random() * 250);
+  return Math.round(random() * RETRY_AFTER_JITTER_MAX_MS);
 }

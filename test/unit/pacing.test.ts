@@ -395,6 +395,38 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(d!.at! - c!.at!).toBeGreaterThanOrEqual(900);
   });
 
+  /**
+   * Another client, for sure: a's report of a 5-per-10-s window says 3 left, b's 1 (ours since a's
+   * report: b alone). Then one whole period whose reports say `secondPeriod` left, after each of our
+   * requests in turn, and the next period's first four reports (4, 3, 2, 1 left): when the fifth
+   * request of that period is let out.
+   */
+  async function afterAPeriod(secondPeriod: number[]) {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
+    const answer = async (remaining: number) => {
+      const t = await limiter.acquire();
+      clock.advance(20);
+      limiter.observe(t, { limit: 5, remaining, reset: 10 });
+      return t;
+    };
+    for (const remaining of [3, 1, ...secondPeriod, 4, 3, 2]) await answer(remaining);
+    const fourth = await answer(1);
+    const fifth = await limiter.acquire();
+    return fifth.at! - fourth.at!;
+  }
+
+  it("uses a window's last slot again once a whole period is explained by its own requests (the other client left)", async () => {
+    // The second period counts our four requests and nothing else, its last slot left unused: the
+    // other client has gone, and the third period's fifth request goes at once, not at its refill.
+    expect(await afterAPeriod([4, 3, 2, 1])).toBeLessThan(100);
+  });
+
+  it('keeps leaving the last slot while a report of the period counts more than its own requests (the other client stays)', async () => {
+    // The other client took one of the second period (2 left after our second request, not 3).
+    expect(await afterAPeriod([4, 2, 1])).toBeGreaterThanOrEqual(9_000);
+  });
+
   /** A 20's window with 3 left; two requests out, the newer answered first (2 left), then the older with `olderReport`. */
   async function olderAnsweredLast(olderReport: RateLimitHeaders) {
     const clock = fakeClock();
