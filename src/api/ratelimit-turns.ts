@@ -81,6 +81,9 @@ export class Turns<T> {
           waiter.resolve(this.send(now, waiter.order));
           continue;
         }
+        // An end already past (an estimate from a window's stale start) is no wait: never a negative
+        // one, which would be announced and would give back --max-wait's allowance.
+        if (hold.ms !== undefined && hold.ms < 0) hold.ms = 0;
         if (hold.ms !== undefined && this.waitedMs + hold.ms > this.maxWaitMs) {
           const waited = `waited ${Math.round(this.waitedMs / 1000)} s in all`;
           const limit = `beyond --max-wait ${Math.round(this.maxWaitMs / 1000)} s`;
@@ -94,7 +97,7 @@ export class Turns<T> {
           continue;
         }
         // Once per wait, not again each time a report wakes the queue to look at it anew.
-        if (Math.abs(now + hold.ms - this.announcedUntil) > 100) {
+        if (hold.ms > 0 && Math.abs(now + hold.ms - this.announcedUntil) > 100) {
           this.announcedUntil = now + hold.ms;
           this.onWait?.({ ms: hold.ms, reason: hold.reason, limit: hold.limit });
         }
