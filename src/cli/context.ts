@@ -23,6 +23,7 @@ import type { ConfigStore } from '../config/store.js';
 import type { Mirror, OpenMirrorOptions } from '../mirror/open.js';
 import { type Clock, realClock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
+import { offlineFromEnv } from '../shared/offline.js';
 import type { DeclaredNode } from './declare.js';
 import type { Globals } from './globals.js';
 import type { IOStreams } from './io.js';
@@ -114,7 +115,7 @@ export class Context {
 
   /** --offline or MTG_OFFLINE=1: read commands answer from the mirror, nothing may be sent. */
   get offline(): boolean {
-    return this.globals.offline || /^(1|true|yes)$/i.test(this.env.MTG_OFFLINE ?? '');
+    return this.globals.offline || offlineFromEnv(this.env);
   }
 
   /** The API client for this command, built on first use. */

@@ -9,6 +9,7 @@
 // `--version` and help never compile or run the CLI.
 import { createRequire } from 'node:module';
 import { Script } from 'node:vm';
+import { offlineFromEnv } from '../shared/offline.js';
 
 /** The CLI's bundle as the build stores it: a function of what a CommonJS module is given. */
 export function wrapCliBundle(bundle: string): string {
@@ -38,7 +39,7 @@ const MIRROR_COMMANDS = new Set(['find', 'sql', 'mirror', 'mcp']);
  */
 export function cacheKind(argv: readonly string[], env: NodeJS.ProcessEnv): CacheKind {
   const command = argv.find((word) => !word.startsWith('-'));
-  const offline = argv.includes('--offline') || /^(1|true|yes)$/i.test(env.MTG_OFFLINE ?? '');
+  const offline = argv.includes('--offline') || offlineFromEnv(env);
   return offline || (command !== undefined && MIRROR_COMMANDS.has(command)) ? 'mirror' : 'api';
 }
 
