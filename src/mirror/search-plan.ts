@@ -35,9 +35,10 @@ export class Scratch {
   tokens(text: string): string[] {
     let tokens = this.known.get(text);
     if (tokens === undefined) {
+      // Emptied first, as before: a row left by a call that failed half-way cannot block the next.
+      this.db.exec("INSERT INTO q(q) VALUES ('delete-all')");
       this.put.run(segmentCjk(text));
       tokens = this.terms.all().map((r) => String(r.term));
-      this.db.exec("INSERT INTO q(q) VALUES ('delete-all')");
       // Bounded: a long-lived server is asked new words for its whole life.
       if (this.known.size >= 1000) this.known.clear();
       this.known.set(text, tokens);
