@@ -224,6 +224,24 @@ export function leastMs(w: Window, requests: number, now: number, used: number):
   return firstRefill + (Math.ceil((requests - room) / w.limit) - 1) * periodMs(w);
 }
 
+/** The least time `requests` more take under `windows` (ms; undefined: none known), `used(w)` of each one's count since its newest report. */
+export function leastMsOfAll(
+  windows: Map<string, Window>,
+  requests: number,
+  now: number,
+  used: (w: Window) => number,
+): number | undefined {
+  if (windows.size === 0) return undefined;
+  let slowest = 0;
+  for (const w of windows.values()) slowest = Math.max(slowest, leastMs(w, requests, now, used(w)) ?? 0);
+  return slowest;
+}
+
+/** Two windows of one allowance are told apart by their scale: per second, or longer (spec section 8). */
+export function windowKey(limit: number | undefined, reset: number): string {
+  return `${limit ?? '?'}/${reset <= 1 ? 's' : 'long'}`;
+}
+
 export function newWindow(limit: number | undefined): Window {
   return { limit, remaining: 0, seq: 0, since: Number.NEGATIVE_INFINITY, reports: [], before: [] };
 }

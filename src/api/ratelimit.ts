@@ -4,6 +4,7 @@
 
 import { type Clock, realClock } from '../shared/clock.js';
 import type { RateLimitHeaders } from './ratelimit-headers.js';
+import { RecentRequests } from './ratelimit-recent.js';
 import { type Share, shareCap } from './ratelimit-share.js';
 import { type Hold, Turns, type WaitInfo } from './ratelimit-turns.js';
 import type { Sent, Window } from './ratelimit-window.js';
@@ -43,6 +44,7 @@ export class RateLimiter {
   private readonly windows = new Map<string, Window>();
   /** Requests let out and still of use to some window's count: in flight, or answered after its report left. */
   private sent: Sent[] = [];
+  private readonly recent = new RecentRequests();
   private seq = 0;
   /** Counts sends and answers: their order, which the clock may not tell (one instant, or its resolution). */
   private step = 0;
@@ -99,10 +101,11 @@ export class RateLimiter {
     const bound = receivedAt + reset * 1000 - this.fastestMs;
     if (!refused && this.others === 'none')
       for (const other of this.windows.values()) win.noteStart(other, sentAt, receivedAt, this.fastestMs);
-    // Two windows of one allowance are told apart by their scale: per second, or longer (spec section 8).
-    const key = `${limit ?? '?'}/${reset <= 1 ? 's' : 'long'}`;
+    const key = win.windowKey(limit, reset);
     const w = this.windows.get(key) ?? win.newWindow(limit);
     this.windows.set(key, w);
+    if (refused && this.recent.showsOthers(ticket.seq, sentAt, receivedAt, headers, this.windows))
+      this.others = 'sure';
     if (limit) this.share = { remaining, limit, seq: ticket.seq, of: w };
     if (mine) Object.assign(mine, { named: w, share: limit ? remaining / limit : undefined });
     // Bounds of one period lie within a second of each other (Reset is whole seconds, rounded up).
@@ -145,6 +148,7 @@ export class RateLimiter {
 
   private done(ticket: Ticket, refused = false): Sent | undefined {
     const sent = this.sent.find((s) => s.seq === ticket.seq);
+    this.recent.answered(ticket.seq, this.clock.now(), refused);
     return sent && Object.assign(sent, { doneStep: sent.doneStep ?? ++this.step, refused });
   }
 
@@ -161,12 +165,7 @@ export class RateLimiter {
 
   /** The least time `requests` more take under the windows seen so far (ms; undefined: none known). */
   minimumMs(requests: number): number | undefined {
-    if (this.windows.size === 0) return undefined;
-    const now = this.clock.now();
-    let slowest = 0;
-    for (const w of this.windows.values())
-      slowest = Math.max(slowest, win.leastMs(w, requests, now, this.used(w.seq)) ?? 0);
-    return slowest;
+    return win.leastMsOfAll(this.windows, requests, this.clock.now(), (w) => this.used(w.seq));
   }
 
   /** Requests per second the windows seen so far allow indefinitely (undefined before any is known). */
@@ -208,8 +207,8 @@ export class RateLimiter {
     for (const [key, w] of this.windows) {
       if (now >= (win.endOf(w) ?? Number.POSITIVE_INFINITY) + RESET_MARGIN_MS) {
         // Refilled: the next report says anew (without its allowance it cannot be counted). Another
-        // client is gone once a whole period of the longest window was ours alone.
-        if (this.others === 'sure' && win.oursAlone(w, this.used(w.seq), this.windows)) this.others = 'none';
+        // client may be gone once a whole period of the longest window was ours alone: the next says.
+        if (this.others === 'sure' && win.oursAlone(w, this.used(w.seq), this.windows)) this.others = 'maybe';
         win.closePeriod(w, this.used(w.seq), this.others === 'none' ? this.fastestMs : undefined);
         if (w.limit === undefined) this.windows.delete(key);
         else win.refill(w, this.seq, now, this.mark());
@@ -239,6 +238,7 @@ export class RateLimiter {
     this.sent = win.stillOfUse(this.sent, this.windows.values());
     const ticket: Ticket = { seq: ++this.seq, at: now, order };
     this.sent.push({ seq: ticket.seq, sentStep: ++this.step, refused: false });
+    this.recent.sent(ticket.seq, now, this.windows.values());
     for (const w of this.windows.values()) win.noteSend(w, now);
     return ticket;
   }

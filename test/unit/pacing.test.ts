@@ -357,6 +357,20 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(e!.at! - d!.at!).toBeGreaterThanOrEqual(900);
   });
 
+  /**
+   * After `refused`'s 429 (3-per-second window, 1 s): it goes again (2 left after it), then d (1
+   * left); how long after d the next request goes (a second when the last slot is left to another client).
+   */
+  async function afterThePause(clock: ReturnType<typeof fakeClock>, limiter: RateLimiter, refused: Ticket) {
+    const again = await limiter.acquire(refused.order);
+    clock.advance(20);
+    limiter.observe(again, { limit: 3, remaining: 2, reset: 1 });
+    const d = await limiter.acquire();
+    clock.advance(20);
+    limiter.observe(d, { limit: 3, remaining: 1, reset: 1 });
+    return (await limiter.acquire()).at! - d.at!;
+  }
+
   it("takes a 429 for another client's when a report heard before it left, not only the newest, cannot explain its count", async () => {
     // a's report (2 left) came back before b and c left; the other client took one, b the last (0
     // left, heard while c was out) and c is refused. Since b's report, c explains the count; since
@@ -373,14 +387,7 @@ describe('RateLimiter with more than one window (the server reports only the clo
     clock.advance(5);
     limiter.observe(c, { limit: 3, remaining: 0, reset: 1 }, 1);
     // After the pause and the refill, two of three go (c again, d) and the third slot is left to the other.
-    const again = await limiter.acquire(c.order);
-    clock.advance(20);
-    limiter.observe(again, { limit: 3, remaining: 2, reset: 1 });
-    const d = await limiter.acquire();
-    clock.advance(20);
-    limiter.observe(d, { limit: 3, remaining: 1, reset: 1 });
-    const e = await limiter.acquire();
-    expect(e.at! - d.at!).toBeGreaterThanOrEqual(900);
+    expect(await afterThePause(clock, limiter, c)).toBeGreaterThanOrEqual(900);
   });
 
   it("with another client, counts a window not reported since its refill as having no more than the newest report's share left", async () => {
@@ -395,13 +402,8 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(d!.at! - c!.at!).toBeGreaterThanOrEqual(900);
   });
 
-  /**
-   * Another client, for sure: a's report of a 5-per-10-s window says 3 left, b's 1 (ours since a's
-   * report: b alone). Then one whole period whose reports say `secondPeriod` left, after each of our
-   * requests in turn, and the next period's first four reports (4, 3, 2, 1 left): when the fifth
-   * request of that period is let out.
-   */
-  async function afterAPeriod(secondPeriod: number[]) {
+  /** A limiter, and one request let out and answered 20 ms later with `remaining` of a 5-per-10-s window. */
+  function fivePerTenSeconds() {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
     const answer = async (remaining: number) => {
@@ -410,6 +412,17 @@ describe('RateLimiter with more than one window (the server reports only the clo
       limiter.observe(t, { limit: 5, remaining, reset: 10 });
       return t;
     };
+    return { clock, limiter, answer };
+  }
+
+  /**
+   * Another client, for sure: a's report of a 5-per-10-s window says 3 left, b's 1 (ours since a's
+   * report: b alone). Then one whole period whose reports say `secondPeriod` left, after each of our
+   * requests in turn, and the next period's first four reports (4, 3, 2, 1 left): when the fifth
+   * request of that period is let out.
+   */
+  async function afterAPeriod(secondPeriod: number[]) {
+    const { answer, limiter } = fivePerTenSeconds();
     for (const remaining of [3, 1, ...secondPeriod, 4, 3, 2]) await answer(remaining);
     const fourth = await answer(1);
     const fifth = await limiter.acquire();
@@ -425,6 +438,42 @@ describe('RateLimiter with more than one window (the server reports only the clo
   it('keeps leaving the last slot while a report of the period counts more than its own requests (the other client stays)', async () => {
     // The other client took one of the second period (2 left after our second request, not 3).
     expect(await afterAPeriod([4, 2, 1])).toBeGreaterThanOrEqual(9_000);
+  });
+
+  it("takes a per-second window's 429 for another client's when fewer of its own requests can have been decided within a second of it than the window counted", async () => {
+    // Three of ours go at once into a window refilled long since: 1 left, 0 left, and the third is
+    // refused with the window full. Only two of ours can be in the server's second (the probe is five
+    // seconds older; the refused one is not counted): another client took the third slot. Our steps
+    // cannot tell (each report explains the next), the times do. After the pause, two of three go
+    // (c again, d) and the third slot is left to the other.
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
+    const probe = await limiter.acquire();
+    clock.advance(20);
+    limiter.observe(probe, { limit: 3, remaining: 2, reset: 1 });
+    clock.advance(5_000);
+    const [a, b, c] = [await limiter.acquire(), await limiter.acquire(), await limiter.acquire()];
+    clock.advance(20);
+    limiter.observe(a!, { limit: 3, remaining: 1, reset: 1 });
+    limiter.observe(b!, { limit: 3, remaining: 0, reset: 1 });
+    limiter.observe(c!, { limit: 3, remaining: 0, reset: 1 }, 1);
+    expect(await afterThePause(clock, limiter, c!)).toBeGreaterThanOrEqual(900);
+  });
+
+  it("after a period explained by its own requests, lets the next refill's first report say whether the other client stayed (its last slot left again)", async () => {
+    // Another client, for sure (a's report of a 5-per-10-s window says 3 left, b's 1). The second
+    // period has one request of ours, 4 left: nothing shows the other, whose requests after that
+    // report are unseen. The third period's first report says 2 left after our one: it stayed, and
+    // that period's last slot is left to it again (the fourth waits for the refill).
+    const { clock, limiter, answer } = fivePerTenSeconds();
+    for (const remaining of [3, 1]) await answer(remaining);
+    clock.advance(10_000);
+    await answer(4);
+    clock.advance(10_100);
+    await answer(2);
+    const third = await answer(1);
+    const fourth = await limiter.acquire();
+    expect(fourth.at! - third.at!).toBeGreaterThanOrEqual(9_000);
   });
 
   /** A 20's window with 3 left; two requests out, the newer answered first (2 left), then the older with `olderReport`. */

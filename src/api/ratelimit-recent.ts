@@ -1,0 +1,59 @@
+// Our requests of the last longest period, by the limiter's clock: what a per-second window's 429
+// can have counted of ours (docs/rate-limits.md has the model). The limiter's own record (Sent) goes
+// by order and keeps only what some window's count still needs; this keeps times, for that question.
+
+import type { RateLimitHeaders } from './ratelimit-headers.js';
+import { periodMs, type Window, windowKey } from './ratelimit-window.js';
+
+interface Recent {
+  seq: number;
+  sentAt: number;
+  /** When its answer came back (undefined: still out). */
+  doneAt?: number;
+}
+
+export class RecentRequests {
+  private list: Recent[] = [];
+
+  /**
+   * A request let out at `now`. Answers from before the longest period of `windows` ahead of the
+   * oldest request still out (or of `now`) can be in no period a refusal of it or a later one met.
+   */
+  sent(seq: number, now: number, windows: Iterable<Window>): void {
+    const keepMs = Math.max(0, ...[...windows].map(periodMs));
+    let oldest = now;
+    for (const r of this.list) if (r.doneAt === undefined) oldest = Math.min(oldest, r.sentAt);
+    this.list = this.list.filter((r) => r.doneAt === undefined || r.doneAt >= oldest - keepMs);
+    this.list.push({ seq, sentAt: now });
+  }
+
+  /** Its answer came back at `now` (or it ended without one); a refused one (429) was not counted, and goes. */
+  answered(seq: number, now: number, refused: boolean): void {
+    if (refused) this.list = this.list.filter((r) => r.seq !== seq);
+    else for (const r of this.list) if (r.seq === seq && r.doneAt === undefined) r.doneAt = now;
+  }
+
+  /**
+   * A 429 (request `seq`, sent at `sentAt`, answered at `receivedAt`) of a per-second window that
+   * counts more than our requests can make: the server's period that refused it began less than a
+   * period before its decision, so only ours answered since `sentAt` less a period, and sent before
+   * `receivedAt`, can be in its count. Not when a longer window of its allowance is known: a report
+   * in that one's last second says Reset 1 too, and its period is longer.
+   */
+  showsOthers(
+    seq: number,
+    sentAt: number,
+    receivedAt: number,
+    { limit, remaining, reset }: RateLimitHeaders,
+    windows: Map<string, Window>,
+  ): boolean {
+    if (!limit || remaining === undefined || reset === undefined || reset > 1) return false;
+    const w = windows.get(windowKey(limit, reset));
+    if (!w || windows.has(windowKey(limit, Number.POSITIVE_INFINITY))) return false;
+    const since = sentAt - periodMs(w);
+    const ours = this.list.filter(
+      (r) => r.seq !== seq && r.sentAt < receivedAt && (r.doneAt ?? Number.POSITIVE_INFINITY) > since,
+    );
+    return ours.length < limit - remaining;
+  }
+}
