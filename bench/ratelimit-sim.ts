@@ -127,6 +127,15 @@ export const SHAPES: Shape[] = [
     }),
   ),
   {
+    name: 'Free plan, a second client trickling 6/min, legs 10-100 ms',
+    windows: FREE,
+    requests: 3000,
+    trickleEveryMs: 10_000,
+    concurrency: 4,
+    outMs: [10, 100],
+    backMs: [10, 100],
+  },
+  {
     name: 'Pro plan 20/1s+300/1m, reordered answers',
     windows: [
       { limit: 20, windowMs: 1_000 },

@@ -1,6 +1,6 @@
-// Our requests of the last longest period, by the limiter's clock: what a per-second window's 429
-// can have counted of ours (docs/rate-limits.md has the model). The limiter's own record (Sent) goes
-// by order and keeps only what some window's count still needs; this keeps times, for that question.
+// Our requests of the last two longest periods, by the limiter's clock: what a per-second window's
+// 429 can have counted of ours (docs/rate-limits.md has the model). The limiter's own record (Sent)
+// goes by order and keeps only what some window's count still needs; this keeps times, for that.
 
 import type { RateLimitHeaders } from './ratelimit-headers.js';
 import { periodMs, type Window, windowKey } from './ratelimit-window.js';
@@ -10,17 +10,19 @@ interface Recent {
   sentAt: number;
   /** When its answer came back (undefined: still out). */
   doneAt?: number;
+  /** The per-second window whose report counted it alone: it began a period there. */
+  began?: Window;
 }
 
 export class RecentRequests {
   private list: Recent[] = [];
 
   /**
-   * A request let out at `now`. Answers from before the longest period of `windows` ahead of the
-   * oldest request still out (or of `now`) can be in no period a refusal of it or a later one met.
+   * A request let out at `now`. Answers from before two longest periods of `windows` ahead of the
+   * oldest request still out (or of `now`) tell nothing of a refusal of it or a later one, and go.
    */
   sent(seq: number, now: number, windows: Iterable<Window>): void {
-    const keepMs = Math.max(0, ...[...windows].map(periodMs));
+    const keepMs = 2 * Math.max(0, ...[...windows].map(periodMs));
     let oldest = now;
     for (const r of this.list) if (r.doneAt === undefined) oldest = Math.min(oldest, r.sentAt);
     this.list = this.list.filter((r) => r.doneAt === undefined || r.doneAt >= oldest - keepMs);
@@ -34,23 +36,32 @@ export class RecentRequests {
   }
 
   /**
-   * A 429 (request `seq`, sent at `sentAt`, answered at `receivedAt`) of a per-second window that
-   * counts more than our requests can make: the server's period that refused it began less than a
-   * period before its decision, so only ours answered since `sentAt` less a period, and sent before
-   * `receivedAt`, can be in its count. Not when a longer window of its allowance is known: a report
-   * in that one's last second says Reset 1 too, and its period is longer.
+   * The report of request `seq` (sent at `sentAt`, answered at `receivedAt`) when it names a
+   * per-second window: whether it is a 429 that counts more than our requests can make. The
+   * server's period that refused it began less than a period before its decision, and after every
+   * period that began with one of ours (its report counted it alone) and was over when it left, so
+   * only ours answered since the later of its send less a period and those periods' ends (their
+   * first's send plus a period), and sent before `receivedAt`, can be in its count. Not when a
+   * longer window of its allowance is known: a report in that one's last second says Reset 1 too.
    */
   showsOthers(
     seq: number,
-    sentAt: number,
-    receivedAt: number,
+    { sentAt, receivedAt, refused }: { sentAt: number; receivedAt: number; refused: boolean },
     { limit, remaining, reset }: RateLimitHeaders,
     windows: Map<string, Window>,
   ): boolean {
     if (!limit || remaining === undefined || reset === undefined || reset > 1) return false;
     const w = windows.get(windowKey(limit, reset));
     if (!w || windows.has(windowKey(limit, Number.POSITIVE_INFINITY))) return false;
-    const since = sentAt - periodMs(w);
+    if (!refused) {
+      if (remaining === limit - 1) for (const r of this.list) if (r.seq === seq) r.began = w;
+      return false;
+    }
+    const period = periodMs(w);
+    let since = sentAt - period;
+    for (const first of this.list)
+      if (first.began === w && first.doneAt !== undefined && first.doneAt + period <= sentAt)
+        since = Math.max(since, first.sentAt + period);
     const ours = this.list.filter(
       (r) => r.seq !== seq && r.sentAt < receivedAt && (r.doneAt ?? Number.POSITIVE_INFINITY) > since,
     );

@@ -460,6 +460,29 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(await afterThePause(clock, limiter, c!)).toBeGreaterThanOrEqual(900);
   });
 
+  it("leaves out of a per-second 429's count our requests answered within a second of one that began a period before it", async () => {
+    // p's report says the window counted it alone: a period began when the server decided p (by
+    // t=20), and ended by t=1020. a and b, answered slowly at t=100, were decided in it, though within
+    // a second of e leaving (t=1050): e's period cannot hold them. Of ours, only c and d can be in it,
+    // which counted three: another client.
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
+    const p = await limiter.acquire();
+    clock.advance(20);
+    limiter.observe(p, { limit: 3, remaining: 2, reset: 1 });
+    const [a, b] = [await limiter.acquire(), await limiter.acquire()];
+    clock.advance(80);
+    limiter.observe(a!, { limit: 3, remaining: 1, reset: 1 });
+    limiter.observe(b!, { limit: 3, remaining: 0, reset: 1 });
+    const [c, d, e] = [await limiter.acquire(), await limiter.acquire(), await limiter.acquire()];
+    expect(e!.at).toBe(1000 + RESET_MARGIN_MS);
+    clock.advance(20);
+    limiter.observe(c!, { limit: 3, remaining: 1, reset: 1 });
+    limiter.observe(d!, { limit: 3, remaining: 0, reset: 1 });
+    limiter.observe(e!, { limit: 3, remaining: 0, reset: 1 }, 1);
+    expect(await afterThePause(clock, limiter, e!)).toBeGreaterThanOrEqual(900);
+  });
+
   it("after a period explained by its own requests, lets the next refill's first report say whether the other client stayed (its last slot left again)", async () => {
     // Another client, for sure (a's report of a 5-per-10-s window says 3 left, b's 1). The second
     // period has one request of ours, 4 left: nothing shows the other, whose requests after that
