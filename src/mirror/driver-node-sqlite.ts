@@ -3,6 +3,7 @@
 
 import { existsSync } from 'node:fs';
 import { type Db, exactRowid, type OpenDbOptions, type SqlValue, type Statement } from './db.js';
+import { StatementCache } from './driver-statements.js';
 import { sqliteCall, sqliteRows } from './sqlite-codes.js';
 
 // What mtg uses of node:sqlite (declared here: the project's @types/node is Node 20's, which has none).
@@ -43,72 +44,30 @@ function hasSecondStatement(sql: string, first: string): boolean {
   return rest.replace(/--[^\n]*|\/\*[\s\S]*?(\*\/|$)|[\s;]+/g, '') !== '';
 }
 
-/** Prepared statements a node:sqlite connection keeps for reuse. */
-const STATEMENT_CACHE_SIZE = 64;
-
-/**
- * One connection and the statements it keeps: prepared statements by SQL text, least recently used
- * first. A long-lived connection (`mtg mcp`) prepares the same few statements on every call:
- * node:sqlite frees a statement only when V8 collects its object, and V8 does not see the native
- * memory behind it, so RSS grew by the thousands of statements waiting for a GC.
- */
+/** One connection, the statements it keeps (driver-statements.ts), and what it knows of them. */
 interface Connection {
   raw: NodeSqliteDatabase;
-  cache: Map<string, NodeSqliteStatement>;
-  /** Cached statements an unfinished iterate() is stepping through. */
-  iterating: Set<NodeSqliteStatement>;
+  statements: StatementCache<NodeSqliteStatement>;
   /** Whether a statement writes (EXPLAIN, asked once per statement). */
   writers: WeakMap<NodeSqliteStatement, boolean>;
 }
 
-/** The cached statement of this text (now the most recently used), prepared when there is none. */
-function cachedStatement(conn: Connection, sql: string): NodeSqliteStatement {
-  const { raw, cache } = conn;
-  let stmt = cache.get(sql);
-  if (stmt) {
-    cache.delete(sql); // to the end: the most recently used
-  } else {
-    stmt = sqliteCall(() => raw.prepare(sql));
-    if (hasSecondStatement(sql, stmt.sourceSQL)) {
-      throw new RangeError('The supplied SQL string contains more than one statement');
-    }
-    if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+/** A new statement of `sql`, refused when it holds a second one (as better-sqlite3 refuses it). */
+function newStatement(raw: NodeSqliteDatabase, sql: string): NodeSqliteStatement {
+  const stmt = sqliteCall(() => raw.prepare(sql));
+  if (hasSecondStatement(sql, stmt.sourceSQL)) {
+    throw new RangeError('The supplied SQL string contains more than one statement');
   }
-  cache.set(sql, stmt);
   return stmt;
-}
-
-/** `rows`, calling `release` once they end, fail, or the caller stops (return(), as `break` does). */
-function releasingRows<Row>(rows: IterableIterator<Row>, release: () => void): IterableIterator<Row> {
-  return {
-    [Symbol.iterator]() {
-      return this;
-    },
-    next() {
-      try {
-        const r = rows.next();
-        if (r.done) release();
-        return r;
-      } catch (err) {
-        release();
-        throw err;
-      }
-    },
-    return(value?: unknown) {
-      release();
-      return rows.return!(value);
-    },
-  } as IterableIterator<Row>;
 }
 
 /** better-sqlite3's Statement over a cached node:sqlite statement of this connection. */
 function prepareStatement<Row>(conn: Connection, sql: string): Statement<Row> {
-  const { raw, iterating, writers } = conn;
-  const shared = cachedStatement(conn, sql);
+  const { raw, statements, writers } = conn;
+  const shared = statements.shared(sql);
   let bigInts = false;
-  /** The cached statement, or a copy of its own while another caller iterates it (a call would reset it). */
   const ready = (): NodeSqliteStatement => {
-    const s = iterating.has(shared) ? sqliteCall(() => raw.prepare(sql)) : shared;
+    const s = statements.ready(sql, shared);
     // Shared by every prepare() of this text: each call sets its own integer mode.
     s.setReadBigInts(bigInts);
     return s;
@@ -133,10 +92,7 @@ function prepareStatement<Row>(conn: Connection, sql: string): Statement<Row> {
       const rows = sqliteRows<Row>(
         sqliteCall(() => s.iterate(...(params as SqlValue[])) as IterableIterator<unknown>),
       );
-      if (s !== shared) return rows;
-      // Shared again once the rows end, fail, or the caller stops.
-      iterating.add(s);
-      return releasingRows(rows, () => iterating.delete(s));
+      return statements.walk(s, shared, rows);
     },
     columns: () => shared.columns().map((c) => c.name),
     get readonly() {
@@ -182,7 +138,11 @@ export function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDb
   // The `timeout` option came later in 22.x than the pragma.
   raw.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
   let open = true;
-  const conn: Connection = { raw, cache: new Map(), iterating: new Set(), writers: new WeakMap() };
+  const conn: Connection = {
+    raw,
+    statements: new StatementCache((sql) => newStatement(raw, sql)),
+    writers: new WeakMap(),
+  };
   return {
     path,
     readonly,
@@ -201,7 +161,7 @@ export function openNodeSqlite(sqlite: NodeSqlite, path: string, options: OpenDb
       sqliteCall(() => raw.function(name, { deterministic: true }, fn));
     },
     close() {
-      conn.cache.clear();
+      conn.statements.clear();
       if (open) raw.close();
       open = false;
     },

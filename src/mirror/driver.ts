@@ -11,6 +11,7 @@ import { ExitCode, MtgError, UsageError } from '../shared/errors.js';
 import { installFolder } from '../shared/install-folder.js';
 import { type Db, exactRowid, type OpenDbOptions, type Statement } from './db.js';
 import { type NodeSqlite, openNodeSqlite } from './driver-node-sqlite.js';
+import { StatementCache } from './driver-statements.js';
 
 export type { Db, OpenDbOptions, Params, SqlValue, Statement } from './db.js';
 export { sqliteErrorCode } from './sqlite-codes.js';
@@ -184,6 +185,7 @@ function openBetterSqlite3(Database: typeof BetterSqlite3, path: string, options
     fileMustExist: options.mustExist ?? options.readonly ?? false,
     timeout: options.busyTimeoutMs ?? 5000,
   });
+  const statements = new StatementCache((sql) => raw.prepare(sql));
   return {
     path,
     get readonly() {
@@ -193,27 +195,35 @@ function openBetterSqlite3(Database: typeof BetterSqlite3, path: string, options
       raw.exec(sql);
     },
     prepare<Row>(sql: string): Statement<Row> {
-      const stmt = raw.prepare(sql);
+      const shared = statements.shared(sql);
       let bigInts = false;
+      const ready = () => {
+        const s = statements.ready(sql, shared);
+        // Shared by every prepare() of this text: each call sets its own integer mode.
+        s.safeIntegers(bigInts);
+        return s;
+      };
       const statement: Statement<Row> = {
-        get: (...params) => stmt.get(...params) as Row | undefined,
-        all: (...params) => stmt.all(...params) as Row[],
+        get: (...params) => ready().get(...params) as Row | undefined,
+        all: (...params) => ready().all(...params) as Row[],
         run: (...params) => {
-          // Exact for this call, as node:sqlite's below: a rowid past 2^53 is a BigInt.
-          stmt.safeIntegers(true);
+          // Exact for this call, as node:sqlite's: a rowid past 2^53 is a BigInt.
+          const s = ready().safeIntegers(true);
           try {
-            const r = stmt.run(...params);
+            const r = s.run(...params);
             return { changes: r.changes, lastInsertRowid: exactRowid(r.lastInsertRowid, bigInts) };
           } finally {
-            stmt.safeIntegers(bigInts);
+            s.safeIntegers(bigInts);
           }
         },
-        iterate: (...params) => stmt.iterate(...params) as IterableIterator<Row>,
-        columns: () => (stmt.reader ? stmt.columns().map((c) => c.name) : []),
-        readonly: stmt.readonly,
+        iterate: (...params) => {
+          const s = ready();
+          return statements.walk(s, shared, s.iterate(...params) as IterableIterator<Row>);
+        },
+        columns: () => (shared.reader ? shared.columns().map((c) => c.name) : []),
+        readonly: shared.readonly,
         safeIntegers: () => {
           bigInts = true;
-          stmt.safeIntegers(true);
           return statement;
         },
       };
@@ -229,6 +239,7 @@ function openBetterSqlite3(Database: typeof BetterSqlite3, path: string, options
       raw.function(name, { deterministic: true }, fn as (...args: unknown[]) => unknown);
     },
     close() {
+      statements.clear();
       if (raw.open) raw.close();
     },
   };

@@ -84,29 +84,12 @@ interface IndexStats {
 }
 const statsOf = new WeakMap<Db, IndexStats>();
 
-/** The statements of a connection's searches, prepared once per connection (each is asked for again and again). */
-const statementsOf = new WeakMap<Db, Map<string, Statement<never>>>();
-
-/** `db`'s statement of `sql`, prepared on first use. Only for get() and all(): a statement being iterated cannot run again. */
-function statement<Row>(db: Db, sql: string): Statement<Row> {
-  let statements = statementsOf.get(db);
-  if (!statements) {
-    statements = new Map();
-    statementsOf.set(db, statements);
-  }
-  let stmt = statements.get(sql);
-  if (!stmt) {
-    stmt = db.prepare<never>(sql);
-    statements.set(sql, stmt);
-  }
-  return stmt as unknown as Statement<Row>;
-}
-
 function indexStats(db: Db): IndexStats {
-  const row = statement<{ v: number; c: number }>(
-    db,
-    'SELECT data_version AS v, total_changes() AS c FROM pragma_data_version',
-  ).get()!;
+  const row = db
+    .prepare<{ v: number; c: number }>(
+      'SELECT data_version AS v, total_changes() AS c FROM pragma_data_version',
+    )
+    .get()!;
   const version = `${row.v}:${row.c}`;
   let stats = statsOf.get(db);
   if (stats?.version !== version) {
@@ -122,7 +105,7 @@ export function docCount(db: Db, term: string): number {
   let n = docs.get(term);
   if (n === undefined) {
     n = Number(
-      statement<{ doc: number }>(db, 'SELECT doc FROM passages_terms WHERE term = ?').get(term)?.doc ?? 0,
+      db.prepare<{ doc: number }>('SELECT doc FROM passages_terms WHERE term = ?').get(term)?.doc ?? 0,
     );
     docs.set(term, n);
   }
@@ -136,10 +119,11 @@ function prefixDocCount(db: Db, stem: string): number {
   let n = docs.get(key);
   if (n === undefined) {
     n = Number(
-      statement<{ n: number }>(
-        db,
-        'SELECT coalesce(sum(doc), 0) AS n FROM passages_terms WHERE term >= ? AND term < ?',
-      ).get(stem, `${stem}\u{10FFFF}`)!.n,
+      db
+        .prepare<{ n: number }>(
+          'SELECT coalesce(sum(doc), 0) AS n FROM passages_terms WHERE term >= ? AND term < ?',
+        )
+        .get(stem, `${stem}\u{10FFFF}`)!.n,
     );
     docs.set(key, n);
   }
@@ -187,7 +171,7 @@ export function indexSize(db: Db): number {
   const stats = indexStats(db);
   stats.size ??= Math.max(
     1,
-    Number(statement<{ n: number }>(db, 'SELECT count(*) AS n FROM passages_docsize').get()!.n),
+    Number(db.prepare<{ n: number }>('SELECT count(*) AS n FROM passages_docsize').get()!.n),
   );
   return stats.size;
 }

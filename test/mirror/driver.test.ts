@@ -3,8 +3,9 @@
 // driver that cannot load as one line with its fix. An install whose driver cannot load, and mirror
 // commands silent on stderr (node's own warnings): test/e2e/sqlite-driver.test.ts.
 import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type DriverName,
   driverLoadError,
@@ -16,6 +17,8 @@ import {
 } from '../../src/mirror/driver.js';
 import { ExitCode } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/temp.js';
+
+const requireHere = createRequire(import.meta.url);
 
 /** node:sqlite unflagged from 22.13, but with FTS5 and columns() only from 22.16 (23.11 on 23). */
 function allowedDriver(version: string): DriverName {
@@ -151,6 +154,32 @@ describe('the same behaviour from either driver', () => {
       expect([...db.prepare(sql).iterate(2)]).toEqual([{ id: 2 }, { id: 3 }]);
     } finally {
       db.close();
+    }
+  });
+
+  it('a text prepared again on one connection is compiled once, as long as 64 other texts have not been used since', () => {
+    // The driver's own prepare, which compiles (neither driver caches: driver-statements.ts).
+    const native = (
+      driverName() === 'node:sqlite'
+        ? (requireHere('node:sqlite') as { DatabaseSync: { prototype: object } }).DatabaseSync
+        : (requireHere('better-sqlite3') as { prototype: object })
+    ).prototype as { prepare(sql: string): unknown };
+    const compile = vi.spyOn(native, 'prepare');
+    const db = openDb(path());
+    try {
+      db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+      db.exec('INSERT INTO t VALUES (1), (2)');
+      const sql = 'SELECT count(*) AS n FROM t WHERE id >= ?';
+      const compiled = () => compile.mock.calls.filter(([text]) => text === sql).length;
+      expect(db.prepare(sql).get(1)).toEqual({ n: 2 });
+      expect(db.prepare(sql).get(2)).toEqual({ n: 1 });
+      expect(compiled()).toBe(1);
+      for (let i = 0; i < 64; i++) db.prepare(`SELECT ${i} AS n`).get();
+      expect(db.prepare(sql).get(1)).toEqual({ n: 2 });
+      expect(compiled()).toBe(2);
+    } finally {
+      db.close();
+      compile.mockRestore();
     }
   });
 
