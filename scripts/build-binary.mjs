@@ -21,6 +21,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -112,11 +113,12 @@ const TRAINING = {
 };
 
 // Node's options for the binary (its SEA config's execArgv; the training runs take them too, so
-// that the caches are made and checked under them). A young generation of 8 MB from the start:
-// V8's smallest one filled up two or three times while a command set up, and each scavenge copied
-// the CLI's live objects (find: 19 M instructions of 283 M, the one-page command 14 M; bench/README.md,
-// fifth round). The price, for a long-running `mtg mcp`: ~15-19 MB more peak RSS.
-const EXEC_ARGV = ['--min-semi-space-size=8'];
+// that the caches are made and checked under them). None: a young generation of 8 MB from the start
+// (--min-semi-space-size=8, issue 33's fifth round) saved find 19 M instructions of scavenges but
+// cost it ~450 more page faults (fresh pages for the larger space), which this machine pays
+// ~16 us each: find 213 -> 201 ms of CPU without it, the offline list 161 -> 148 ms (bench/README.md,
+// sixth round).
+const EXEC_ARGV = [];
 
 /**
  * The code caches of the CLI (src/cli/sea-cli.ts), `caches[kind]` for each kind of TRAINING: the
@@ -168,6 +170,45 @@ async function trainCodeCaches(node, work, source, caches) {
     }
   } finally {
     sandbox.kill();
+  }
+}
+
+/**
+ * `node --build-sea` with each code cache at an address V8 reads it from in place (a multiple of
+ * 8; src/cli/sea-cli.ts, cacheAsset). A first build stores each cache at offset 8 of its asset and
+ * finds where the cache landed in the file (its address modulo 8 is its file offset's: a loaded
+ * segment's addresses and file offsets agree modulo the page size); a second stores each at the
+ * offset that aligns it. No asset changes length, so none moves: the second build's caches are
+ * checked where they landed, and a build that could not align them fails.
+ */
+async function buildWithAlignedCaches(node, config, binary, caches, assets) {
+  const { cacheAsset, CACHE_ASSET_PAD } = await importBundled('src/cli/sea-cli.ts');
+  const cacheOf = Object.fromEntries(
+    Object.entries(caches).map(([kind, file]) => [kind, readFileSync(file)]),
+  );
+  // Where a cache is in the binary: its first 256 bytes (V8's header, with the cache's length and
+  // checksum, then its data) found once and only once.
+  const whereIs = (built, kind) => {
+    const head = cacheOf[kind].subarray(0, 256);
+    const at = built.indexOf(head);
+    if (at < 0 || built.indexOf(head, at + 1) >= 0)
+      throw new Error(`the code cache cli-${kind}.cache is not once in the binary`);
+    return at;
+  };
+  const offsets = Object.fromEntries(Object.keys(caches).map((kind) => [kind, CACHE_ASSET_PAD]));
+  for (const pass of ['find', 'align']) {
+    for (const [kind, file] of Object.entries(assets))
+      writeFileSync(file, cacheAsset(cacheOf[kind], offsets[kind]));
+    execFileSync(node, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const built = readFileSync(binary);
+    for (const kind of Object.keys(caches)) {
+      const at = whereIs(built, kind);
+      if (pass === 'find') offsets[kind] = CACHE_ASSET_PAD - ((at - offsets[kind]) % CACHE_ASSET_PAD);
+      else if (at % CACHE_ASSET_PAD !== 0)
+        throw new Error(
+          `the code cache cli-${kind}.cache landed at ${at}, not a multiple of ${CACHE_ASSET_PAD}`,
+        );
+    }
   }
 }
 
@@ -236,12 +277,16 @@ try {
     define,
     plugins: [cliFromAssets],
   });
+  const binary = join(outdir, process.platform === 'win32' ? 'mtg.exe' : 'mtg');
   const config = join(work, 'sea-config.json');
+  const assets = Object.fromEntries(
+    Object.keys(caches).map((kind) => [kind, join(work, `cli-${kind}.cache.asset`)]),
+  );
   writeFileSync(
     config,
     JSON.stringify({
       main,
-      output: join(outdir, process.platform === 'win32' ? 'mtg.exe' : 'mtg'),
+      output: binary,
       executable: node,
       disableExperimentalSEAWarning: true,
       // The main script's own (small) cache; the CLI's is the asset.
@@ -249,12 +294,11 @@ try {
       execArgv: EXEC_ARGV,
       assets: {
         'cli.js': source,
-        ...Object.fromEntries(Object.entries(caches).map(([kind, file]) => [`cli-${kind}.cache`, file])),
+        ...Object.fromEntries(Object.entries(assets).map(([kind, file]) => [`cli-${kind}.cache`, file])),
       },
     }),
   );
-  execFileSync(node, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
-
+  await buildWithAlignedCaches(node, config, binary, caches, assets);
   const { buildHelpTexts } = await importBundled('src/cli/help-build.ts');
   writeFileSync(join(outdir, 'help.json'), JSON.stringify(buildHelpTexts()));
   const modules = join(root, 'node_modules');

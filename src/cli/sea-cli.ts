@@ -43,6 +43,31 @@ export function cacheKind(argv: readonly string[], env: NodeJS.ProcessEnv): Cach
   return offline || (command !== undefined && MIRROR_COMMANDS.has(command)) ? 'mirror' : 'api';
 }
 
+/**
+ * A code cache as the binary stores it: CACHE_ASSET_PAD bytes more than the cache, the first byte
+ * the cache's offset in the asset (1-8), the cache at that offset, zeros around it. V8 reads a
+ * cache in place only at an address that is a multiple of 8 and copies it first otherwise (the
+ * mirror's 850 KB into fresh pages at every start: ~210 page faults); node lays out a binary's
+ * assets one after another, at whatever address, so the build picks each cache's offset once it
+ * knows where its asset landed (scripts/build-binary.mjs), without changing any asset's length.
+ */
+export const CACHE_ASSET_PAD = 8;
+
+export function cacheAsset(cache: Uint8Array, offset: number): Uint8Array {
+  if (!Number.isInteger(offset) || offset < 1 || offset > CACHE_ASSET_PAD)
+    throw new RangeError(`a cache's offset in its asset is 1-${CACHE_ASSET_PAD}, not ${offset}`);
+  const asset = new Uint8Array(cache.length + CACHE_ASSET_PAD);
+  asset[0] = offset;
+  asset.set(cache, offset);
+  return asset;
+}
+
+/** The code cache in an asset of cacheAsset, as a view of it (no copy). */
+export function cacheFromAsset(asset: Uint8Array): Uint8Array {
+  const offset = asset[0] ?? 0;
+  return asset.subarray(offset, asset.length - CACHE_ASSET_PAD + offset);
+}
+
 /** Run the CLI (its bin.ts: process.argv, the exit code). */
 export function runCli(script: Script): void {
   const module = { exports: {} };

@@ -27,8 +27,7 @@ export function setV8Flags(): void {
  * pages a while (its memory pool), so RSS peaked at 156-192 MB over 1,000 calls (bench/README.md,
  * MCP memory; no more CPU). Set after start-up, so a module the server loads later compiles
  * without the binary's code cache. The young generation is kept small here too: a server that
- * answers from the mirror alone never loads undici (the standalone binary's starts at 8 MB and
- * stays there: its execArgv, scripts/build-binary.mjs).
+ * answers from the mirror alone never loads undici.
  */
 export function setServerV8Flags(): void {
   try {
