@@ -1,6 +1,7 @@
 // What scripts/build.mjs (the npm package) and scripts/build-binary.mjs (the standalone binary)
 // bundle alike: the same stand-ins and trims of dependencies, the same defines, and the output
 // views stored as data. Each plugin says why it exists.
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -254,6 +255,26 @@ export const lazyCrypto = lazyBuiltinForSrc('node:crypto', [
 // store's helper.
 export const lazyChildProcess = lazyBuiltinForSrc('node:child_process', ['spawn']);
 
+// node:fs/promises brings ~25 of node's modules with it on node 26 (its FileHandle's streams, the
+// readline interface of readLines and with it the REPL's history, fs.watch's watchers), loaded by
+// every command through the modules on its path (config/store.ts, output/sink.ts,
+// shared/atomic-file.ts), while a read such as find calls none of its functions.
+export const lazyFsPromises = lazyBuiltinForSrc('node:fs/promises', [
+  'access',
+  'chmod',
+  'lstat',
+  'mkdir',
+  'open',
+  'readFile',
+  'readlink',
+  'realpath',
+  'rename',
+  'rm',
+  'stat',
+  'unlink',
+  'writeFile',
+]);
+
 // Some CommonJS dependencies call require(); give the ESM bundle of help-build.ts one.
 export const requireBanner =
   "import { createRequire as __mtgCreateRequire } from 'node:module'; const require = __mtgCreateRequire(import.meta.url);";
@@ -337,6 +358,83 @@ export async function prebuiltValidators({ schemas = resolve('src/api/schemas.ts
       }));
       if (external)
         b.onResolve({ filter: /^\.\/api-schemas\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
+// A regular expression literal, its body and its flags (a class may hold a '/'). In our sources a
+// division never holds the `\p{` that explicitUnicodeProperties looks for.
+export const REGEX_LITERAL = /\/((?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n[])+)\/([dgimsuyv]*)/g;
+
+/**
+ * A source file's regular expression literals with their Unicode property escapes (`\p{L}`,
+ * `\p{sc=Han}`) written out as the code point ranges they stand for, computed by `node` (its ICU):
+ * in literals with the u flag and neither i nor v, and no `\P{`, each class that is not negated and
+ * holds a property, and each property outside a class, become one class of sorted ranges.
+ */
+export function unicodePropertiesWrittenOut(node) {
+  const sets = new Map();
+  /** The class (`[...]` or a lone `\p{...}`) as sorted ranges, from `node`'s own matching. */
+  const explicit = (source) => {
+    if (!sets.has(source)) {
+      const script = `const re = new RegExp('^(?:' + process.argv[1] + ')$', 'u');
+const esc = (c) => '\\\\u{' + c.toString(16) + '}';
+let out = '', start = -1;
+for (let cp = 0; cp <= 0x110000; cp++) {
+  const hit = cp <= 0x10ffff && re.test(String.fromCodePoint(cp));
+  if (hit && start < 0) start = cp;
+  if (!hit && start >= 0) { out += start === cp - 1 ? esc(start) : esc(start) + '-' + esc(cp - 1); start = -1; }
+}
+process.stdout.write('[' + out + ']');`;
+      sets.set(source, execFileSync(node, ['-e', script, source], { encoding: 'utf8' }));
+    }
+    return sets.get(source);
+  };
+  const rewrite = (body) => {
+    let out = '';
+    for (let i = 0; i < body.length; ) {
+      if (body.startsWith('\\p{', i)) {
+        const end = body.indexOf('}', i) + 1;
+        out += explicit(body.slice(i, end));
+        i = end;
+      } else if (body[i] === '\\') {
+        out += body.slice(i, i + 2);
+        i += 2;
+      } else if (body[i] === '[') {
+        let end = i + 1;
+        while (end < body.length && body[end] !== ']') end += body[end] === '\\' ? 2 : 1;
+        const cls = body.slice(i, end + 1);
+        out += cls.includes('\\p{') && !cls.startsWith('[^') ? explicit(cls) : cls;
+        i = end + 1;
+      } else out += body[i++];
+    }
+    return out;
+  };
+  return (text) =>
+    text.replace(REGEX_LITERAL, (literal, body, flags) =>
+      body.includes('\\p{') && flags.includes('u') && !/[iv]/.test(flags) && !body.includes('\\P{')
+        ? `/${rewrite(body)}/${flags}`
+        : literal,
+    );
+}
+
+/**
+ * The binary's regular expressions with their Unicode property escapes written out
+ * (unicodePropertiesWrittenOut) by `node`, the node the binary is built from, so the sets are the
+ * ones it would build. V8 builds a property's set from ICU's tables, and merges the sets of a class,
+ * each time it parses a literal: when the literal is created and again when it first runs (find
+ * parsed 12 such properties at every start: ~10 M instructions and ~300 page faults). Our own
+ * sources (src/) only.
+ */
+export function explicitUnicodeProperties(node) {
+  const writeOut = unicodePropertiesWrittenOut(node);
+  return {
+    name: 'explicit-unicode-properties',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        return text.includes('\\p{') ? { contents: writeOut(text), loader: 'ts' } : undefined;
+      });
     },
   };
 }
