@@ -63,22 +63,30 @@ export function outputWidth(io: Pick<IOStreams, 'columns'>, env: Env): number {
 
 class Streams implements IOStreams {
   private decided: Colors | undefined;
+  private stdin: InStream | undefined;
   readonly outIsTTY: boolean;
   readonly errIsTTY: boolean;
-  readonly inIsTTY: boolean;
 
+  /**
+   * stdin is made on first use: node builds process.stdin when it is first read, and for a file or
+   * /dev/null that is an fs.ReadStream, whose module brought ~25 of node's (fs/promises, readline,
+   * the REPL's history, fs.watch's) into every command, though only a few read stdin.
+   */
   constructor(
     readonly out: OutStream,
     readonly err: OutStream,
-    readonly in_: InStream,
+    private readonly openIn: () => InStream,
     private readonly clock: () => Date,
   ) {
     this.outIsTTY = out.isTTY === true;
     this.errIsTTY = err.isTTY === true;
-    this.inIsTTY = in_.isTTY === true;
   }
   get in(): InStream {
-    return this.in_;
+    this.stdin ??= this.openIn();
+    return this.stdin;
+  }
+  get inIsTTY(): boolean {
+    return this.in.isTTY === true;
   }
   get columns(): number | undefined {
     // Read each time: a terminal can be resized while a command runs. An unsized pseudo-terminal
@@ -102,7 +110,12 @@ class Streams implements IOStreams {
 
 /** The real streams. Only the entry calls this. */
 export function systemIO(proc: { stdout: OutStream; stderr: OutStream; stdin: InStream }): IOStreams {
-  return new Streams(proc.stdout, proc.stderr, proc.stdin, () => new Date());
+  return new Streams(
+    proc.stdout,
+    proc.stderr,
+    () => proc.stdin,
+    () => new Date(),
+  );
 }
 
 export interface TestIOOptions {
@@ -164,6 +177,6 @@ export function testIO(options: TestIOOptions = {}): TestIO {
           isTTY: tty,
         });
   const fixed = options.now;
-  const streams = new Streams(out, err, input, fixed ? () => new Date(fixed) : () => new Date());
+  const streams = new Streams(out, err, () => input, fixed ? () => new Date(fixed) : () => new Date());
   return Object.assign(streams, { stdout: () => out.text(), stderr: () => err.text() });
 }

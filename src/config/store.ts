@@ -5,8 +5,8 @@
 // `config.json.lock` (O_EXCL, bounded wait), re-read the file, change it, write a temp file and
 // rename it over the old one.
 
-import { mkdirSync } from 'node:fs';
-import { chmod, open, readFile, rm, stat } from 'node:fs/promises';
+import { mkdirSync, readFile } from 'node:fs';
+import { chmod, open, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { writeFileAtomic } from '../shared/atomic-file.js';
 import { ExitCode, MtgError, UsageError } from '../shared/errors.js';
@@ -135,7 +135,12 @@ export class ConfigStore {
     if (!this.path) return { profiles: {} };
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      // node:fs's callback form, not node:fs/promises's: that module (and the ~25 of node's it loads
+      // on node 26) is needed by no read-only command (scripts/build-plugins.mjs, lazyFsPromises).
+      const path = this.path;
+      text = await new Promise<string>((resolve, reject) =>
+        readFile(path, 'utf8', (err, data) => (err ? reject(err) : resolve(data))),
+      );
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
       throw new MtgError(`Cannot read the config file ${this.path}: ${(err as Error).message}`, ExitCode.api);
