@@ -26,6 +26,23 @@ export interface Shape {
    * answered.
    */
   trickleEveryMs?: number;
+  /** The trickle begins this long after ours (plus its phase) and stops at trickleStopMs (default: with ours). */
+  trickleStartMs?: number;
+  trickleStopMs?: number;
+  /**
+   * A second mtg client on the key with its own RateLimiter: `batch` requests, `concurrency` at a time,
+   * every `everyMs` (start to start, or at the end of the batch before if later; its first after a
+   * part of that drawn from the seed). `fresh`: a new limiter per batch (a new process each time, as
+   * cron runs mtg); else one for all (mtg watch). It stops once ours are answered.
+   */
+  companion?: {
+    everyMs: number;
+    batch: number;
+    concurrency: number;
+    fresh?: boolean;
+    outMs?: number | [number, number];
+    backMs?: number | [number, number];
+  };
   /** Requests each client has in flight at most (the CLI's batches: 8). */
   concurrency: number;
   /** Each leg's latency (ms): fixed, or drawn anew per request between the two bounds (answers reorder). */
@@ -49,6 +66,10 @@ export interface Outcome {
   per1000: number;
   /** Requests of a trickling client the server admitted while ours ran. */
   theirs: number;
+  /** The companion mtg client's requests admitted while ours ran, and its 429s. */
+  companion: number;
+  companionRefused: number;
+  trickleRefused: number;
 }
 
 const FREE: LimitWindow[] = [
@@ -169,20 +190,24 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
 
   // One request as the client sends it (src/api/client.ts): a turn, the way out, the server's
   // decision, the way back; a 429 waits out Retry-After plus its jitter and keeps its place.
-  const request = async (limiter: RateLimiter) => {
+  let companionRefused = 0;
+  const companionAdmitted: number[] = [];
+  const request = async (limiter: RateLimiter, mine = true) => {
     let order: number | undefined;
     for (;;) {
       const ticket = await limiter.acquire(order);
       order = ticket.order;
-      await clock.sleep(leg(shape.outMs));
+      await clock.sleep(leg(mine ? shape.outMs : (shape.companion?.outMs ?? shape.outMs)));
       const decision = server.take(clock.now())!;
-      await clock.sleep(leg(shape.backMs));
+      if (!mine && decision.allowed) companionAdmitted.push(clock.now());
+      await clock.sleep(leg(mine ? shape.backMs : (shape.companion?.backMs ?? shape.backMs)));
       if (decision.allowed) {
         const { limit, remaining, resetSeconds } = decision.state;
         limiter.observe(ticket, { limit, remaining, reset: resetSeconds });
         return;
       }
-      refused++;
+      if (mine) refused++;
+      else companionRefused++;
       // Every response carries the headers (spec section 8), a 429 too: the client observes them.
       const { limit, remaining, resetSeconds } = decision.state;
       limiter.observe(
@@ -210,13 +235,16 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
   // The trickling client, until ours are answered; the times the server admitted its requests.
   const trickled: number[] = [];
   const ours = new AbortController();
+  let trickleRefused = 0;
+  const stopAt = shape.trickleStopMs ?? Number.POSITIVE_INFINITY;
   const trickle = async (everyMs: number) => {
-    await clock.sleep(random() * everyMs, ours.signal);
-    while (!ours.signal.aborted) {
+    await clock.sleep((shape.trickleStartMs ?? 0) + random() * everyMs, ours.signal);
+    while (!ours.signal.aborted && clock.now() < stopAt) {
       for (;;) {
         await clock.sleep(leg(shape.outMs));
         const decision = server.take(clock.now())!;
         if (decision.allowed) trickled.push(clock.now());
+        else trickleRefused++;
         await clock.sleep(leg(shape.backMs));
         if (decision.allowed) break;
         const waitMs = decision.retryAfterSeconds * 1000 + retryAfterJitterMs(random);
@@ -226,17 +254,41 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
       await clock.sleep(everyMs, ours.signal);
     }
   };
-  const all = Promise.all(sends.map(client)).then(() => ours.abort());
+  const companion = async (c: NonNullable<Shape['companion']>) => {
+    let limiter = new RateLimiter({ maxWaitMs: Number.POSITIVE_INFINITY, clock });
+    await clock.sleep(random() * c.everyMs, ours.signal);
+    while (!ours.signal.aborted) {
+      const began = clock.now();
+      if (c.fresh) limiter = new RateLimiter({ maxWaitMs: Number.POSITIVE_INFINITY, clock });
+      let left = c.batch;
+      const worker = async () => {
+        while (left > 0 && !ours.signal.aborted) {
+          left--;
+          await request(limiter, false);
+        }
+      };
+      await Promise.all(Array.from({ length: c.concurrency }, worker));
+      await clock.sleep(Math.max(0, began + c.everyMs - clock.now()), ours.signal);
+    }
+  };
+  let oursEnd = 0;
+  const all = Promise.all(sends.map((n) => client(n))).then(() => {
+    oursEnd = clock.now();
+    ours.abort();
+  });
   const others = shape.trickleEveryMs === undefined ? [] : [trickle(shape.trickleEveryMs)];
+  if (shape.companion) others.push(companion(shape.companion));
   await clock.settle(Promise.all([all, ...others]), { maxTimers: 10_000_000 });
-  const elapsedMs = clock.now();
+  const elapsedMs = oursEnd;
 
   // The windows are the key's, not a client's: the least time for all that was sent is the same
   // whoever sent it, so a client that leaves changes only the total (its phase and the one alone after
   // it, back to back at the windows' rate, are that total's minimum).
   // A trickling client's requests the server admitted count as sent (the windows' rate, less what it
   // took, is what was left to ours); its 429s do not count (it paces nothing), ours only.
-  const theirs = trickled.filter((at) => at <= elapsedMs).length;
+  const trickleAdmitted = trickled.filter((at) => at <= elapsedMs).length;
+  const companionIn = companionAdmitted.filter((at) => at <= elapsedMs).length;
+  const theirs = trickleAdmitted + companionIn;
   const total = sends.reduce((a, b) => a + b, 0) + theirs;
   const mean = (ms: number | [number, number]) => (typeof ms === 'number' ? ms : (ms[0] + ms[1]) / 2);
   // The least time: every request decided at the earliest instant the windows allow (bench/theory.mjs),
@@ -253,5 +305,8 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
     throughput: minimumMs / elapsedMs,
     refused,
     per1000: (refused / (total - theirs)) * 1000,
+    companion: companionIn,
+    companionRefused,
+    trickleRefused,
   };
 }
