@@ -50,6 +50,8 @@ export class RateLimiter {
   private step = 0;
   private pausedUntil = 0;
   private heardBack = false;
+  /** When the newest answer came back (or a request ended without one): every earlier decision was before it. */
+  private lastDoneAt = Number.NEGATIVE_INFINITY;
   /** The shortest round trip seen (ms): both legs of any request take at least as long in all. */
   private fastestMs = Number.POSITIVE_INFINITY;
   /** Another client spending the same windows, as far as it shows (docs/rate-limits.md: the model). */
@@ -149,6 +151,7 @@ export class RateLimiter {
   private done(ticket: Ticket, refused = false): Sent | undefined {
     const sent = this.sent.find((s) => s.seq === ticket.seq);
     this.recent.answered(ticket.seq, this.clock.now(), refused);
+    this.lastDoneAt = this.clock.now();
     return sent && Object.assign(sent, { doneStep: sent.doneStep ?? ++this.step, refused });
   }
 
@@ -205,7 +208,7 @@ export class RateLimiter {
     if (!this.heardBack && inFlight) return { ms: undefined, reason: 'window' };
     let hold: Hold | undefined;
     for (const [key, w] of this.windows) {
-      if (now >= (win.endOf(w) ?? Number.POSITIVE_INFINITY) + RESET_MARGIN_MS) {
+      if (now >= (win.endOf(w) ?? this.staleAt(w)) + RESET_MARGIN_MS) {
         // Refilled: the next report says anew (without its allowance it cannot be counted). Another
         // client may be gone once a whole period of the longest window was ours alone: the next says.
         if (this.others === 'sure' && win.oursAlone(w, this.used(w.seq), this.windows)) this.others = 'maybe';
@@ -232,6 +235,16 @@ export class RateLimiter {
         hold = { ms, reason: 'window', limit: w.limit, estimated: w.estimated };
     }
     return hold;
+  }
+
+  /**
+   * When a window with no end known has surely refilled: a period after the newest answer, when
+   * answers came since its refill (the server decided each before its answer came back, in a period
+   * that ended within a period of that). One no report names, and that does not fill, gets no end
+   * otherwise, and kept counting requests of long ago. Those still out count anyway (used()).
+   */
+  private staleAt(w: Window): number {
+    return w.since < this.lastDoneAt ? this.lastDoneAt + win.periodMs(w) : Number.POSITIVE_INFINITY;
   }
 
   private send(now: number, order: number): Ticket {

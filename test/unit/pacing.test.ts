@@ -52,6 +52,19 @@ function fakeClock() {
   };
 }
 
+/** A limiter on a fake clock, and one request in turn: its turn (`order` keeps a refused one's), 20 ms out and back, then its answer's report (`refusedFor`: a 429's pause, s). */
+function answering() {
+  const clock = fakeClock();
+  const limiter = new RateLimiter({ maxWaitMs: 600_000, clock });
+  const answer = async (headers: RateLimitHeaders, refusedFor?: number, order?: number) => {
+    const t = await limiter.acquire(order);
+    clock.advance(20);
+    limiter.observe(t, headers, refusedFor);
+    return t;
+  };
+  return { clock, limiter, answer };
+}
+
 describe('RateLimiter', () => {
   it('paces a sequential export: no wait until Remaining hits 0, then one wait for the reset', async () => {
     const clock = fakeClock();
@@ -497,6 +510,22 @@ describe('RateLimiter with more than one window (the server reports only the clo
     const third = await answer(1);
     const fourth = await limiter.acquire();
     expect(fourth.at! - third.at!).toBeGreaterThanOrEqual(9_000);
+  });
+
+  it("forgets a window's requests of long ago once a period has passed since they were answered, though no report named it", async () => {
+    // The per-second window refills at 1.1 s; b and c are counted in it, but their answers name
+    // the minute window (full after c), so it has no end of its own. d, sent at the minute window's
+    // end, is refused (maybe another client). After the pause, e goes alone: 1 of 3 left after our
+    // one request (b and c are 50 s old): another client took one, for sure, and the per-second
+    // window's last slot is left to it.
+    const { clock, limiter, answer } = answering();
+    await answer({ limit: 3, remaining: 2, reset: 1 });
+    clock.advance(1_100);
+    for (const remaining of [1, 0]) await answer({ limit: 20, remaining, reset: 50 });
+    const d = await answer({ limit: 20, remaining: 0, reset: 1 }, 2);
+    const e = await answer({ limit: 3, remaining: 1, reset: 1 }, undefined, d.order);
+    const f = await limiter.acquire();
+    expect(f.at! - e.at!).toBeGreaterThanOrEqual(900);
   });
 
   /** A 20's window with 3 left; two requests out, the newer answered first (2 left), then the older with `olderReport`. */
