@@ -24,3 +24,13 @@ export function shareCap(w: Window, share: Share | undefined, now: number) {
   if (now >= until) return undefined;
   return { left: Math.ceil((share.remaining * w.limit) / share.limit), seq: share.seq, until };
 }
+
+/**
+ * Whether a report (`remaining` of `limit`) of another window leaves room in `w` for another
+ * client's requests, `ours` of ours counted in it since its newest report: `w` has at least the
+ * report's share left, and fewer than ours alone would leave may be that share. A report of the
+ * per-second window that counts ours alone then says nothing of a longer window.
+ */
+export function leavesRoom(w: Window, remaining: number, limit: number, ours: number): boolean {
+  return w.limit !== undefined && Math.ceil((remaining * w.limit) / limit) < w.remaining - ours;
+}

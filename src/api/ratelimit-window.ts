@@ -44,6 +44,8 @@ export interface Window {
   /** Our requests let out since its refill was seen (undefined: not seen), and whether every report of this period counts no more. */
   oursSince?: number;
   oursAlone?: boolean;
+  /** Another client may have spent it unseen: a report of another window settled *maybe* as *none* within the share it leaves this one; its own next period's first report says. */
+  unsettled?: boolean;
   /** This period's reports of admitted requests, and the period's before it (a refill seen early may not be the server's yet). */
   reports: Report[];
   before: Report[];
@@ -172,7 +174,14 @@ export function endOf(w: Window): number | undefined {
  * of that (less the fastest round trip, as a report's bound).
  */
 export function noteStart(w: Window, sentAt: number, receivedAt: number, fastestMs: number): void {
-  if (!w.fromStart || w.startedAt === undefined || sentAt < w.startedAt || w.endBy !== undefined) return;
+  if (
+    !w.fromStart ||
+    w.unsettled ||
+    w.startedAt === undefined ||
+    sentAt < w.startedAt ||
+    w.endBy !== undefined
+  )
+    return;
   if (w.longestPeriodMs !== undefined) w.endBy = receivedAt + w.longestPeriodMs - fastestMs;
 }
 

@@ -5,7 +5,7 @@
 import { type Clock, realClock } from '../shared/clock.js';
 import type { RateLimitHeaders } from './ratelimit-headers.js';
 import { RecentRequests } from './ratelimit-recent.js';
-import { type Share, shareCap } from './ratelimit-share.js';
+import { leavesRoom, type Share, shareCap } from './ratelimit-share.js';
 import { type Hold, Turns, type WaitInfo } from './ratelimit-turns.js';
 import type { Sent, Window } from './ratelimit-window.js';
 import * as win from './ratelimit-window.js';
@@ -123,8 +123,9 @@ export class RateLimiter {
       // A new period. One whose start this limiter saw (after a refill) shows the window's whole length,
       // and, after a 429, whether another client spent some of it.
       if (w.since > Number.NEGATIVE_INFINITY) w.learned = true;
-      if (w.learned && this.others === 'maybe')
-        this.others = win.othersShown(w, remaining, this.sent) ?? 'maybe';
+      if (w.learned && (this.others === 'maybe' || (w.unsettled && this.others === 'none')))
+        this.others = this.settled(w, remaining, limit) ?? this.others;
+      w.unsettled = false;
       win.newPeriod(w, w.resetAt === undefined);
       Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false }, this.mark(ticket));
     } else if (remaining < w.remaining || ticket.seq > w.seq) {
@@ -140,6 +141,21 @@ export class RateLimiter {
     w.longestResetMs = Math.max(w.longestResetMs ?? 0, reset * 1000);
     const at = { reportSeq: ticket.seq, reportSentStep: this.sentStep(ticket), heardStep: this.step };
     win.noteReport(w, { ...at, remaining }, refused);
+  }
+
+  /**
+   * What a new period's first report of `w` says of another client after a 429, or after another
+   * window's report left it unsettled (undefined: nothing).
+   * Nobody else spent `w`; another window it does not name may have counted another's requests
+   * within the share it leaves, unseen: that one's own first report of a period says.
+   */
+  private settled(w: Window, remaining: number, limit?: number): 'none' | 'sure' | undefined {
+    const shown = win.othersShown(w, remaining, this.sent);
+    if (shown === 'none' && limit)
+      for (const other of this.windows.values())
+        if (other !== w && leavesRoom(other, remaining, limit, win.countedSince(this.sent, other)))
+          other.unsettled = true;
+    return shown;
   }
 
   /** The request ended (answered, or without a usable report: a network error, a timeout). */

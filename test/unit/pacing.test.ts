@@ -528,6 +528,25 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(f.at! - e.at!).toBeGreaterThanOrEqual(900);
   });
 
+  it("does not settle 'maybe another client' for a longer window from a per-second report that does not name it: that window's own first report does", async () => {
+    // The Free plan's windows. d, sent at the minute window's refill, is refused (maybe). After the
+    // pause e goes alone: 2 of 3 left in the per-second window, ours alone; of the minute window it
+    // says only that it has at least 14 of 20 left. f's report, the minute window's first of its
+    // period, counts 3 (17 left) against our two: another client, for sure, whose requests since are
+    // unseen: the minute window's last slot is left to it.
+    const { limiter, answer, clock } = answering();
+    await answer({ limit: 3, remaining: 2, reset: 1 });
+    clock.advance(1_100);
+    for (const remaining of [1, 0]) await answer({ limit: 20, remaining, reset: 50 });
+    const d = await answer({ limit: 20, remaining: 0, reset: 1 }, 2);
+    await answer({ limit: 3, remaining: 2, reset: 1 }, undefined, d.order);
+    let last = await answer({ limit: 20, remaining: 17, reset: 59 });
+    for (let remaining = 16; remaining >= 1; remaining--)
+      last = await answer({ limit: 20, remaining, reset: 50 });
+    const next = await limiter.acquire();
+    expect(next.at! - last.at!).toBeGreaterThanOrEqual(20_000);
+  });
+
   /** A 20's window with 3 left; two requests out, the newer answered first (2 left), then the older with `olderReport`. */
   async function olderAnsweredLast(olderReport: RateLimitHeaders) {
     const clock = fakeClock();
