@@ -512,17 +512,26 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(fourth.at! - third.at!).toBeGreaterThanOrEqual(9_000);
   });
 
+  /**
+   * The Free plan's windows: a per-second report (2 of 3 left), then 1.1 s on two answers of the
+   * minute window (it is full after them), and `refused`, let out at its end, meets a 429 (2 s).
+   */
+  async function refusedAtTheMinuteRefill() {
+    const { clock, limiter, answer } = answering();
+    await answer({ limit: 3, remaining: 2, reset: 1 });
+    clock.advance(1_100);
+    for (const remaining of [1, 0]) await answer({ limit: 20, remaining, reset: 50 });
+    const refused = await answer({ limit: 20, remaining: 0, reset: 1 }, 2);
+    return { limiter, answer, refused };
+  }
+
   it("forgets a window's requests of long ago once a period has passed since they were answered, though no report named it", async () => {
     // The per-second window refills at 1.1 s; b and c are counted in it, but their answers name
     // the minute window (full after c), so it has no end of its own. d, sent at the minute window's
     // end, is refused (maybe another client). After the pause, e goes alone: 1 of 3 left after our
     // one request (b and c are 50 s old): another client took one, for sure, and the per-second
     // window's last slot is left to it.
-    const { clock, limiter, answer } = answering();
-    await answer({ limit: 3, remaining: 2, reset: 1 });
-    clock.advance(1_100);
-    for (const remaining of [1, 0]) await answer({ limit: 20, remaining, reset: 50 });
-    const d = await answer({ limit: 20, remaining: 0, reset: 1 }, 2);
+    const { limiter, answer, refused: d } = await refusedAtTheMinuteRefill();
     const e = await answer({ limit: 3, remaining: 1, reset: 1 }, undefined, d.order);
     const f = await limiter.acquire();
     expect(f.at! - e.at!).toBeGreaterThanOrEqual(900);
@@ -534,11 +543,7 @@ describe('RateLimiter with more than one window (the server reports only the clo
     // says only that it has at least 14 of 20 left. f's report, the minute window's first of its
     // period, counts 3 (17 left) against our two: another client, for sure, whose requests since are
     // unseen: the minute window's last slot is left to it.
-    const { limiter, answer, clock } = answering();
-    await answer({ limit: 3, remaining: 2, reset: 1 });
-    clock.advance(1_100);
-    for (const remaining of [1, 0]) await answer({ limit: 20, remaining, reset: 50 });
-    const d = await answer({ limit: 20, remaining: 0, reset: 1 }, 2);
+    const { limiter, answer, refused: d } = await refusedAtTheMinuteRefill();
     await answer({ limit: 3, remaining: 2, reset: 1 }, undefined, d.order);
     let last = await answer({ limit: 20, remaining: 17, reset: 59 });
     for (let remaining = 16; remaining >= 1; remaining--)
