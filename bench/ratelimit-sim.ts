@@ -64,7 +64,7 @@ export interface Outcome {
   throughput: number;
   refused: number;
   per1000: number;
-  /** Requests of a trickling client the server admitted while ours ran. */
+  /** Requests of a trickling client or a companion the server admitted while ours ran. */
   theirs: number;
   /** The companion mtg client's requests admitted while ours ran, and its 429s. */
   companion: number;
@@ -155,6 +155,71 @@ export const SHAPES: Shape[] = [
     concurrency: 4,
     outMs: [10, 100],
     backMs: [10, 100],
+  },
+  // The second review's shapes (#31): a plain client trickling beside 3/1s+20/10s or beside pages,
+  // or another mtg client with a limiter of its own (`companion`: mtg watch, or cron's burst).
+  {
+    name: 'Free plan, one at a time (pages), a second client trickling 1/min',
+    windows: FREE,
+    requests: 3000,
+    trickleEveryMs: 60_000,
+    concurrency: 1,
+    outMs: 10,
+    backMs: 10,
+  },
+  {
+    name: 'Free plan, a second client trickling 12/min from 5 to 15 min',
+    windows: FREE,
+    requests: 3000,
+    trickleEveryMs: 5_000,
+    trickleStartMs: 300_000,
+    trickleStopMs: 900_000,
+    concurrency: 4,
+    outMs: 10,
+    backMs: 10,
+  },
+  {
+    name: '3/1s+20/10s, 8 at once, a second client trickling 30/min',
+    windows: SHORT,
+    requests: 3000,
+    trickleEveryMs: 2_000,
+    concurrency: 8,
+    outMs: 10,
+    backMs: 10,
+  },
+  // Held below the targets: the last slot of every window left to the other client (the per-second
+  // one's too) costs a third of the per-second rate where the 10 s window needs two thirds of it.
+  {
+    name: '3/1s+20/10s, a second client trickling 6/min',
+    windows: SHORT,
+    requests: 3000,
+    trickleEveryMs: 10_000,
+    concurrency: 4,
+    outMs: 10,
+    backMs: 10,
+    holds: { throughput: 0.918 },
+  },
+  {
+    name: '3/1s+20/10s, mtg watch beside (1 request each 10 s)',
+    windows: SHORT,
+    requests: 3000,
+    companion: { everyMs: 10_000, batch: 1, concurrency: 1 },
+    concurrency: 4,
+    outMs: 10,
+    backMs: 10,
+    holds: { throughput: 0.919 },
+  },
+  // A new process each time knows only the minute window after its first report, and sends 8 at once
+  // at its refill, into a per-second window ours fill.
+  {
+    name: 'Free plan, cron running mtg beside (20 requests, 8 at once, each 2 min)',
+    windows: FREE,
+    requests: 3000,
+    companion: { everyMs: 120_000, batch: 20, concurrency: 8, fresh: true },
+    concurrency: 4,
+    outMs: 10,
+    backMs: 10,
+    holds: { per1000: 88 },
   },
   {
     name: 'Pro plan 20/1s+300/1m, reordered answers',
@@ -304,7 +369,8 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
     minimumMs,
     throughput: minimumMs / elapsedMs,
     refused,
-    per1000: (refused / (total - theirs)) * 1000,
+    // A companion is an mtg client too: its 429s count with ours, per 1,000 of both (as two clients' do).
+    per1000: ((refused + companionRefused) / (total - trickleAdmitted)) * 1000,
     companion: companionIn,
     companionRefused,
     trickleRefused,

@@ -43,4 +43,14 @@ describe('the rate limiter against the sandbox windows (simulated on a virtual c
     expect(outcome.throughput).toBeGreaterThanOrEqual(0.95);
     expect(outcome.per1000).toBeLessThanOrEqual(5);
   });
+
+  // Seed 10: after a 429 at the minute window's refill, the per-second window's report (2 of 3 left,
+  // ours alone) settled 'maybe' as none, though the trickle had opened the minute window; ours bounded
+  // that period from our first send and met its real end early: a 429 a minute, 23 of 3,000.
+  it('pages beside a 1/min trickle, seed 10: a per-second report does not settle the minute window', async () => {
+    const shape = SHAPES.find((s) => s.name.includes('(pages), a second client trickling 1/min'))!;
+    const outcome = await simulate(shape, 10);
+    expect(outcome.throughput).toBeGreaterThanOrEqual(0.95);
+    expect(outcome.per1000).toBeLessThanOrEqual(5);
+  });
 });
