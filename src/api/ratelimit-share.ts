@@ -1,7 +1,7 @@
 // What the newest report says of the windows it does not name (spec section 8: every response reports
 // the window closest to exhaustion), for the limiter (ratelimit.ts) when another client shares them.
 
-import { periodMs, type Window } from './ratelimit-window.js';
+import { countedSince, othersShown, periodMs, type Sent, type Window } from './ratelimit-window.js';
 
 /** A report (Remaining of Limit) of window `of`, and its request. */
 export interface Share {
@@ -33,4 +33,25 @@ export function shareCap(w: Window, share: Share | undefined, now: number) {
  */
 export function leavesRoom(w: Window, remaining: number, limit: number, ours: number): boolean {
   return w.limit !== undefined && Math.ceil((remaining * w.limit) / limit) < w.remaining - ours;
+}
+
+/**
+ * What a new period's first report of `w` (`remaining` of `limit`) says of another client after a
+ * 429, or after another window's report left `w` unsettled (undefined: nothing). Nobody else spent
+ * `w`; another window it does not name may have counted another's requests within the share it
+ * leaves, unseen: that one is left unsettled, for its own first report of a period to say.
+ */
+export function settleOthers(
+  w: Window,
+  remaining: number,
+  limit: number | undefined,
+  sent: readonly Sent[],
+  windows: Map<string, Window>,
+): 'none' | 'sure' | undefined {
+  const shown = othersShown(w, remaining, sent);
+  if (shown === 'none' && limit)
+    for (const other of windows.values())
+      if (other !== w && leavesRoom(other, remaining, limit, countedSince(sent, other)))
+        other.unsettled = true;
+  return shown;
 }

@@ -251,6 +251,22 @@ export function windowKey(limit: number | undefined, reset: number): string {
   return `${limit ?? '?'}/${reset <= 1 ? 's' : 'long'}`;
 }
 
+/**
+ * When `w`, with no end known, has surely refilled: a period after the newest answer (at
+ * `lastDoneAt`), when answers came since its refill (the server decided each before its answer came
+ * back, in a period that ended within a period of that). One no report names, and that does not
+ * fill, gets no end otherwise, and kept counting requests of long ago. Those still out count anyway.
+ */
+export function staleAt(w: Window, lastDoneAt: number): number {
+  return w.since < lastDoneAt ? lastDoneAt + periodMs(w) : Number.POSITIVE_INFINITY;
+}
+
+/** Requests per second `windows` allow indefinitely (undefined before any allowance is known). */
+export function sustainableRate(windows: Iterable<Window>): number | undefined {
+  const rates = [...windows].map((w) => (w.limit ? w.limit / (periodMs(w) / 1000) : Infinity));
+  return rates.some(Number.isFinite) ? Math.min(...rates) : undefined;
+}
+
 export function newWindow(limit: number | undefined): Window {
   return { limit, remaining: 0, seq: 0, since: Number.NEGATIVE_INFINITY, reports: [], before: [] };
 }

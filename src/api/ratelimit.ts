@@ -5,7 +5,7 @@
 import { type Clock, realClock } from '../shared/clock.js';
 import type { RateLimitHeaders } from './ratelimit-headers.js';
 import { RecentRequests } from './ratelimit-recent.js';
-import { leavesRoom, type Share, shareCap } from './ratelimit-share.js';
+import { type Share, settleOthers, shareCap } from './ratelimit-share.js';
 import { type Hold, Turns, type WaitInfo } from './ratelimit-turns.js';
 import type { Sent, Window } from './ratelimit-window.js';
 import * as win from './ratelimit-window.js';
@@ -124,7 +124,7 @@ export class RateLimiter {
       // and, after a 429, whether another client spent some of it.
       if (w.since > Number.NEGATIVE_INFINITY) w.learned = true;
       if (w.learned && (this.others === 'maybe' || (w.unsettled && this.others === 'none')))
-        this.others = this.settled(w, remaining, limit) ?? this.others;
+        this.others = settleOthers(w, remaining, limit, this.sent, this.windows) ?? this.others;
       w.unsettled = false;
       win.newPeriod(w, w.resetAt === undefined);
       Object.assign(w, { remaining, seq: ticket.seq, resetAt: bound, estimated: false }, this.mark(ticket));
@@ -141,21 +141,6 @@ export class RateLimiter {
     w.longestResetMs = Math.max(w.longestResetMs ?? 0, reset * 1000);
     const at = { reportSeq: ticket.seq, reportSentStep: this.sentStep(ticket), heardStep: this.step };
     win.noteReport(w, { ...at, remaining }, refused);
-  }
-
-  /**
-   * What a new period's first report of `w` says of another client after a 429, or after another
-   * window's report left it unsettled (undefined: nothing).
-   * Nobody else spent `w`; another window it does not name may have counted another's requests
-   * within the share it leaves, unseen: that one's own first report of a period says.
-   */
-  private settled(w: Window, remaining: number, limit?: number): 'none' | 'sure' | undefined {
-    const shown = win.othersShown(w, remaining, this.sent);
-    if (shown === 'none' && limit)
-      for (const other of this.windows.values())
-        if (other !== w && leavesRoom(other, remaining, limit, win.countedSince(this.sent, other)))
-          other.unsettled = true;
-    return shown;
   }
 
   /** The request ended (answered, or without a usable report: a network error, a timeout). */
@@ -189,10 +174,7 @@ export class RateLimiter {
 
   /** Requests per second the windows seen so far allow indefinitely (undefined before any is known). */
   sustainableRate(): number | undefined {
-    const rates = [...this.windows.values()].map((w) =>
-      w.limit ? w.limit / (win.periodMs(w) / 1000) : Infinity,
-    );
-    return rates.some(Number.isFinite) ? Math.min(...rates) : undefined;
+    return win.sustainableRate(this.windows.values());
   }
 
   /** The time one request takes at the sustainable rate (ms). */
@@ -224,7 +206,7 @@ export class RateLimiter {
     if (!this.heardBack && inFlight) return { ms: undefined, reason: 'window' };
     let hold: Hold | undefined;
     for (const [key, w] of this.windows) {
-      if (now >= (win.endOf(w) ?? this.staleAt(w)) + RESET_MARGIN_MS) {
+      if (now >= (win.endOf(w) ?? win.staleAt(w, this.lastDoneAt)) + RESET_MARGIN_MS) {
         // Refilled: the next report says anew (without its allowance it cannot be counted). Another
         // client may be gone once a whole period of the longest window was ours alone: the next says.
         if (this.others === 'sure' && win.oursAlone(w, this.used(w.seq), this.windows)) this.others = 'maybe';
@@ -251,16 +233,6 @@ export class RateLimiter {
         hold = { ms, reason: 'window', limit: w.limit, estimated: w.estimated };
     }
     return hold;
-  }
-
-  /**
-   * When a window with no end known has surely refilled: a period after the newest answer, when
-   * answers came since its refill (the server decided each before its answer came back, in a period
-   * that ended within a period of that). One no report names, and that does not fill, gets no end
-   * otherwise, and kept counting requests of long ago. Those still out count anyway (used()).
-   */
-  private staleAt(w: Window): number {
-    return w.since < this.lastDoneAt ? this.lastDoneAt + win.periodMs(w) : Number.POSITIVE_INFINITY;
   }
 
   private send(now: number, order: number): Ticket {
