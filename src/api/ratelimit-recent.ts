@@ -36,27 +36,38 @@ export class RecentRequests {
   }
 
   /**
-   * The report of request `seq` (sent at `sentAt`, answered at `receivedAt`) when it names a
-   * per-second window: whether it is a 429 that counts more than our requests can make. The
-   * server's period that refused it began less than a period before its decision, and after every
-   * period that began with one of ours (its report counted it alone) and was over when it left, so
-   * only ours answered since the later of its send less a period and those periods' ends (their
-   * first's send plus a period), and sent before `receivedAt`, can be in its count. Not when a
-   * longer window of its allowance is known: a report in that one's last second says Reset 1 too.
+   * The answer to request `seq`, when it names a per-second window `w` (undefined: it does not):
+   * an admitted request counted alone began a period there, which a later refusal's count leaves
+   * out once over; a refusal (429) shows another client when it counts more than our requests can
+   * make. Not when a longer window of its allowance is known: its last second says Reset 1 too.
    */
-  showsOthers(
+  reported(
     seq: number,
-    { sentAt, receivedAt, refused }: { sentAt: number; receivedAt: number; refused: boolean },
+    at: { sentAt: number; receivedAt: number; refused: boolean },
     { limit, remaining, reset }: RateLimitHeaders,
     windows: Map<string, Window>,
   ): boolean {
     if (!limit || remaining === undefined || reset === undefined || reset > 1) return false;
     const w = windows.get(windowKey(limit, reset));
     if (!w || windows.has(windowKey(limit, Number.POSITIVE_INFINITY))) return false;
-    if (!refused) {
-      if (remaining === limit - 1) for (const r of this.list) if (r.seq === seq) r.began = w;
-      return false;
-    }
+    if (at.refused) return this.showsOthers(seq, at, limit - remaining, w);
+    if (remaining === limit - 1) for (const r of this.list) if (r.seq === seq) r.began = w;
+    return false;
+  }
+
+  /**
+   * Whether a 429 of per-second window `w` that counted `count` requests counts more than ours can
+   * make. The server's period that refused it began less than a period before its decision, and
+   * after every period that began with one of ours and was over when the refused one left, so only
+   * ours answered since the later of its send less a period and those periods' ends (their first's
+   * send plus a period), and sent before its answer came back, can be in its count.
+   */
+  private showsOthers(
+    seq: number,
+    { sentAt, receivedAt }: { sentAt: number; receivedAt: number },
+    count: number,
+    w: Window,
+  ): boolean {
     const period = periodMs(w);
     let since = sentAt - period;
     for (const first of this.list)
@@ -65,6 +76,6 @@ export class RecentRequests {
     const ours = this.list.filter(
       (r) => r.seq !== seq && r.sentAt < receivedAt && (r.doneAt ?? Number.POSITIVE_INFINITY) > since,
     );
-    return ours.length < limit - remaining;
+    return ours.length < count;
   }
 }

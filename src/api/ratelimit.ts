@@ -106,7 +106,7 @@ export class RateLimiter {
     const key = win.windowKey(limit, reset);
     const w = this.windows.get(key) ?? win.newWindow(limit);
     this.windows.set(key, w);
-    if (this.recent.showsOthers(ticket.seq, { sentAt, receivedAt, refused }, headers, this.windows))
+    if (this.recent.reported(ticket.seq, { sentAt, receivedAt, refused }, headers, this.windows))
       this.others = 'sure';
     if (limit) this.share = { remaining, limit, seq: ticket.seq, of: w };
     if (mine) Object.assign(mine, { named: w, share: limit ? remaining / limit : undefined });
