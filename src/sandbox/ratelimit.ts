@@ -67,7 +67,9 @@ export type RateDecision =
   | { allowed: true; state: RateState }
   | { allowed: false; state: RateState; retryAfterSeconds: number; window: LimitWindow };
 
-const ceilSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+// Less a nanosecond: times in ms with fractions (a virtual clock) make `start + windowMs - now` a hair
+// over the window for a request that opened it, which would say 2 s for a per-second window.
+const ceilSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000 - 1e-9));
 
 export class RateLimiter {
   private readonly starts: number[];

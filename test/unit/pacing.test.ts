@@ -702,6 +702,18 @@ describe('RateLimiter under slow answers and partial headers (review findings 1 
   });
 });
 
+describe("the sandbox's windows on a virtual clock", () => {
+  it('say Reset 1 to a request that opened a per-second window at a time with a fraction of a ms', () => {
+    // 1048071.8337989136 + 1000 - 1048071.8337989136 is 1000.0000000001 in floating point: Reset 2,
+    // which a client keys as a window longer than a second (3/long), and paces by a minute's guess.
+    const server = new SandboxLimiter([
+      { limit: 3, windowMs: 1000 },
+      { limit: 20, windowMs: 60_000 },
+    ]);
+    expect(server.take(1_048_071.8337989136)!.state).toEqual({ limit: 3, remaining: 2, resetSeconds: 1 });
+  });
+});
+
 describe("RateLimiter against the sandbox's windows, when a request's two legs differ", () => {
   /**
    * The client's limiter and the sandbox's fixed windows ("3/1s,20/10s") on one fake clock. Each
