@@ -187,8 +187,10 @@ export const SHAPES: Shape[] = [
     outMs: 10,
     backMs: 10,
   },
-  // Held below the targets: the last slot of every window left to the other client (the per-second
-  // one's too) costs a third of the per-second rate where the 10 s window needs two thirds of it.
+  // A slow second client beside 3/1s+20/10s: leaving it the last slot of each second starved the 10 s
+  // window (which needs 2 of each second's 3); ours spread that window's allowance at its rate instead.
+  // Mtg watch beside: its 429s before ours know of it (all refused, it shows in no count) are not
+  // met on seeds 2-4 and 6-8 (6-32 per 1,000 of both; ours 1-3 of 3,000).
   {
     name: '3/1s+20/10s, a second client trickling 6/min',
     windows: SHORT,
@@ -197,7 +199,6 @@ export const SHAPES: Shape[] = [
     concurrency: 4,
     outMs: 10,
     backMs: 10,
-    holds: { throughput: 0.918 },
   },
   {
     name: '3/1s+20/10s, mtg watch beside (1 request each 10 s)',
@@ -207,7 +208,6 @@ export const SHAPES: Shape[] = [
     concurrency: 4,
     outMs: 10,
     backMs: 10,
-    holds: { throughput: 0.919 },
   },
   // A new process each time knows only the minute window after its first report, and sends 8 at once
   // at its refill, into a per-second window ours fill.

@@ -12,6 +12,15 @@ export interface WaitInfo {
   limit?: number;
 }
 
+/** A request the limiter let out (RateLimiter.acquire()). */
+export interface Ticket {
+  seq: number;
+  /** When the request was let out (the limiter's clock). */
+  at?: number;
+  /** The caller's place in the queue: a retry passes it back to acquire() to keep its turn. */
+  order?: number;
+}
+
 /** How long the next request must wait (ms), or until the limiter hears back (`ms` undefined). */
 export type Hold = {
   ms: number | undefined;

@@ -30,6 +30,8 @@ export interface Window {
   startedAt?: number;
   /** This period's end bounded by its start: the first answer to a request sent since its refill, plus the longest the period can be. */
   endBy?: number;
+  /** The longest from our first request of a period to its end's bound seen (ms): a period is at least about as long. */
+  longestSpanMs?: number;
   /** The longest the period can be, as its ends and starts seen so far bound it (ms). */
   longestPeriodMs?: number;
   /** This period began with our first request since the refill: the window was full until then, and no other client shows. */
@@ -44,6 +46,9 @@ export interface Window {
   /** Our requests let out since its refill was seen (undefined: not seen), and whether every report of this period counts no more. */
   oursSince?: number;
   oursAlone?: boolean;
+  /** The fewest requests of another client its reports of this period show (counted beyond ours let out since its refill), and of the period before (undefined: not seen from its refill). */
+  othersSeen?: number;
+  othersBefore?: number;
   /** Another client may have spent it unseen: a report of another window settled *maybe* as *none* within the share it leaves this one; its own next period's first report says. */
   unsettled?: boolean;
   /** This period's reports of admitted requests, and the period's before it (a refill seen early may not be the server's yet). */
@@ -129,7 +134,7 @@ export function stillOfUse(sent: Sent[], windows: Iterable<Window>): Sent[] {
 
 /** A window seen to refill (at `now`): all its allowance left, its reports so far now the period before's. */
 export function refill(w: Window, seq: number, now: number, mark: Partial<Window>): void {
-  const fresh = { oursSince: 0, oursAlone: true };
+  const fresh = { oursSince: 0, oursAlone: true, othersSeen: 0, othersBefore: w.othersSeen };
   Object.assign(w, { remaining: w.limit, seq, since: now, before: w.reports, reports: [], ...fresh }, mark);
 }
 
@@ -147,6 +152,8 @@ export function noteReport(w: Window, report: Report, refused: boolean): void {
   if (!refused) w.reports.push(report);
   const counted = w.limit === undefined ? Number.POSITIVE_INFINITY : w.limit - report.remaining;
   if (refused || counted > (w.oursSince ?? Number.NEGATIVE_INFINITY)) w.oursAlone = false;
+  if (!refused && w.oursSince !== undefined)
+    w.othersSeen = Math.max(w.othersSeen ?? 0, counted - w.oursSince);
 }
 
 /**
@@ -194,6 +201,8 @@ export function noteStart(w: Window, sentAt: number, receivedAt: number, fastest
 export function closePeriod(w: Window, used: number, fastestMs?: number): void {
   const full = w.remaining - used <= 0;
   const end = endOf(w);
+  if (w.startedAt !== undefined && end !== undefined && !w.estimated)
+    w.longestSpanMs = Math.max(w.longestSpanMs ?? 0, end - w.startedAt);
   if (
     fastestMs !== undefined &&
     w.fromStart &&
@@ -259,6 +268,57 @@ export function windowKey(limit: number | undefined, reset: number): string {
  */
 export function staleAt(w: Window, lastDoneAt: number): number {
   return w.since < lastDoneAt ? lastDoneAt + periodMs(w) : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * `w`'s period for spreading its allowance: a window not named at its period's start (the per-second
+ * one is closer to exhaustion then) shows a Reset shorter than its period, and a period lasts about
+ * as long as from our first request in it to its end's bound.
+ */
+const spreadMs = (w: Window) =>
+  w.learned ? Math.max(periodMs(w), w.longestSpanMs ?? 0) : (w.longestSpanMs ?? periodMs(w));
+/** Requests per ms `w` allows indefinitely (Infinity: no allowance known); `ms`: its period. */
+const rateOf = (w: Window, ms = periodMs(w)) => (w.limit ? w.limit / ms : Number.POSITIVE_INFINITY);
+
+/**
+ * A shorter window than `b` whose last slot, kept back for another client, would starve `b`: the rest
+ * of each of its periods, found over only at its end's bound plus `overheadMs` (the margin and a round
+ * trip), carries no more than `b`'s rate (3/1s beside 20/10s: 2 in 1.07 s, where 20/10s needs 2 a
+ * second; the Free plan's 20 a minute needs a sixth of that). Ours spread at `b`'s rate leave one of
+ * its slots to the other anyway (at most 2 of ours a second).
+ */
+function starves(w: Window, b: Window, overheadMs: number): boolean {
+  if (w === b || !w.limit || periodMs(w) >= periodMs(b)) return false;
+  const rate = rateOf(b, spreadMs(b));
+  return (w.limit - 1) / (periodMs(w) + overheadMs) <= rate && Math.ceil(periodMs(w) * rate) < w.limit;
+}
+
+/**
+ * The window whose rate binds (the lowest; its period known: a refill seen), when a shorter window's
+ * last slot, kept back for another client, would starve it, and that client spent at most one slot of
+ * its period before (a light one: a script, mtg watch). Ours then go no faster than its rate, its
+ * allowance spread over its period (spreadAt()), and no window's last slot is kept back: the other's
+ * request finds room between ours.
+ */
+export function binding(windows: Iterable<Window>, overheadMs: number): Window | undefined {
+  const all = [...windows];
+  const slowest = all.reduce<Window | undefined>((a, w) => (!a || rateOf(w) < rateOf(a) ? w : a), undefined);
+  if (!slowest || !(slowest.learned || slowest.longestSpanMs) || !(slowest.othersBefore! <= 1))
+    return undefined;
+  return all.some((w) => starves(w, slowest, overheadMs)) ? slowest : undefined;
+}
+
+/**
+ * When `w`'s next request may go, its allowance spread over its period (`counted`: ours since its
+ * newest report): the k-th of a period (another client's counted too) k times its period over its
+ * allowance after our first, or, once its end is bounded, early enough that the rest fit before it.
+ * Undefined: at once (the period's first).
+ */
+export function spreadAt(w: Window, counted: number): number | undefined {
+  if (w.startedAt === undefined || !w.limit) return undefined;
+  const gap = spreadMs(w) / w.limit;
+  const k = w.limit - w.remaining + counted;
+  return Math.min(w.startedAt + k * gap, (endOf(w) ?? Number.POSITIVE_INFINITY) - (w.limit - k) * gap);
 }
 
 /** Requests per second `windows` allow indefinitely (undefined before any allowance is known). */

@@ -6,12 +6,12 @@ import { type Clock, realClock } from '../shared/clock.js';
 import type { RateLimitHeaders } from './ratelimit-headers.js';
 import { RecentRequests } from './ratelimit-recent.js';
 import { type Share, settleOthers, shareCap } from './ratelimit-share.js';
-import { type Hold, Turns, type WaitInfo } from './ratelimit-turns.js';
+import { type Hold, type Ticket, Turns, type WaitInfo } from './ratelimit-turns.js';
 import type { Sent, Window } from './ratelimit-window.js';
 import * as win from './ratelimit-window.js';
 
 export { parseRateLimitHeaders, parseRetryAfter, type RateLimitHeaders } from './ratelimit-headers.js';
-export type { WaitInfo } from './ratelimit-turns.js';
+export type { Ticket, WaitInfo } from './ratelimit-turns.js';
 
 /** Past a window's reported end before it counts as refilled: Reset is whole seconds, clocks differ. */
 export const RESET_MARGIN_MS = 50;
@@ -23,14 +23,6 @@ export interface RateLimiterOptions {
   /** Sleeps `ms`, ending early when `cancel` aborts; may throw to stop every waiter (Ctrl-C). Default: the clock's. */
   sleep?: (ms: number, cancel?: AbortSignal) => Promise<void>;
   onWait?: (info: WaitInfo) => void;
-}
-
-export interface Ticket {
-  seq: number;
-  /** When the request was let out (the limiter's clock). */
-  at?: number;
-  /** The caller's place in the queue: a retry passes it back to acquire() to keep its turn. */
-  order?: number;
 }
 
 /**
@@ -89,7 +81,7 @@ export class RateLimiter {
       if (this.others === 'none') this.others = 'maybe';
       this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + refusedForSeconds * 1000);
     }
-    this.notify();
+    this.turns.notify();
   }
 
   private record(ticket: Ticket, headers: RateLimitHeaders, refused: boolean): void {
@@ -146,7 +138,7 @@ export class RateLimiter {
   /** The request ended (answered, or without a usable report: a network error, a timeout). */
   settle(ticket: Ticket): void {
     this.done(ticket);
-    this.notify();
+    this.turns.notify();
   }
 
   private done(ticket: Ticket, refused = false): Sent | undefined {
@@ -164,7 +156,7 @@ export class RateLimiter {
   /** Nobody sends until `seconds` from now. */
   pause(seconds: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + seconds * 1000);
-    this.notify();
+    this.turns.notify();
   }
 
   /** The least time `requests` more take under the windows seen so far (ms; undefined: none known). */
@@ -177,6 +169,8 @@ export class RateLimiter {
     return win.sustainableRate(this.windows.values());
   }
 
+  /** The window whose allowance ours spread (a shorter one's period is found over at its bound plus the margin and a round trip). */
+  private spread = () => win.binding(this.windows.values(), RESET_MARGIN_MS + this.fastestMs);
   /** The time one request takes at the sustainable rate (ms). */
   sustainableMsPerRequest(): number | undefined {
     const rate = this.sustainableRate();
@@ -205,6 +199,7 @@ export class RateLimiter {
     // Nothing known yet: one request finds out what the windows are before others follow it.
     if (!this.heardBack && inFlight) return { ms: undefined, reason: 'window' };
     let hold: Hold | undefined;
+    const spread = this.others === 'sure' ? this.spread() : undefined;
     for (const [key, w] of this.windows) {
       if (now >= (win.endOf(w) ?? win.staleAt(w, this.lastDoneAt)) + RESET_MARGIN_MS) {
         // Refilled: the next report says anew (without its allowance it cannot be counted). Another
@@ -218,16 +213,19 @@ export class RateLimiter {
       // Maybe another client: a refilled window's first request goes alone, to hear what others left.
       if (this.others !== 'none' && w.resetAt === undefined && inFlight)
         return { ms: undefined, reason: 'window' };
-      // Surely another: a window's last slot is left to it, whose requests since the report are
-      // unseen (both taking it is a 429); one unreported since its refill has at most the newest report's share.
+      // Surely another: a window's last slot is left to it, whose requests since the report are unseen
+      // (both taking it is a 429), unless ours spread the binding window's allowance, which leaves it
+      // room; one unreported since its refill has at most the newest report's share.
       const cap = this.others === 'sure' ? shareCap(w, this.share, now) : undefined;
       const counted = this.used(w.seq) + win.unplaced(this.sent, w);
       const left = Math.min(w.remaining - counted, cap ? cap.left - this.used(cap.seq) : Infinity);
-      if (left > (this.others === 'sure' ? 1 : 0)) continue;
+      const full = left <= (this.others === 'sure' && !spread ? 1 : 0);
+      const spreadAt = w === spread ? win.spreadAt(w, counted) : undefined;
+      if (!full && !(spreadAt! > now)) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.
-      if (w.resetAt === undefined && !cap && !inFlight)
+      if (full && w.resetAt === undefined && !cap && !inFlight)
         Object.assign(w, { resetAt: (w.startedAt ?? now) + win.periodMs(w), estimated: true });
-      const end = cap?.until ?? win.endOf(w);
+      const end = full ? (cap?.until ?? win.endOf(w)) : spreadAt;
       const ms = end === undefined ? undefined : end - now + RESET_MARGIN_MS;
       if (!hold || (hold.ms !== undefined && (ms === undefined || ms > hold.ms)))
         hold = { ms, reason: 'window', limit: w.limit, estimated: w.estimated };
@@ -242,9 +240,5 @@ export class RateLimiter {
     this.recent.sent(ticket.seq, now, this.windows.values());
     for (const w of this.windows.values()) win.noteSend(w, now);
     return ticket;
-  }
-
-  private notify(): void {
-    this.turns.notify();
   }
 }

@@ -714,19 +714,25 @@ describe("the sandbox's windows on a virtual clock", () => {
   });
 });
 
+/** Our limiter and the sandbox's fixed windows ("3/1s,20/10s") on one fake clock. */
+function onShortWindows(maxWaitMs: number) {
+  const clock = fakeClock();
+  const client = new RateLimiter({ maxWaitMs, clock });
+  const server = new SandboxLimiter([
+    { limit: 3, windowMs: 1000 },
+    { limit: 20, windowMs: 10_000 },
+  ]);
+  return { clock, client, server };
+}
+
 describe("RateLimiter against the sandbox's windows, when a request's two legs differ", () => {
   /**
-   * The client's limiter and the sandbox's fixed windows ("3/1s,20/10s") on one fake clock. Each
-   * request takes `out` ms to reach the server (which decides then) and `back` ms to come back:
-   * the client sees only the sum. Returns how many the server refused.
+   * onShortWindows(), and one request in turn: each takes `out` ms to reach the server (which
+   * decides then) and `back` ms to come back: the client sees only the sum. Returns how many the
+   * server refused.
    */
   function account() {
-    const clock = fakeClock();
-    const client = new RateLimiter({ maxWaitMs: 60_000, clock });
-    const server = new SandboxLimiter([
-      { limit: 3, windowMs: 1000 },
-      { limit: 20, windowMs: 10_000 },
-    ]);
+    const { clock, client, server } = onShortWindows(60_000);
     let refused = 0;
     const request = async (out: number, back: number) => {
       const ticket = await client.acquire();
@@ -765,5 +771,56 @@ describe("RateLimiter against the sandbox's windows, when a request's two legs d
     await request(150, 10);
     for (let i = 0; i < 6; i++) await request(0, 0);
     expect(refused()).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('RateLimiter beside another client on 3/1s+20/10s windows', () => {
+  /**
+   * Ours one request at a time (10 ms each way) against the sandbox's windows, and a plain client on
+   * the same key sending one request each 10 s (a 429 waited out by its Retry-After), for `ms`: the
+   * requests the server admitted after the first minute (ours and the other's), and our 429s.
+   */
+  async function besideATrickle(ms: number) {
+    const { clock, client, server } = onShortWindows(600_000);
+    let otherAt = 4_321;
+    let admitted = 0;
+    let refused = 0;
+    // The other client's requests due before `now`, in their order (the server decides in time order).
+    const other = (now: number) => {
+      while (otherAt <= now) {
+        const decision = server.take(otherAt)!;
+        if (decision.allowed && otherAt >= 60_000) admitted++;
+        otherAt += decision.allowed ? 10_020 : decision.retryAfterSeconds * 1000 + 20;
+      }
+    };
+    while (clock.now() < ms) {
+      const ticket = await client.acquire();
+      other(clock.now() + 10);
+      clock.advance(10);
+      const decision = server.take(clock.now())!;
+      clock.advance(10);
+      if (!decision.allowed) {
+        refused++;
+        client.observe(
+          ticket,
+          { ...decision.state, reset: decision.state.resetSeconds },
+          decision.retryAfterSeconds,
+        );
+        continue;
+      }
+      if (clock.now() >= 60_010) admitted++;
+      client.observe(ticket, { ...decision.state, reset: decision.state.resetSeconds });
+    }
+    return { admitted, refused };
+  }
+
+  it("spreads the 10 s window's allowance at its rate, not leaving each second's last slot to the other (which starved that window)", async () => {
+    // 20 a 10 s need 2 of each second's 3: with each second's last slot left to the other client,
+    // ours made 2 a second at most, each second found over only at its end's bound (1.05 s), then
+    // the 10 s window's last slot left too: 92% of the windows' rate. Spread at one each 0.5 s, ours
+    // leave a slot of each second anyway, and the other's request takes it.
+    const { admitted, refused } = await besideATrickle(600_000);
+    expect(admitted / ((540_000 / 10_000) * 20)).toBeGreaterThanOrEqual(0.95);
+    expect(refused).toBeLessThanOrEqual(5);
   });
 });
