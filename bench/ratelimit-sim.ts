@@ -189,8 +189,8 @@ export const SHAPES: Shape[] = [
   },
   // A slow second client beside 3/1s+20/10s: leaving it the last slot of each second starved the 10 s
   // window (which needs 2 of each second's 3); ours spread that window's allowance at its rate instead.
-  // Mtg watch beside: its 429s before ours know of it (all refused, it shows in no count) are not
-  // met on seeds 2-4 and 6-8 (6-32 per 1,000 of both; ours 1-3 of 3,000).
+  // Mtg watch beside misses the 429 target on seeds 2-4 and 6 (6-32 per 1,000 of both; ours 1-6 of
+  // 3,000): the watch client's 429s before ours know of it (refused each time, it shows in no count).
   {
     name: '3/1s+20/10s, a second client trickling 6/min',
     windows: SHORT,

@@ -36,6 +36,17 @@ export class RecentRequests {
   }
 
   /**
+   * When the `k`-th latest of our requests the server had decided by the answer back at `at` was
+   * decided, at the latest: its answer (those still out then may be among them, unseen: they count
+   * first). Infinity: fewer were answered.
+   */
+  decidedBy(k: number, at: number): number {
+    const out = this.list.filter((r) => r.sentAt < at && (r.doneAt === undefined || r.doneAt > at)).length;
+    const answered = this.list.filter((r) => r.doneAt !== undefined && r.doneAt <= at).map((r) => r.doneAt!);
+    return answered.sort((a, b) => b - a)[k - 1 - out] ?? Number.POSITIVE_INFINITY;
+  }
+
+  /**
    * The answer to request `seq`, when it names a per-second window `w` (undefined: it does not):
    * an admitted request counted alone began a period there, which a later refusal's count leaves
    * out once over; a refusal (429) shows another client when it counts more than our requests can

@@ -169,6 +169,11 @@ export function oursAlone(w: Window, used: number, windows: Map<string, Window>)
   return w.oursAlone === true && w.reports.length > 0 && w.remaining - used >= 1;
 }
 
+/** `w`'s period began by `at` (a request's decision, as a report's bound): it ends within its period of that. */
+export function endsBy(w: Window, at: number): void {
+  if (w.resetAt !== undefined) w.resetAt = Math.min(w.resetAt, at + periodMs(w));
+}
+
 /** When the window refills: the earliest of its reports' bounds and the one its start gives. */
 export function endOf(w: Window): number | undefined {
   const end = Math.min(w.resetAt ?? Number.POSITIVE_INFINITY, w.endBy ?? Number.POSITIVE_INFINITY);
@@ -306,6 +311,14 @@ export function binding(windows: Iterable<Window>, overheadMs: number): Window |
   if (!slowest || !(slowest.learned || slowest.longestSpanMs) || !(slowest.othersBefore! <= 1))
     return undefined;
   return all.some((w) => starves(w, slowest, overheadMs)) ? slowest : undefined;
+}
+
+/**
+ * Whether `w` is a shorter window whose last slot ours spread at `spread`'s rate leave to a light
+ * other client (see starves()): its count holds at most one of that client's requests.
+ */
+export function starved(w: Window, spread: Window | undefined, overheadMs: number): boolean {
+  return spread !== undefined && starves(w, spread, overheadMs);
 }
 
 /**

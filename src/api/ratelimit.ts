@@ -131,6 +131,9 @@ export class RateLimiter {
       w.resetAt = Math.min(w.resetAt, bound);
     }
     w.longestResetMs = Math.max(w.longestResetMs ?? 0, reset * 1000);
+    // Beside ours spread, a starved window counts at most one of the other's: it began by the earlier of ours it holds.
+    if (!refused && limit && win.starved(w, this.spread(), RESET_MARGIN_MS + this.fastestMs))
+      win.endsBy(w, this.recent.decidedBy(limit - remaining - 1, receivedAt) - this.fastestMs);
     const at = { reportSeq: ticket.seq, reportSentStep: this.sentStep(ticket), heardStep: this.step };
     win.noteReport(w, { ...at, remaining }, refused);
   }

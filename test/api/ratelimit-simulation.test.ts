@@ -44,6 +44,17 @@ describe('the rate limiter against the sandbox windows (simulated on a virtual c
     expect(outcome.per1000).toBeLessThanOrEqual(5);
   });
 
+  // Seed 7: ours spread the 10 s window's allowance (2 a second, a slot of each second left to the
+  // watch client); each second the watch's request filled, ours waited out its end's bound from that
+  // report (a second after our second request, not our first), then caught up with 3 in one second,
+  // where the watch's next request met a 429: 22 of them, 7.9 per 1,000 of both.
+  it('mtg watch beside on 3/1s+20/10s, seed 7: a second its request filled ends a second after the first of ours it holds', async () => {
+    const shape = SHAPES.find((s) => s.name.includes('mtg watch beside'))!;
+    const outcome = await simulate(shape, 7);
+    expect(outcome.throughput).toBeGreaterThanOrEqual(0.95);
+    expect(outcome.per1000).toBeLessThanOrEqual(5);
+  });
+
   // Seed 10: after a 429 at the minute window's refill, the per-second window's report (2 of 3 left,
   // ours alone) settled 'maybe' as none, though the trickle had opened the minute window; ours bounded
   // that period from our first send and met its real end early: a 429 a minute, 23 of 3,000.
