@@ -3,10 +3,12 @@
 //   mtg                     the binary: the official node binary of NODE_VERSION (npm's
 //                           node-<platform>-<arch> package, fetched once into the cache that
 //                           scripts/node-lines.sh uses); its main script answers --version and
-//                           help (src/cli/sea-main.ts, entry.ts), and the CLI is an asset, one
-//                           script, with two V8 code caches (the API's commands, the mirror's) made
-//                           by running the commonest commands at build time (src/cli/sea-cli.ts):
-//                           those compile nothing at start
+//                           help (src/cli/sea-main.ts, entry.ts), and the CLI's files are assets
+//                           (cli.cjs and the chunks it requires on first use, as the package builds
+//                           them: scripts/build-cli.mjs), each with V8 code caches (the API's
+//                           commands', the mirror's) made by running the commonest commands at
+//                           build time (src/cli/sea-cli.ts): those compile nothing at start, and
+//                           each command reads only the files it requires
 //   help.json               the pre-rendered help that answers --help without loading the CLI
 //   node_modules/           what mtg loads from files at run time: @napi-rs/keyring and its native
 //                           part (the credential store's helper), jq-web's jq.js and jq.wasm (--jq)
@@ -24,29 +26,15 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
-import {
-  chalkWithoutDetection,
-  define,
-  explicitUnicodeProperties,
-  importBundled,
-  lazyAssertForUndici,
-  lazyChildProcess,
-  lazyChildProcessForCommander,
-  lazyCrypto,
-  lazyFsPromises,
-  lazyUndiciHttp2,
-  leanUndici,
-  prebuiltValidators,
-  prebuiltViews,
-  undiciWithoutHttp,
-  zodEnglishOnly,
-} from './build-plugins.mjs';
+import { buildSplitCli } from './build-cli.mjs';
+import { define, explicitUnicodeProperties, importBundled } from './build-plugins.mjs';
 
 // The newest Node 26 (scripts/node-lines.sh pins the same; bump them together).
 const NODE_VERSION = '26.10.0';
@@ -123,28 +111,37 @@ const TRAINING = {
 const EXEC_ARGV = [];
 
 /**
- * The code caches of the CLI (src/cli/sea-cli.ts), `caches[kind]` for each kind of TRAINING: the
- * bundle run by scripts/sea-train.ts under the binary's node and options, against its own sandbox
- * (a mirror synced from it for the offline commands), in a private home; each training run starts
- * from the cache of the one before.
+ * The code caches of the CLI's files (src/cli/sea-cli.ts), in `<cacheDir>/<kind>/<file>.cache` for
+ * each kind of TRAINING, and `<cacheDir>/seed/` (each file compiled, not run: its top level): the
+ * files in `source` run by scripts/sea-train.ts under the binary's node and options, against its
+ * own sandbox (a mirror synced from it for the offline commands), in a private home; each training
+ * run starts from the caches of the one before, the first from the seed.
  */
-async function trainCodeCaches(node, work, source, caches) {
+async function trainCodeCaches(node, work, source, cacheDir) {
   const trainer = join(work, 'sea-train.cjs');
   await build({ ...bundleOptions, entryPoints: [join(root, 'scripts', 'sea-train.ts')], outfile: trainer });
   const home = join(work, 'home');
   mkdirSync(join(home, 'config'), { recursive: true });
-  const env = (cacheFile, extra = {}) => ({
+  const env = (caches, extra = {}) => ({
     PATH: process.env.PATH,
     HOME: home,
     MTG_CONFIG_DIR: join(home, 'config'),
     MTG_DATA_DIR: join(home, 'data'),
     MTG_SEA_TRAIN_SOURCE: source,
-    MTG_SEA_TRAIN_CACHE: cacheFile,
+    MTG_SEA_TRAIN_CACHE: join(cacheDir, caches),
     ...extra,
   });
-  const scratch = join(work, 'scratch.cache'); // the untrained runs' (the sandbox, the sync)
+  // (a failed run's stderr is in execFileSync's error)
+  const run = (args, caches, extra) =>
+    execFileSync(node, [...EXEC_ARGV, trainer, ...args], {
+      env: env(caches, extra),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  run([], 'seed', { MTG_SEA_TRAIN_MODE: 'seed' });
+  for (const kind of Object.keys(TRAINING)) cpSync(join(cacheDir, 'seed'), join(cacheDir, kind), { recursive: true });
+  // The untrained runs' (the sandbox, the sync).
   const sandbox = spawn(node, [trainer, 'sandbox', '--json', '--limits', 'none'], {
-    env: env(scratch),
+    env: env('scratch'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -158,21 +155,42 @@ async function trainCodeCaches(node, work, source, caches) {
     });
     const { baseUrl, apiKey } = JSON.parse(line);
     const api = { MTG_BASE_URL: baseUrl, MTG_API_KEY: apiKey };
-    // (a failed run's stderr is in execFileSync's error)
-    const run = (args, cacheFile) =>
-      execFileSync(node, [...EXEC_ARGV, trainer, ...args], {
-        env: env(cacheFile, api),
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-    run(['sync'], scratch);
+    run(['sync'], 'scratch', api);
     for (const [kind, commands] of Object.entries(TRAINING)) {
-      for (const args of commands) run(args, caches[kind]);
-      // One more run, only for its check that V8 takes the cache as written (it fails otherwise).
-      run(['--version'], caches[kind]);
+      for (const args of commands) run(args, kind, api);
+      // Every file compiled with the cache as written, only for the check that V8 takes it.
+      run([], kind, { MTG_SEA_TRAIN_MODE: 'check' });
     }
   } finally {
     sandbox.kill();
   }
+}
+
+/**
+ * The code cache assets (src/cli/sea-cli.ts, cacheAssetName), name -> file: for each of the CLI's
+ * files, `<file>@<kind>.cache` for each kind whose training changed its cache from the seed (a kind
+ * whose cache equals an earlier kind's stores none), and `<file>.cache`, the seed, when a kind left
+ * it as it was. No two are equal, so the build finds each once in the binary.
+ */
+function cacheAssets(files, cacheDir) {
+  const assets = {};
+  for (const name of files) {
+    const seed = join(cacheDir, 'seed', `${name}.cache`);
+    const seedBytes = readFileSync(seed);
+    const stored = [];
+    let seedUsed = false;
+    for (const kind of Object.keys(TRAINING)) {
+      const file = join(cacheDir, kind, `${name}.cache`);
+      const bytes = readFileSync(file);
+      if (bytes.equals(seedBytes)) seedUsed = true;
+      else if (!stored.some((other) => other.equals(bytes))) {
+        stored.push(bytes);
+        assets[`${name}@${kind}.cache`] = file;
+      }
+    }
+    if (seedUsed) assets[`${name}.cache`] = seed;
+  }
+  return assets;
 }
 
 /**
@@ -182,34 +200,37 @@ async function trainCodeCaches(node, work, source, caches) {
  * segment's addresses and file offsets agree modulo the page size); a second stores each at the
  * offset that aligns it. No asset changes length, so none moves: the second build's caches are
  * checked where they landed, and a build that could not align them fails.
+ * `caches`: asset name -> the cache's file; `assetFiles`: asset name -> the file to write the asset
+ * to (named in the SEA config); `blobBytes`: at least the size of everything the SEA blob holds.
  */
-async function buildWithAlignedCaches(node, config, binary, caches, assets) {
+async function buildWithAlignedCaches(node, config, binary, caches, assetFiles, blobBytes) {
   const { cacheAsset, CACHE_ASSET_PAD } = await importBundled('src/cli/sea-cli.ts');
-  const cacheOf = Object.fromEntries(
-    Object.entries(caches).map(([kind, file]) => [kind, readFileSync(file)]),
-  );
-  // Where a cache is in the binary: its first 256 bytes (V8's header, with the cache's length and
-  // checksum, then its data) found once and only once.
-  const whereIs = (built, kind) => {
-    const head = cacheOf[kind].subarray(0, 256);
-    const at = built.indexOf(head);
-    if (at < 0 || built.indexOf(head, at + 1) >= 0)
-      throw new Error(`the code cache cli-${kind}.cache is not once in the binary`);
-    return at;
+  const cacheOf = Object.fromEntries(Object.entries(caches).map(([name, file]) => [name, readFileSync(file)]));
+  // Where a cache is in the binary: its first 4 KB (V8's header, with the cache's length and
+  // checksum, then its data) found once and only once; all of them are in the SEA blob, so after
+  // the first the search is within the blob's size of it.
+  const whereIs = (built, name, near) => {
+    const head = cacheOf[name].subarray(0, 4096);
+    const from = near === undefined ? 0 : Math.max(0, near - blobBytes);
+    const to = near === undefined ? built.length : Math.min(built.length, near + blobBytes);
+    const window = built.subarray(from, to);
+    const at = window.indexOf(head);
+    if (at < 0 || window.indexOf(head, at + 1) >= 0)
+      throw new Error(`the code cache ${name} is not once in the binary`);
+    return from + at;
   };
-  const offsets = Object.fromEntries(Object.keys(caches).map((kind) => [kind, CACHE_ASSET_PAD]));
+  const offsets = Object.fromEntries(Object.keys(caches).map((name) => [name, CACHE_ASSET_PAD]));
   for (const pass of ['find', 'align']) {
-    for (const [kind, file] of Object.entries(assets))
-      writeFileSync(file, cacheAsset(cacheOf[kind], offsets[kind]));
+    for (const [name, file] of Object.entries(assetFiles)) writeFileSync(file, cacheAsset(cacheOf[name], offsets[name]));
     execFileSync(node, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
     const built = readFileSync(binary);
-    for (const kind of Object.keys(caches)) {
-      const at = whereIs(built, kind);
-      if (pass === 'find') offsets[kind] = CACHE_ASSET_PAD - ((at - offsets[kind]) % CACHE_ASSET_PAD);
+    let near;
+    for (const name of Object.keys(caches)) {
+      const at = whereIs(built, name, near);
+      near ??= at;
+      if (pass === 'find') offsets[name] = CACHE_ASSET_PAD - ((at - offsets[name]) % CACHE_ASSET_PAD);
       else if (at % CACHE_ASSET_PAD !== 0)
-        throw new Error(
-          `the code cache cli-${kind}.cache landed at ${at}, not a multiple of ${CACHE_ASSET_PAD}`,
-        );
+        throw new Error(`the code cache ${name} landed at ${at}, not a multiple of ${CACHE_ASSET_PAD}`);
     }
   }
 }
@@ -231,47 +252,31 @@ mkdirSync(outdir, { recursive: true });
 const work = mkdtempSync(join(outdir, '.build-'));
 try {
   const node = officialNode();
-  // The CLI (src/cli/bin.ts) in one script: what the package splits into chunks (required on first
-  // use) becomes lazy initialisers in the same file, so the same modules run, only when used.
-  const cli = await build({
-    ...bundleOptions,
-    entryPoints: [join(root, 'src', 'cli', 'bin.ts')],
-    write: false,
-    outfile: join(work, 'cli-bundle.cjs'),
-    loader: { '.mustache': 'text' },
-    // better-sqlite3 is the driver of node < 22.13 only; jq-web is loaded from node_modules/ beside
-    // the binary by its path (src/cli/jq.ts).
-    external: ['node:sqlite', 'better-sqlite3', 'jq-web'],
-    // import.meta.url (createRequire in src/mirror/driver.ts, keychain.ts, jq.ts): the binary's
-    // own path, so that node_modules/ beside it is where files are found.
-    define: { ...define, 'import.meta.url': '__mtgModuleUrl' },
-    banner: { js: "const __mtgModuleUrl = require('node:url').pathToFileURL(process.execPath).href;" },
-    plugins: [
-      explicitUnicodeProperties(node),
-      lazyChildProcessForCommander,
-      zodEnglishOnly,
-      leanUndici,
-      undiciWithoutHttp,
-      lazyUndiciHttp2,
-      lazyAssertForUndici,
-      lazyChildProcess,
-      lazyCrypto,
-      lazyFsPromises,
-      chalkWithoutDetection,
-      await prebuiltViews(),
-      await prebuiltValidators(),
-    ],
+  // The CLI (src/cli/bin.ts) as the package builds it, cli.cjs and chunks/ (scripts/build-cli.mjs),
+  // for this node; each file's import.meta.url the binary's own path, so that node_modules/ beside
+  // it is where files are found (createRequire in src/mirror/driver.ts, keychain.ts, jq.ts).
+  const split = join(work, 'split');
+  const built = await buildSplitCli({
+    outdir: split,
+    target: 'node26',
+    sourcemap: false,
+    moduleUrl: 'process.execPath',
+    plugins: [explicitUnicodeProperties(node)],
   });
   const { wrapCliBundle, CACHE_KINDS } = await importBundled('src/cli/sea-cli.ts');
-  // The binary asks for `cli-<kind>.cache` of every kind it can guess (sea-load.ts).
+  // The binary asks for `<file>@<kind>.cache` of every kind it can guess (sea-load.ts).
   if (Object.keys(TRAINING).join() !== CACHE_KINDS.join())
     throw new Error(`TRAINING's kinds (${Object.keys(TRAINING)}) are not sea-cli.ts's (${CACHE_KINDS})`);
-  const source = join(work, 'cli.js');
-  writeFileSync(source, wrapCliBundle(asciiOnly(cli.outputFiles[0].text)));
-  const caches = Object.fromEntries(
-    Object.keys(TRAINING).map((kind) => [kind, join(work, `cli-${kind}.cache`)]),
-  );
-  await trainCodeCaches(node, work, source, caches);
+  // Each file as the binary stores it (asset name: its path under split/, with /).
+  const source = join(work, 'cli');
+  const files = built.map((file) => relative(split, file).split('\\').join('/'));
+  for (const name of files) {
+    mkdirSync(dirname(join(source, name)), { recursive: true });
+    writeFileSync(join(source, name), wrapCliBundle(asciiOnly(readFileSync(join(split, name), 'utf8'))));
+  }
+  const cacheDir = join(work, 'caches');
+  await trainCodeCaches(node, work, source, cacheDir);
+  const caches = cacheAssets(files, cacheDir);
 
   const main = join(work, 'main.cjs');
   await build({
@@ -283,8 +288,9 @@ try {
   });
   const binary = join(outdir, process.platform === 'win32' ? 'mtg.exe' : 'mtg');
   const config = join(work, 'sea-config.json');
-  const assets = Object.fromEntries(
-    Object.keys(caches).map((kind) => [kind, join(work, `cli-${kind}.cache.asset`)]),
+  // Each cache asset's file, rewritten by buildWithAlignedCaches.
+  const cacheAssetFiles = Object.fromEntries(
+    Object.keys(caches).map((name, i) => [name, join(work, `cache-asset-${i}`)]),
   );
   writeFileSync(
     config,
@@ -293,16 +299,19 @@ try {
       output: binary,
       executable: node,
       disableExperimentalSEAWarning: true,
-      // The main script's own (small) cache; the CLI's is the asset.
+      // The main script's own (small) cache; the CLI's are assets.
       useCodeCache: true,
       execArgv: EXEC_ARGV,
       assets: {
-        'cli.js': source,
-        ...Object.fromEntries(Object.entries(assets).map(([kind, file]) => [`cli-${kind}.cache`, file])),
+        ...Object.fromEntries(files.map((name) => [name, join(source, name)])),
+        ...cacheAssetFiles,
       },
     }),
   );
-  await buildWithAlignedCaches(node, config, binary, caches, assets);
+  const blobBytes = [main, ...files.map((name) => join(source, name)), ...Object.values(caches)]
+    .map((file) => statSync(file).size)
+    .reduce((a, b) => a + b, 64 * 1024 + 2 * Object.keys(caches).length * 1024);
+  await buildWithAlignedCaches(node, config, binary, caches, cacheAssetFiles, blobBytes);
   const { buildHelpTexts } = await importBundled('src/cli/help-build.ts');
   writeFileSync(join(outdir, 'help.json'), JSON.stringify(buildHelpTexts()));
   const modules = join(root, 'node_modules');

@@ -1,9 +1,17 @@
 // What `require('./cli.cjs')` of entry.ts is in the standalone binary (scripts/build-binary.mjs):
-// the CLI from the binary's assets, with the code cache of its kind of command (sea-cli.ts).
-import { getRawAsset } from 'node:sea';
-import { cacheFromAsset, cacheKind, compileCli, runCli } from './sea-cli.js';
+// the CLI's files from the binary's assets, each with the code cache of its kind of command
+// (sea-cli.ts).
+import * as sea from 'node:sea';
+import { cacheAssetName, cacheFromAsset, cacheKind, compileCli, runCli } from './sea-cli.js';
 
-// The build stores the script in ASCII: read as latin1, a copy, where utf8 would decode it.
-const source = Buffer.from(getRawAsset('cli.js') as ArrayBuffer).toString('latin1');
-const cache = getRawAsset(`cli-${cacheKind(process.argv.slice(2), process.env)}.cache`) as ArrayBuffer;
-runCli(compileCli(source, cacheFromAsset(new Uint8Array(cache))));
+// (node 24.8+; @types/node of node 20 does not know it)
+const { getAssetKeys, getRawAsset } = sea as typeof sea & { getAssetKeys(): string[] };
+const kind = cacheKind(process.argv.slice(2), process.env);
+const assets = new Set(getAssetKeys());
+runCli((name) => {
+  // The build stores each file in ASCII: read as latin1, a copy, where utf8 would decode it.
+  const source = Buffer.from(getRawAsset(name) as ArrayBuffer).toString('latin1');
+  const cacheName = cacheAssetName(name, kind, (asset) => assets.has(asset));
+  const cache = cacheName ? cacheFromAsset(new Uint8Array(getRawAsset(cacheName) as ArrayBuffer)) : undefined;
+  return compileCli(name, source, cache);
+});

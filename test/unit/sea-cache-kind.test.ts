@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CACHE_KINDS, cacheKind } from '../../src/cli/sea-cli.js';
+import { CACHE_KINDS, cacheAssetName, cacheKind } from '../../src/cli/sea-cli.js';
 
 // The standalone binary starts each command with the code cache of its kind (src/cli/sea-load.ts);
 // a wrong guess costs only compiles, so these check the guesses the build trains for.
@@ -23,5 +23,30 @@ describe('the binary picks the code cache of the command it runs', () => {
     expect(cacheKind(['meetings', 'search', 'find'], {})).toBe('api');
     expect(cacheKind([], {})).toBe('api');
     expect(CACHE_KINDS).toEqual(['api', 'mirror']);
+  });
+});
+
+// Each of the CLI's files has, in the binary, the caches the build kept for it (no two equal): the
+// kind's own when its training changed the file's cache, the untrained one when it did not, and
+// another kind's only when that one holds all the kinds' (scripts/build-binary.mjs, cacheAssets).
+describe("the binary picks each file's code cache", () => {
+  const has = (...assets: string[]) => (asset: string) => assets.includes(asset);
+
+  it("takes the kind's own cache first, then the untrained one, then another kind's", () => {
+    const all = has('chunks/a.cjs@api.cache', 'chunks/a.cjs@mirror.cache', 'chunks/a.cjs.cache');
+    expect(cacheAssetName('chunks/a.cjs', 'mirror', all)).toBe('chunks/a.cjs@mirror.cache');
+    expect(cacheAssetName('chunks/a.cjs', 'api', all)).toBe('chunks/a.cjs@api.cache');
+    // The mirror's training never ran this file's functions: its top level is what the mirror needs.
+    const apiOnly = has('chunks/a.cjs@api.cache', 'chunks/a.cjs.cache');
+    expect(cacheAssetName('chunks/a.cjs', 'mirror', apiOnly)).toBe('chunks/a.cjs.cache');
+    // Both kinds trained it to the same cache: stored once, under the first kind.
+    expect(cacheAssetName('chunks/a.cjs', 'mirror', has('chunks/a.cjs@api.cache'))).toBe(
+      'chunks/a.cjs@api.cache',
+    );
+  });
+
+  it("never takes another file's cache, and none when the file has none", () => {
+    expect(cacheAssetName('cli.cjs', 'api', has('chunks/cli.cjs.cache', 'cli.cjs.js'))).toBeUndefined();
+    expect(cacheAssetName('chunks/b.cjs', 'api', has('chunks/a.cjs@api.cache'))).toBeUndefined();
   });
 });
