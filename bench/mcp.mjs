@@ -5,11 +5,12 @@
 //   - process start to the first `tools/list` answer, `mtg mcp` vs the SDK's own minimal stdio
 //     server (whole processes, interleaved, medians), <= 1.5x
 //   - peak RSS of an `mtg mcp` process after 1,000 mixed calls, <= 150 MB, and its RSS after a
-//     second 1,000 (flat: no growth)
+//     second 1,000 (flat: no growth); under node 26, the same for the standalone binary when
+//     dist-binary/mtg exists (`npm run build:binary`) or MTG_BENCH_BINARY names one
 // Prints figures and never fails on a missed target. BENCH_QUICK=1: 500 meetings, few runs (a smoke test).
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,11 @@ const MEETINGS = QUICK ? 500 : 5000;
 const LATENCY_CALLS = QUICK ? 30 : 200;
 const START_RUNS = QUICK ? 3 : 15;
 const MIXED_CALLS = QUICK ? 200 : 1000;
+// The standalone binary (its node is 26: measured beside the package only under node 26).
+const BINARY = process.version.startsWith('v26.')
+  ? process.env.MTG_BENCH_BINARY ||
+    (existsSync(join(ROOT, 'dist-binary', 'mtg')) ? join(ROOT, 'dist-binary', 'mtg') : undefined)
+  : undefined;
 
 const work = mkdtempSync(join(tmpdir(), 'mtg-bench-mcp-'));
 const dataDir = join(work, 'data');
@@ -63,9 +69,9 @@ async function inProcess() {
   ).start;
 }
 
-/** A line-delimited JSON-RPC session with a child process on stdio. */
-function session(argv) {
-  const child = spawn(process.execPath, argv, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+/** A line-delimited JSON-RPC session with a child process on stdio (node running argv, or cmd). */
+function session(argv, cmd = process.execPath) {
+  const child = spawn(cmd, argv, { env, stdio: ['pipe', 'pipe', 'ignore'] });
   const waiting = new Map();
   let buffer = '';
   let id = 0;
@@ -209,8 +215,13 @@ async function main() {
     rmSync(minimal, { force: true });
   }
 
-  // 3. Memory of one server over MIXED_CALLS mixed calls, twice.
-  const s = session([join(ROOT, 'bin', 'mtg.js'), 'mcp']);
+  // 3. Memory of one server over MIXED_CALLS mixed calls, twice: the package's, and the binary's.
+  await memory('', [join(ROOT, 'bin', 'mtg.js'), 'mcp'], process.execPath, ids, queries);
+  if (BINARY) await memory('binary: ', ['mcp'], BINARY, ids, queries);
+}
+
+async function memory(label, argv, cmd, ids, queries) {
+  const s = session(argv, cmd);
   await s.request('initialize', INIT);
   s.notify('notifications/initialized');
   const calls = [
@@ -237,14 +248,14 @@ async function main() {
   await s.end();
   const mb = (kb) => (kb / 1024).toFixed(0);
   row(
-    `peak RSS after ${MIXED_CALLS} mixed calls`,
+    `${label}peak RSS after ${MIXED_CALLS} mixed calls`,
     `${mb(first.peak)} MB`,
     '<= 150 MB',
     first.peak <= 150 * 1024,
   );
   const growth = (second.rss - first.rss) / first.rss;
   row(
-    `RSS after a second ${MIXED_CALLS} (${mb(first.rss)} MB -> ${mb(second.rss)} MB; peak ${mb(first.peak)} -> ${mb(second.peak)} MB)`,
+    `${label}RSS after a second ${MIXED_CALLS} (${mb(first.rss)} MB -> ${mb(second.rss)} MB; peak ${mb(first.peak)} -> ${mb(second.peak)} MB)`,
     `${(growth * 100).toFixed(1)}%`,
     'flat (<= 5%)',
     growth <= 0.05,

@@ -138,7 +138,8 @@ async function trainCodeCaches(node, work, source, cacheDir) {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
   run([], 'seed', { MTG_SEA_TRAIN_MODE: 'seed' });
-  for (const kind of Object.keys(TRAINING)) cpSync(join(cacheDir, 'seed'), join(cacheDir, kind), { recursive: true });
+  for (const kind of Object.keys(TRAINING))
+    cpSync(join(cacheDir, 'seed'), join(cacheDir, kind), { recursive: true });
   // The untrained runs' (the sandbox, the sync).
   const sandbox = spawn(node, [trainer, 'sandbox', '--json', '--limits', 'none'], {
     env: env('scratch'),
@@ -157,7 +158,10 @@ async function trainCodeCaches(node, work, source, cacheDir) {
     const api = { MTG_BASE_URL: baseUrl, MTG_API_KEY: apiKey };
     run(['sync'], 'scratch', api);
     for (const [kind, commands] of Object.entries(TRAINING)) {
-      for (const args of commands) run(args, kind, api);
+      // The mirror's commands as a user reads a mirror offline: no base URL or key in the
+      // environment (with them, find ran the configuration's other branches, and ~9 KB of functions
+      // it runs without them were compiled at every start).
+      for (const args of commands) run(args, kind, kind === 'mirror' ? {} : api);
       // Every file compiled with the cache as written, only for the check that V8 takes it.
       run([], kind, { MTG_SEA_TRAIN_MODE: 'check' });
     }
@@ -205,7 +209,9 @@ function cacheAssets(files, cacheDir) {
  */
 async function buildWithAlignedCaches(node, config, binary, caches, assetFiles, blobBytes) {
   const { cacheAsset, CACHE_ASSET_PAD } = await importBundled('src/cli/sea-cli.ts');
-  const cacheOf = Object.fromEntries(Object.entries(caches).map(([name, file]) => [name, readFileSync(file)]));
+  const cacheOf = Object.fromEntries(
+    Object.entries(caches).map(([name, file]) => [name, readFileSync(file)]),
+  );
   // Where a cache is in the binary: its first 4 KB (V8's header, with the cache's length and
   // checksum, then its data) found once and only once; all of them are in the SEA blob, so after
   // the first the search is within the blob's size of it.
@@ -221,7 +227,8 @@ async function buildWithAlignedCaches(node, config, binary, caches, assetFiles, 
   };
   const offsets = Object.fromEntries(Object.keys(caches).map((name) => [name, CACHE_ASSET_PAD]));
   for (const pass of ['find', 'align']) {
-    for (const [name, file] of Object.entries(assetFiles)) writeFileSync(file, cacheAsset(cacheOf[name], offsets[name]));
+    for (const [name, file] of Object.entries(assetFiles))
+      writeFileSync(file, cacheAsset(cacheOf[name], offsets[name]));
     execFileSync(node, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
     const built = readFileSync(binary);
     let near;

@@ -30,7 +30,10 @@ describe('the binary picks the code cache of the command it runs', () => {
 // kind's own when its training changed the file's cache, the untrained one when it did not, and
 // another kind's only when that one holds all the kinds' (scripts/build-binary.mjs, cacheAssets).
 describe("the binary picks each file's code cache", () => {
-  const has = (...assets: string[]) => (asset: string) => assets.includes(asset);
+  const has =
+    (...assets: string[]) =>
+    (asset: string) =>
+      assets.includes(asset);
 
   it("takes the kind's own cache first, then the untrained one, then another kind's", () => {
     const all = has('chunks/a.cjs@api.cache', 'chunks/a.cjs@mirror.cache', 'chunks/a.cjs.cache');
