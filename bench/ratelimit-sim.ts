@@ -189,8 +189,8 @@ export const SHAPES: Shape[] = [
   },
   // A slow second client beside 3/1s+20/10s: leaving it the last slot of each second starved the 10 s
   // window (which needs 2 of each second's 3); ours spread that window's allowance at its rate instead.
-  // Mtg watch beside misses the 429 target on seeds 2-4 and 6 (6-32 per 1,000 of both; ours 1-6 of
-  // 3,000): the watch client's 429s before ours know of it (refused each time, it shows in no count).
+  // Alone, ours spread it too (after a second's 3) while answers keep their order: mtg watch beside,
+  // refused each time it came back while ours knew nothing of it, shows in no count.
   {
     name: '3/1s+20/10s, a second client trickling 6/min',
     windows: SHORT,

@@ -16,6 +16,8 @@ interface Recent {
 
 export class RecentRequests {
   private list: Recent[] = [];
+  /** An answer came back while a request that left before it was still out: answers reorder. */
+  reordered = false;
 
   /**
    * A request let out at `now`. Answers from before two longest periods of `windows` ahead of the
@@ -31,6 +33,7 @@ export class RecentRequests {
 
   /** Its answer came back at `now` (or it ended without one); a refused one (429) was not counted, and goes. */
   answered(seq: number, now: number, refused: boolean): void {
+    if (this.list.some((r) => r.seq < seq && r.doneAt === undefined)) this.reordered = true;
     if (refused) this.list = this.list.filter((r) => r.seq !== seq);
     else for (const r of this.list) if (r.seq === seq && r.doneAt === undefined) r.doneAt = now;
   }

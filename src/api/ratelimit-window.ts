@@ -322,16 +322,29 @@ export function starved(w: Window, spread: Window | undefined, overheadMs: numbe
 }
 
 /**
+ * How many of ours go at once at the start of `spread`'s period while no other client shows: the
+ * smallest allowance of the windows it starves (3/1s beside 20/10s: 3), which their first period
+ * spends as soon as it would alone, and whose end the first answer then bounds.
+ */
+export function burst(windows: Iterable<Window>, spread: Window | undefined, overheadMs: number): number {
+  const starving = [...windows].filter((w) => spread && starves(w, spread, overheadMs));
+  return Math.min(...starving.map((w) => w.limit!), Number.POSITIVE_INFINITY);
+}
+
+/**
  * When `w`'s next request may go, its allowance spread over its period (`counted`: ours since its
  * newest report): the k-th of a period (another client's counted too) k times its period over its
- * allowance after our first, or, once its end is bounded, early enough that the rest fit before it.
- * Undefined: at once (the period's first).
+ * allowance after our first (the first `burst` at once), or, once its end is bounded, early enough
+ * that the rest fit before it. Undefined: at once (the period's first).
  */
-export function spreadAt(w: Window, counted: number): number | undefined {
+export function spreadAt(w: Window, counted: number, burst = 1): number | undefined {
   if (w.startedAt === undefined || !w.limit) return undefined;
   const gap = spreadMs(w) / w.limit;
   const k = w.limit - w.remaining + counted;
-  return Math.min(w.startedAt + k * gap, (endOf(w) ?? Number.POSITIVE_INFINITY) - (w.limit - k) * gap);
+  return Math.min(
+    w.startedAt + Math.max(0, k - burst + 1) * gap,
+    (endOf(w) ?? Number.POSITIVE_INFINITY) - (w.limit - k) * gap,
+  );
 }
 
 /** Requests per second `windows` allow indefinitely (undefined before any allowance is known). */

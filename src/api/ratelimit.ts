@@ -202,7 +202,10 @@ export class RateLimiter {
     // Nothing known yet: one request finds out what the windows are before others follow it.
     if (!this.heardBack && inFlight) return { ms: undefined, reason: 'window' };
     let hold: Hold | undefined;
-    const spread = this.others === 'sure' ? this.spread() : undefined;
+    // Ours spread the binding window's allowance beside a light client, or alone while answers keep their order.
+    const spread = this.others === 'sure' || !this.recent.reordered ? this.spread() : undefined;
+    const burst =
+      this.others === 'sure' ? 1 : win.burst(this.windows.values(), spread, RESET_MARGIN_MS + this.fastestMs);
     for (const [key, w] of this.windows) {
       if (now >= (win.endOf(w) ?? win.staleAt(w, this.lastDoneAt)) + RESET_MARGIN_MS) {
         // Refilled: the next report says anew (without its allowance it cannot be counted). Another
@@ -223,7 +226,7 @@ export class RateLimiter {
       const counted = this.used(w.seq) + win.unplaced(this.sent, w);
       const left = Math.min(w.remaining - counted, cap ? cap.left - this.used(cap.seq) : Infinity);
       const full = left <= (this.others === 'sure' && !spread ? 1 : 0);
-      const spreadAt = w === spread ? win.spreadAt(w, counted) : undefined;
+      const spreadAt = w === spread ? win.spreadAt(w, counted, burst) : undefined;
       if (!full && !(spreadAt! > now)) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.
       if (full && w.resetAt === undefined && !cap && !inFlight)

@@ -55,6 +55,17 @@ describe('the rate limiter against the sandbox windows (simulated on a virtual c
     expect(outcome.per1000).toBeLessThanOrEqual(5);
   });
 
+  // Seed 2: ours, alone (none), sent 3 at each second's start and the 10 s window's 20 within 7 s; the
+  // watch client was refused each time it came back, for three minutes, and so showed in no count of
+  // ours (99 of its 429s, 32 per 1,000 of both). Alone while answers keep their order, ours
+  // now spread the 10 s window's allowance after each period's first 3, which leaves its request room.
+  it('mtg watch beside on 3/1s+20/10s, seed 2: ours alone spread the 10 s window, so a client refused each time finds room', async () => {
+    const shape = SHAPES.find((s) => s.name.includes('mtg watch beside'))!;
+    const outcome = await simulate(shape, 2);
+    expect(outcome.throughput).toBeGreaterThanOrEqual(0.95);
+    expect(outcome.per1000).toBeLessThanOrEqual(5);
+  });
+
   // Seed 10: after a 429 at the minute window's refill, the per-second window's report (2 of 3 left,
   // ours alone) settled 'maybe' as none, though the trickle had opened the minute window; ours bounded
   // that period from our first send and met its real end early: a 429 a minute, 23 of 3,000.
