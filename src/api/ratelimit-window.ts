@@ -119,6 +119,21 @@ export function othersShown(
   return remaining < w.limit - countedSince(sent, w) ? 'sure' : 'none';
 }
 
+/**
+ * A limiter's first report (no window known yet) counts more than every request it let out (`sent`,
+ * a refused one's own not counted): another client spent the window, or an mtg run before this one
+ * did, and its requests since are unseen as another's would be (a fresh process beside a running one).
+ */
+export function firstShowsOthers(
+  windows: Map<string, Window>,
+  limit: number | undefined,
+  remaining: number,
+  sent: number,
+  refused: boolean,
+): boolean {
+  return windows.size === 0 && limit !== undefined && limit - remaining > sent - (refused ? 1 : 0);
+}
+
 /** The earliest send (step) after which an answered request may still count for `w`'s reports, this period's or the one's before. */
 function oldestMark(w: Window): number {
   return Math.min(w.reportSentStep ?? 0, ...w.before.map((r) => r.reportSentStep));

@@ -1,6 +1,5 @@
-// Client-side pacing from RateLimit-Limit/Remaining/Reset and Retry-After (the model is explained in
-// docs/rate-limits.md). One limiter is shared by every request of a command; callers take turns
-// through acquire().
+// Client-side pacing from RateLimit-Limit/Remaining/Reset and Retry-After (the model: docs/rate-limits.md).
+// One limiter is shared by every request of a command; callers take turns through acquire().
 
 import { type Clock, realClock } from '../shared/clock.js';
 import type { RateLimitHeaders } from './ratelimit-headers.js';
@@ -95,6 +94,7 @@ export class RateLimiter {
     const bound = receivedAt + reset * 1000 - this.fastestMs;
     if (!refused && this.others === 'none')
       for (const other of this.windows.values()) win.noteStart(other, sentAt, receivedAt, this.fastestMs);
+    if (win.firstShowsOthers(this.windows, limit, remaining, this.seq, refused)) this.others = 'sure';
     const key = win.windowKey(limit, reset);
     const w = this.windows.get(key) ?? win.newWindow(limit);
     this.windows.set(key, w);

@@ -308,12 +308,13 @@ describe('RateLimiter with more than one window (the server reports only the clo
   it('counts requests in flight against every window before letting more out', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 120_000, clock });
+    // 17 counted besides a: another client (an mtg run before this one), whose last slot is left to it.
     const a = await limiter.acquire();
-    limiter.observe(a, { limit: 20, remaining: 2, reset: 60 });
+    limiter.observe(a, { limit: 20, remaining: 3, reset: 60 });
     await limiter.acquire();
     await limiter.acquire();
     expect(clock.sleeps).toEqual([]);
-    // Two in flight use the two left: the next waits for the window.
+    // Two in flight use the two left but the other's: the next waits for the window.
     await limiter.acquire();
     expect(clock.sleeps).toEqual([60_000 + RESET_MARGIN_MS]);
   });
@@ -368,6 +369,35 @@ describe('RateLimiter with more than one window (the server reports only the clo
       [{ limit: 3, remaining: 1, reset: 1 }],
     ]);
     expect(e!.at! - d!.at!).toBeGreaterThanOrEqual(900);
+  });
+
+  it("takes a first report that counts more than its own request for another client's (a fresh mtg beside a running one), and leaves it a window's last slot", async () => {
+    // A new process's first answer: 3 of 20 left, though it sent one request. Another client spent
+    // the rest and goes on unseen: of the 3, ours take 2 and leave the last to it (both taking it
+    // is a 429), until the window's end.
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
+    const a = await limiter.acquire();
+    clock.advance(20);
+    limiter.observe(a, { limit: 20, remaining: 3, reset: 40 });
+    await limiter.acquire();
+    await limiter.acquire();
+    expect(clock.sleeps).toEqual([]);
+    await limiter.acquire();
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThan(39_000);
+  });
+
+  it("takes a refused first request's count for another client's: the server counted none of ours", async () => {
+    // A new process's first request meets a full minute window (429, 0 of 20 left). After the pause,
+    // ours alone take 19 of the refilled window; the last is left to the other client.
+    const { limiter, answer } = answering();
+    const a = await answer({ limit: 20, remaining: 0, reset: 54 }, 54);
+    let last = await answer({ limit: 20, remaining: 19, reset: 60 }, undefined, a.order);
+    for (let remaining = 18; remaining >= 1; remaining--)
+      last = await answer({ limit: 20, remaining, reset: 59 });
+    const next = await limiter.acquire();
+    expect(next.at! - last.at!).toBeGreaterThanOrEqual(50_000);
   });
 
   /**
@@ -552,33 +582,38 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(next.at! - last.at!).toBeGreaterThanOrEqual(20_000);
   });
 
-  /** A 20's window with 3 left; two requests out, the newer answered first (2 left), then the older with `olderReport`. */
+  /**
+   * A 20's window with 4 left, the last another client's (the probe's report counts 16 besides it);
+   * two requests out, the newer answered first (3 left), then the older with `olderReport`.
+   */
   async function olderAnsweredLast(olderReport: RateLimitHeaders) {
     const clock = fakeClock();
     const limiter = new RateLimiter({ maxWaitMs: 60_000, clock });
     const probe = await limiter.acquire();
-    limiter.observe(probe, { limit: 20, remaining: 3, reset: 8 });
+    limiter.observe(probe, { limit: 20, remaining: 4, reset: 8 });
     const older = await limiter.acquire();
     const newer = await limiter.acquire();
-    limiter.observe(newer, { limit: 20, remaining: 2, reset: 8 });
+    limiter.observe(newer, { limit: 20, remaining: 3, reset: 8 });
     limiter.observe(older, olderReport);
     return { clock, limiter };
   }
 
   it("counts an older request answered with another window's report after a newer one's: the server may have decided it later", async () => {
-    // The server decided `newer` first (2 of 20 left), then `older`: 1 of 20 left, but its answer
+    // The server decided `newer` first (3 of 20 left), then `older`: 2 of 20 left, but its answer
     // names the per-second window, full after these three.
     const { clock, limiter } = await olderAnsweredLast({ limit: 3, remaining: 0, reset: 1 });
-    // Once the second is over, one request fits in the 20's window, not two: the next waits for its end.
-    await limiter.acquire();
+    // Once the second is over, one request fits in the 20's window (the last is the other's), not
+    // two: the next waits for its end. (A refilled window's first request goes alone: answered.)
+    const next = await limiter.acquire();
     expect(clock.now()).toBe(1000 + RESET_MARGIN_MS);
+    limiter.observe(next, { limit: 3, remaining: 2, reset: 1 });
     await limiter.acquire();
     expect(clock.now()).toBe(8000 + RESET_MARGIN_MS);
   });
 
   it("does not count an older request whose answer names a window with more left than the newer report's could have had after it", async () => {
-    // Decided after `newer`, the 20's window would have had at most 1 of 20 left and been named:
-    // `older` was decided before it, and the 20's window has 2 left.
+    // Decided after `newer`, the 20's window would have had at most 2 of 20 left and been named:
+    // `older` was decided before it, and the 20's window has 3 left (2 of them ours).
     const { clock, limiter } = await olderAnsweredLast({ limit: 300, remaining: 200, reset: 50 });
     await limiter.acquire();
     await limiter.acquire();
