@@ -209,6 +209,19 @@ export const SHAPES: Shape[] = [
     outMs: 10,
     backMs: 10,
   },
+  // Answers reordered beside the trickle: each second is found over only at its end's bound from an
+  // answer up to 0.8 s late, and ours took 2 of its 3 (~65% of the rate); now ours spread the 10 s
+  // window there too, its last slots taken, but the trickle meets ours more often (10-13 per 1,000).
+  {
+    name: '3/1s+20/10s, a second client trickling 6/min, reordered answers (10-400 ms each way)',
+    windows: SHORT,
+    requests: 3000,
+    trickleEveryMs: 10_000,
+    concurrency: 4,
+    outMs: [10, 400],
+    backMs: [10, 400],
+    holds: { throughput: 0.85, per1000: 13 },
+  },
   // A new process each time: its first request is sent blind, and meets an exhausted window about
   // every other run (the key is saturated), which no client without shared state can avoid (~9 per
   // 1,000); then a client refused (a 429 is counted in no window) is unseen by the other.

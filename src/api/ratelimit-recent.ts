@@ -18,6 +18,8 @@ export class RecentRequests {
   private list: Recent[] = [];
   /** An answer came back while a request that left before it was still out: answers reorder. */
   reordered = false;
+  /** The longest round trip of a reported answer (ms). */
+  slowestMs = 0;
 
   /**
    * A request let out at `now`. Answers from before two longest periods of `windows` ahead of the
@@ -36,6 +38,20 @@ export class RecentRequests {
     if (this.list.some((r) => r.seq < seq && r.doneAt === undefined)) this.reordered = true;
     if (refused) this.list = this.list.filter((r) => r.seq !== seq);
     else for (const r of this.list) if (r.seq === seq && r.doneAt === undefined) r.doneAt = now;
+  }
+
+  /**
+   * The round trip past a window's end bound before a refill is found (`fastestMs`: the shortest seen):
+   * with answers reordered, the longest, as a report that came back late bounds its end that late.
+   */
+  roundTripMs(fastestMs: number): number {
+    return this.reordered ? this.slowestMs : fastestMs;
+  }
+
+  /** Ours answered after `at`, or still out: a period that began by then may count them (none when `at` is unknown). */
+  answeredAfter(at: number | undefined): number {
+    if (at === undefined) return 0;
+    return this.list.filter((r) => (r.doneAt ?? Number.POSITIVE_INFINITY) > at).length;
   }
 
   /**
@@ -61,6 +77,7 @@ export class RecentRequests {
     { limit, remaining, reset }: RateLimitHeaders,
     windows: Map<string, Window>,
   ): boolean {
+    this.slowestMs = Math.max(this.slowestMs, at.receivedAt - at.sentAt);
     if (!limit || remaining === undefined || reset === undefined || reset > 1) return false;
     const w = windows.get(windowKey(limit, reset));
     if (!w || windows.has(windowKey(limit, Number.POSITIVE_INFINITY))) return false;

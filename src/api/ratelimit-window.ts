@@ -45,6 +45,10 @@ export interface Window {
   heardStep?: number;
   /** Our requests let out since its refill was seen (undefined: not seen), and whether every report of this period counts no more. */
   oursSince?: number;
+  /** Ours answered after the period before may have ended (or still out at the refill): the server may count them in this one. */
+  oursCarried?: number;
+  /** The period ended after this: a report's request left, plus its Reset less the second of its rounding. */
+  endAfter?: number;
   oursAlone?: boolean;
   /** The fewest requests of another client its reports of this period show (counted beyond ours let out since its refill), and of the period before (undefined: not seen from its refill). */
   othersSeen?: number;
@@ -148,27 +152,37 @@ export function stillOfUse(sent: Sent[], windows: Iterable<Window>): Sent[] {
 }
 
 /** A window seen to refill (at `now`): all its allowance left, its reports so far now the period before's. */
-export function refill(w: Window, seq: number, now: number, mark: Partial<Window>): void {
-  const fresh = { oursSince: 0, oursAlone: true, othersSeen: 0, othersBefore: w.othersSeen };
+export function refill(w: Window, seq: number, now: number, mark: Partial<Window>, carried = 0): void {
+  const fresh = {
+    oursSince: 0,
+    oursCarried: carried,
+    oursAlone: true,
+    othersSeen: 0,
+    othersBefore: w.othersSeen,
+  };
+  w.endAfter = undefined;
   Object.assign(w, { remaining: w.limit, seq, since: now, before: w.reports, reports: [], ...fresh }, mark);
 }
 
 /** A new period begins (`fromRefill`: the first report since a refill this limiter saw; else not seen whole). */
 export function newPeriod(w: Window, fromRefill: boolean): void {
   w.reports = [];
+  w.endAfter = undefined;
   if (!fromRefill) w.oursAlone = false;
 }
 
 /**
  * A report of `w`'s period (`refused`: a 429, no other kept). It is explained by our own requests
  * when it counts no more than we let out since the period's refill; a 429 or a larger count is not.
+ * The period ends after `endAfter` (its request's send plus Reset less the second of its rounding).
  */
-export function noteReport(w: Window, report: Report, refused: boolean): void {
+export function noteReport(w: Window, report: Report, refused: boolean, endAfter: number): void {
+  w.endAfter = Math.max(w.endAfter ?? Number.NEGATIVE_INFINITY, endAfter);
   if (!refused) w.reports.push(report);
   const counted = w.limit === undefined ? Number.POSITIVE_INFINITY : w.limit - report.remaining;
   if (refused || counted > (w.oursSince ?? Number.NEGATIVE_INFINITY)) w.oursAlone = false;
   if (!refused && w.oursSince !== undefined)
-    w.othersSeen = Math.max(w.othersSeen ?? 0, counted - w.oursSince);
+    w.othersSeen = Math.max(w.othersSeen ?? 0, counted - w.oursSince - (w.oursCarried ?? 0));
 }
 
 /**

@@ -132,10 +132,10 @@ export class RateLimiter {
     }
     w.longestResetMs = Math.max(w.longestResetMs ?? 0, reset * 1000);
     // Beside ours spread, a starved window counts at most one of the other's: it began by the earlier of ours it holds.
-    if (!refused && limit && win.starved(w, this.spread(), RESET_MARGIN_MS + this.fastestMs))
+    if (!refused && limit && win.starved(w, this.spread(), this.overheadMs()))
       win.endsBy(w, this.recent.decidedBy(limit - remaining - 1, receivedAt) - this.fastestMs);
     const at = { reportSeq: ticket.seq, reportSentStep: this.sentStep(ticket), heardStep: this.step };
-    win.noteReport(w, { ...at, remaining }, refused);
+    win.noteReport(w, { ...at, remaining }, refused, sentAt + (reset - 1) * 1000);
   }
 
   /** The request ended (answered, or without a usable report: a network error, a timeout). */
@@ -173,7 +173,8 @@ export class RateLimiter {
   }
 
   /** The window whose allowance ours spread (a shorter one's period is found over at its bound plus the margin and a round trip). */
-  private spread = () => win.binding(this.windows.values(), RESET_MARGIN_MS + this.fastestMs);
+  private spread = () => win.binding(this.windows.values(), this.overheadMs());
+  private overheadMs = () => RESET_MARGIN_MS + this.recent.roundTripMs(this.fastestMs);
   /** The time one request takes at the sustainable rate (ms). */
   sustainableMsPerRequest(): number | undefined {
     const rate = this.sustainableRate();
@@ -204,8 +205,7 @@ export class RateLimiter {
     let hold: Hold | undefined;
     // Ours spread the binding window's allowance beside a light client, or alone while answers keep their order.
     const spread = this.others === 'sure' || !this.recent.reordered ? this.spread() : undefined;
-    const burst =
-      this.others === 'sure' ? 1 : win.burst(this.windows.values(), spread, RESET_MARGIN_MS + this.fastestMs);
+    const burst = this.others === 'sure' ? 1 : win.burst(this.windows.values(), spread, this.overheadMs());
     for (const [key, w] of this.windows) {
       if (now >= (win.endOf(w) ?? win.staleAt(w, this.lastDoneAt)) + RESET_MARGIN_MS) {
         // Refilled: the next report says anew (without its allowance it cannot be counted). Another
@@ -213,7 +213,7 @@ export class RateLimiter {
         if (this.others === 'sure' && win.oursAlone(w, this.used(w.seq), this.windows)) this.others = 'maybe';
         win.closePeriod(w, this.used(w.seq), this.others === 'none' ? this.fastestMs : undefined);
         if (w.limit === undefined) this.windows.delete(key);
-        else win.refill(w, this.seq, now, this.mark());
+        else win.refill(w, this.seq, now, this.mark(), this.recent.answeredAfter(w.endAfter));
         continue;
       }
       // Maybe another client: a refilled window's first request goes alone, to hear what others left.

@@ -66,6 +66,17 @@ describe('the rate limiter against the sandbox windows (simulated on a virtual c
     expect(outcome.per1000).toBeLessThanOrEqual(5);
   });
 
+  // Seed 3: ours of the 10 s window's period before, answered after it may have ended (its Reset less a
+  // second after their report's request left), were counted in the next at the server but not as ours
+  // since its refill: the trickle showed as 2 or 3 of a period, no light client, and ours left each
+  // second's last slot (97.60% of the rate). They count as ours now, and ours spread.
+  it("a second client trickling 6/min on 3/1s+20/10s, seed 3: ours answered after the period may have ended are not taken for the other's", async () => {
+    const shape = SHAPES.find((s) => s.name === '3/1s+20/10s, a second client trickling 6/min')!;
+    const outcome = await simulate(shape, 3);
+    expect(outcome.throughput).toBeGreaterThanOrEqual(0.985);
+    expect(outcome.per1000).toBeLessThanOrEqual(5);
+  });
+
   // Seed 10: after a 429 at the minute window's refill, the per-second window's report (2 of 3 left,
   // ours alone) settled 'maybe' as none, though the trickle had opened the minute window; ours bounded
   // that period from our first send and met its real end early: a 429 a minute, 23 of 3,000.
