@@ -16,10 +16,20 @@ interface Recent {
 
 export class RecentRequests {
   private list: Recent[] = [];
-  /** An answer came back while a request that left before it was still out: answers reorder. */
+  /** Round trips of reported answers (ms), by when they came back: kept as long as the list's answers. */
+  private trips: { at: number; ms: number }[] = [];
+  /** Two longest periods (what the list keeps). */
+  private keepMs = 0;
+  /**
+   * An answer came back while a request that left before it was still out: answers reorder. It does
+   * not lapse: ours spread go one at a time, and then no answer can overtake another.
+   */
   reordered = false;
-  /** The longest round trip of a reported answer (ms). */
-  slowestMs = 0;
+
+  /** The longest round trip of the answers kept; one longer than a period measures no window, and is left out. */
+  slowestMs(): number {
+    return Math.max(0, ...this.trips.filter((t) => t.ms <= this.keepMs / 2).map((t) => t.ms));
+  }
 
   /**
    * A request let out at `now`. Answers from before two longest periods of `windows` ahead of the
@@ -30,12 +40,17 @@ export class RecentRequests {
     let oldest = now;
     for (const r of this.list) if (r.doneAt === undefined) oldest = Math.min(oldest, r.sentAt);
     this.list = this.list.filter((r) => r.doneAt === undefined || r.doneAt >= oldest - keepMs);
+    this.trips = this.trips.filter((t) => t.at >= now - keepMs);
+    this.keepMs = keepMs;
     this.list.push({ seq, sentAt: now });
   }
 
-  /** Its answer came back at `now` (or it ended without one); a refused one (429) was not counted, and goes. */
-  answered(seq: number, now: number, refused: boolean): void {
-    if (this.list.some((r) => r.seq < seq && r.doneAt === undefined)) this.reordered = true;
+  /**
+   * Its answer came back at `now` (`answer`: or it ended without one, which tells nothing of the
+   * order answers come in); a refused one (429) was not counted, and goes.
+   */
+  answered(seq: number, now: number, refused: boolean, answer = true): void {
+    if (answer && this.list.some((r) => r.seq < seq && r.doneAt === undefined)) this.reordered = true;
     if (refused) this.list = this.list.filter((r) => r.seq !== seq);
     else for (const r of this.list) if (r.seq === seq && r.doneAt === undefined) r.doneAt = now;
   }
@@ -45,7 +60,7 @@ export class RecentRequests {
    * with answers reordered, the longest, as a report that came back late bounds its end that late.
    */
   roundTripMs(fastestMs: number): number {
-    return this.reordered ? this.slowestMs : fastestMs;
+    return this.reordered ? this.slowestMs() : fastestMs;
   }
 
   /** Ours answered after `at`, or still out: a period that began by then may count them (none when `at` is unknown). */
@@ -77,7 +92,7 @@ export class RecentRequests {
     { limit, remaining, reset }: RateLimitHeaders,
     windows: Map<string, Window>,
   ): boolean {
-    this.slowestMs = Math.max(this.slowestMs, at.receivedAt - at.sentAt);
+    this.trips.push({ at: at.receivedAt, ms: at.receivedAt - at.sentAt });
     if (!limit || remaining === undefined || reset === undefined || reset > 1) return false;
     const w = windows.get(windowKey(limit, reset));
     if (!w || windows.has(windowKey(limit, Number.POSITIVE_INFINITY))) return false;

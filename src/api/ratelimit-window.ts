@@ -235,7 +235,8 @@ export function noteStart(w: Window, sentAt: number, receivedAt: number, fastest
 export function closePeriod(w: Window, used: number, fastestMs?: number): void {
   const full = w.remaining - used <= 0;
   const end = endOf(w);
-  if (w.startedAt !== undefined && end !== undefined && !w.estimated)
+  // A span past two periods measured a late answer (a suspended laptop, a stepped clock), not the window.
+  if (w.startedAt !== undefined && end !== undefined && !w.estimated && end - w.startedAt <= 2 * periodMs(w))
     w.longestSpanMs = Math.max(w.longestSpanMs ?? 0, end - w.startedAt);
   if (
     fastestMs !== undefined &&
@@ -337,8 +338,8 @@ function starves(w: Window, b: Window, overheadMs: number): boolean {
 export function binding(windows: Iterable<Window>, overheadMs: number): Window | undefined {
   const all = [...windows];
   const slowest = all.reduce<Window | undefined>((a, w) => (!a || rateOf(w) < rateOf(a) ? w : a), undefined);
-  if (!slowest || !(slowest.learned || slowest.longestSpanMs) || !(slowest.othersBefore! <= 1))
-    return undefined;
+  const heavy = slowest?.othersBefore === undefined || slowest.othersBefore > 1;
+  if (!slowest || !(slowest.learned || slowest.longestSpanMs) || heavy) return undefined;
   return all.some((w) => starves(w, slowest, overheadMs)) ? slowest : undefined;
 }
 
@@ -378,7 +379,7 @@ export function spreadAt(w: Window, counted: number, burst = 1): number | undefi
 
 /** Requests per second `windows` allow indefinitely (undefined before any allowance is known). */
 export function sustainableRate(windows: Iterable<Window>): number | undefined {
-  const rates = [...windows].map((w) => (w.limit ? w.limit / (periodMs(w) / 1000) : Infinity));
+  const rates = [...windows].map((w) => rateOf(w) * 1000);
   return rates.some(Number.isFinite) ? Math.min(...rates) : undefined;
 }
 

@@ -140,13 +140,13 @@ export class RateLimiter {
 
   /** The request ended (answered, or without a usable report: a network error, a timeout). */
   settle(ticket: Ticket): void {
-    this.done(ticket);
+    this.done(ticket, false, false);
     this.turns.notify();
   }
 
-  private done(ticket: Ticket, refused = false): Sent | undefined {
+  private done(ticket: Ticket, refused = false, answer = true): Sent | undefined {
     const sent = this.sent.find((s) => s.seq === ticket.seq);
-    this.recent.answered(ticket.seq, this.clock.now(), refused);
+    this.recent.answered(ticket.seq, this.clock.now(), refused, answer);
     this.lastDoneAt = this.clock.now();
     return sent && Object.assign(sent, { doneStep: sent.doneStep ?? ++this.step, refused });
   }
@@ -227,7 +227,7 @@ export class RateLimiter {
       const left = Math.min(w.remaining - counted, cap ? cap.left - this.used(cap.seq) : Infinity);
       const full = left <= (this.others === 'sure' && !spread ? 1 : 0);
       const spreadAt = w === spread ? win.spreadAt(w, counted, burst) : undefined;
-      if (!full && !(spreadAt! > now)) continue;
+      if (!full && (spreadAt === undefined || spreadAt <= now)) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.
       if (full && w.resetAt === undefined && !cap && !inFlight)
         Object.assign(w, { resetAt: (w.startedAt ?? now) + win.periodMs(w), estimated: true });

@@ -77,6 +77,15 @@ describe('the rate limiter against the sandbox windows (simulated on a virtual c
     expect(outcome.per1000).toBeLessThanOrEqual(5);
   });
 
+  // Alone with answers in order, ours spread the 10 s window at its rate, but a period's first
+  // second's allowance goes at once: one at a time from the start, 97.65% (review of the rule).
+  it("3/1s+20/10s, 8 at once, alone: the per-second allowance goes at once at a period's start", async () => {
+    const shape = SHAPES.find((s) => s.name === '3/1s+20/10s, 8 at once')!;
+    const outcome = await simulate(shape);
+    expect(outcome.throughput).toBeGreaterThanOrEqual(0.98);
+    expect(outcome.per1000).toBeLessThanOrEqual(5);
+  });
+
   // Seed 10: after a 429 at the minute window's refill, the per-second window's report (2 of 3 left,
   // ours alone) settled 'maybe' as none, though the trickle had opened the minute window; ours bounded
   // that period from our first send and met its real end early: a 429 a minute, 23 of 3,000.

@@ -8,6 +8,8 @@ import {
   RESET_MARGIN_MS,
   type Ticket,
 } from '../../src/api/ratelimit.js';
+import { RecentRequests } from '../../src/api/ratelimit-recent.js';
+import { newWindow } from '../../src/api/ratelimit-window.js';
 import { RateLimiter as SandboxLimiter } from '../../src/sandbox/ratelimit.js';
 
 describe('rate-limit headers', () => {
@@ -857,5 +859,113 @@ describe('RateLimiter beside another client on 3/1s+20/10s windows', () => {
     const { admitted, refused } = await besideATrickle(600_000);
     expect(admitted / ((540_000 / 10_000) * 20)).toBeGreaterThanOrEqual(0.95);
     expect(refused).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('RateLimiter over a long run (mtg watch, mtg mcp --sync-every): one late answer', () => {
+  // The real plans' windows beside a light client (one request each 10 s); once two answers came
+  // back out of order (at 100 s), and at 5 min one answer comes back `lateMs` after its request left
+  // (a laptop suspended, a stepped clock): the requests of ours the server admitted in the 10 minutes after.
+  async function afterOneLateAnswer(windows: { limit: number; windowMs: number }[], lateMs: number) {
+    const clock = fakeClock();
+    const client = new RateLimiter({ maxWaitMs: 600_000, clock });
+    const server = new SandboxLimiter(windows);
+    let otherAt = 4_321;
+    const other = (now: number) => {
+      while (otherAt <= now) {
+        const d = server.take(otherAt)!;
+        otherAt += d.allowed ? 10_000 : d.retryAfterSeconds * 1000 + 20;
+      }
+    };
+    const answer = (t: Ticket, d: NonNullable<ReturnType<SandboxLimiter['take']>>) =>
+      client.observe(
+        t,
+        { ...d.state, reset: d.state.resetSeconds },
+        d.allowed ? undefined : d.retryAfterSeconds,
+      );
+    let reordered = false;
+    let late = false;
+    let oursAfter = 0;
+    let end = Number.POSITIVE_INFINITY;
+    while (clock.now() < end) {
+      client.resetWaited();
+      const t = await client.acquire();
+      other(clock.now() + 10);
+      clock.advance(10);
+      const d = server.take(clock.now())!;
+      if (!reordered && clock.now() >= 100_000) {
+        // A second request let out beside it, answered first.
+        const p2 = client.acquire();
+        const t2 = await Promise.race([p2, new Promise<undefined>((r) => setImmediate(() => r(undefined)))]);
+        clock.advance(10);
+        if (t2) {
+          reordered = true;
+          answer(t2, server.take(clock.now())!);
+          answer(t, d);
+        } else {
+          answer(t, d);
+          client.settle(await p2);
+        }
+        continue;
+      }
+      clock.advance(!late && clock.now() >= 300_000 ? lateMs : 10);
+      if (!late && clock.now() >= 300_000) {
+        late = true;
+        end = clock.now() + 600_000;
+      } else if (late && d.allowed) oursAfter++;
+      answer(t, d);
+    }
+    return oursAfter;
+  }
+
+  it('Pro plan: an answer an hour late does not spread the minute window over an hour for the rest of the run', async () => {
+    // 10 minutes at 300 a minute, less the other's: about 2,900 (348 when the late answer's span was
+    // taken for the window's period).
+    const pro = [
+      { limit: 20, windowMs: 1000 },
+      { limit: 300, windowMs: 60_000 },
+    ];
+    expect(await afterOneLateAnswer(pro, 3_600_000)).toBeGreaterThanOrEqual(2_500);
+  });
+});
+
+describe('RecentRequests: what answers say of round trips and order', () => {
+  const minute = () => ({ ...newWindow(20), longestResetMs: 60_000, learned: true });
+  const report = { limit: 20, remaining: 10, reset: 30 };
+
+  it('forgets a slow round trip two periods later, and never takes one longer than a period', () => {
+    const recent = new RecentRequests();
+    const windows = new Map([['20/60', minute()]]);
+    // Two out, the second answered first (answers reorder), the first 30 s after it left.
+    recent.sent(1, 0, windows.values());
+    recent.sent(2, 10, windows.values());
+    recent.reported(2, { sentAt: 10, receivedAt: 30, refused: false }, report, windows);
+    recent.answered(2, 30, false);
+    recent.reported(1, { sentAt: 0, receivedAt: 30_000, refused: false }, report, windows);
+    recent.answered(1, 30_000, false);
+    expect(recent.roundTripMs(20)).toBe(30_000);
+    recent.sent(3, 200_000, windows.values());
+    recent.reported(3, { sentAt: 200_000, receivedAt: 200_020, refused: false }, report, windows);
+    recent.answered(3, 200_020, false);
+    expect(recent.roundTripMs(20)).toBe(20);
+    // An hour (a suspended laptop): no window's round trip.
+    recent.sent(4, 200_100, windows.values());
+    recent.reported(4, { sentAt: 200_100, receivedAt: 3_800_100, refused: false }, report, windows);
+    recent.answered(4, 3_800_100, false);
+    expect(recent.roundTripMs(20)).toBe(20);
+  });
+
+  it('does not take a request that ended without an answer (a timeout) for answers reordering', () => {
+    const recent = new RecentRequests();
+    const windows = new Map([['20/60', minute()]]);
+    recent.sent(1, 0, windows.values());
+    recent.sent(2, 10, windows.values());
+    recent.answered(2, 5_000, false, false);
+    expect(recent.reordered).toBe(false);
+    recent.answered(1, 6_000, false);
+    recent.sent(3, 7_000, windows.values());
+    recent.sent(4, 7_010, windows.values());
+    recent.answered(4, 7_050, false);
+    expect(recent.reordered).toBe(true);
   });
 });
