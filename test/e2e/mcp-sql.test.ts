@@ -84,7 +84,9 @@ const call = (id: number, name: string, args: object = {}) => ({
 
 describe('mtg mcp with a runaway statement', () => {
   it('answers the calls sent with it and after it; past --timeout it is isError and the server goes on', async () => {
-    const s = serve(['--timeout', '2']);
+    // A time limit well past what the calls behind it take on a loaded machine (two suites at once:
+    // a second statement's process started in over 2 s once), so that their answers come first.
+    const s = serve(['--timeout', '6']);
     s.send(call(2, 'sql', { query: RUNAWAY }));
     s.send(call(3, 'mirror_status'));
     s.send(call(4, 'sql', { query: 'SELECT count(*) AS n FROM meetings' }));
@@ -94,7 +96,7 @@ describe('mtg mcp with a runaway statement', () => {
     const runaway = await s.answer(2);
     expect(runaway.result.isError).toBe(true);
     expect(runaway.result.content[0].text).toBe(
-      'the statement ran longer than its time limit of 2 s and was stopped; narrow it (a WHERE, a LIMIT) or ask another tool',
+      'the statement ran longer than its time limit of 6 s and was stopped; narrow it (a WHERE, a LIMIT) or ask another tool',
     );
     // The runaway's answer came after the answers to the calls sent behind it.
     expect(s.answered().indexOf(2)).toBeGreaterThan(s.answered().indexOf(4));
