@@ -15,8 +15,9 @@ import { tempDir } from '../helpers/temp.js';
 describe('search on one connection', () => {
   let db: Db;
   let other: Db;
+  let dir: string;
   beforeAll(() => {
-    const dir = tempDir('mtg-search-stats-');
+    dir = tempDir('mtg-search-stats-');
     buildFixture({
       dataDir: dir,
       meetings: 40,
@@ -98,6 +99,30 @@ describe('search on one connection', () => {
       ).toEqual([...rare].sort());
     } finally {
       Object.assign(TUNE, before);
+    }
+  });
+
+  it("a one-word search does not count the index's passages (its one weight cancels out); a two-word one does", () => {
+    // Counting walks every row of passages_docsize: ~300 page faults at each start of `mtg find`
+    // on a mirror of 5,000 meetings (bench/README.md, issue 33). A fresh connection: no size kept.
+    const fresh = openDb(join(dir, 'default.db'));
+    const texts: string[] = [];
+    const prepare = fresh.prepare.bind(fresh);
+    fresh.prepare = ((sql: string) => {
+      texts.push(sql);
+      return prepare(sql);
+    }) as typeof fresh.prepare;
+    const counts = () => texts.filter((t) => t.includes('passages_docsize')).length;
+    try {
+      const hits = [...findPassages(fresh, planSearch(fresh, 'zanzibarium'), { limit: 5 })];
+      expect(hits.length).toBeGreaterThan(0);
+      expect(counts()).toBe(0);
+      expect(
+        [...findPassages(fresh, planSearch(fresh, 'zanzibarium account'), { limit: 5 })].length,
+      ).toBeGreaterThan(0);
+      expect(counts()).toBe(1);
+    } finally {
+      fresh.close();
     }
   });
 
