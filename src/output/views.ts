@@ -42,6 +42,7 @@ const PassageHit = z.object({
   timestamp: z.number().nullable(),
   snippet: z.string(),
   rank: z.number(),
+  matched: z.array(z.string()),
 });
 
 const ARRAY_LABELS = { tags: 'name' };

@@ -249,3 +249,16 @@ describe('find: a notes field of 1 MB in one paragraph (issue 30)', () => {
     expect(first.snippet).toContain('**zanzibarium** **contract** is **signed**');
   });
 });
+
+describe('find: --fields', () => {
+  it('chooses the words that matched too, as --json hits carry them (QA: "unknown field for hit: matched")', async () => {
+    const r = await runInProcess(['find', 'budget', '--json', '--fields', 'meetingId,matched'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toContainEqual({ meetingId: 'm_en', matched: ['budget'] });
+    const csv = await runInProcess(['find', 'budget', '--format', 'csv', '--fields', 'meetingId,matched'], {
+      env,
+    });
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout.split(/\r?\n/)).toContain('m_en,budget');
+  });
+});
