@@ -27,6 +27,7 @@ import {
   type Ticket,
   type WaitInfo,
 } from './ratelimit.js';
+import { mayHaveReachedServer } from './retry.js';
 import type { UnlistedCheck } from './schemas.js';
 import { exchange, headerValue, type Transport, undiciTransport } from './transport.js';
 import { endpointUrl, type Query } from './url.js';
@@ -123,7 +124,6 @@ export class ApiClient {
     const url = req.url ?? endpointUrl(this.options.baseUrl, req.path ?? '/', req.query);
     // The key goes only to the configured origin.
     if (url.origin !== this.options.baseUrl.origin) throw refusedOriginError(url, this.options.baseUrl);
-    const what = `${req.method} ${url.pathname}`;
     // Loaded before the request takes its turn in the limiter (exchange() awaits it too, before
     // its deadline): a loaded machine takes a while.
     await this.transport.ready();
@@ -137,6 +137,28 @@ export class ApiClient {
       env: this.options.env ?? {},
       random: this.random,
     };
+    // An earlier try may have been applied (answered other than 429, or cut off after it may have
+    // reached the server): Ctrl-C while waiting to try again says so; after only 429s it says
+    // nothing was applied (a batch reports the item not sent, src/cli/bulk.ts).
+    let mayHaveApplied = false;
+    try {
+      return await this.attemptUntilDone(req, url, facts, body, () => {
+        mayHaveApplied = true;
+      });
+    } catch (err) {
+      throw mayHaveApplied && err instanceof InterruptedError && !err.sent ? new InterruptedError(true) : err;
+    }
+  }
+
+  /** request()'s loop of attempts; `sentMaybeApplied` is told of each try that may have been applied. */
+  private async attemptUntilDone<S extends z.ZodType>(
+    req: RequestOptions<S>,
+    url: URL,
+    facts: RequestFacts,
+    body: string | undefined,
+    sentMaybeApplied: () => void,
+  ): Promise<ApiResponse<z.output<S>>> {
+    const what = `${req.method} ${url.pathname}`;
     let tries: Tries = { retries: 0, refusals: 0 };
     let ticket: Ticket | undefined;
     // The 429 just waited out, if the last attempt was one (for --max-wait's message).
@@ -147,6 +169,7 @@ export class ApiClient {
       let outcome: Outcome;
       let rate: RateLimitHeaders | undefined;
       [outcome, ticket, rate] = await this.attempt(req.method, url, body, ticket?.order, refusal);
+      if (mayHaveBeenApplied(outcome)) sentMaybeApplied();
       const decision = decide(outcome, tries, facts);
       // The limiter hears how it ended in one call: the answer's report and, for a 429 waited out,
       // that the server did not count it and everyone waits (it keeps its place: acquire(order)).
@@ -209,7 +232,8 @@ export class ApiClient {
     if (sent.kind !== 'answered') {
       this.limiter.settle(ticket);
       this.hooks.runAfter(hooked, { kind: 'failed' });
-      this.throwIfAborted();
+      // Cut off in flight: it may have reached the server.
+      if (this.options.signal?.aborted) throw new InterruptedError(true);
       if (sent.kind === 'failed' && this.options.log)
         this.log(clientLog.failed(shown(), sent.failure.code, this.clock.now() - started));
       return [sent, ticket];
@@ -295,6 +319,12 @@ export class ApiClient {
   private log(line: string): void {
     this.options.log?.(line);
   }
+}
+
+/** Whether a try's end leaves the request possibly applied: anything but a 429 or a failure before the server. */
+function mayHaveBeenApplied(outcome: Outcome): boolean {
+  if (outcome.kind === 'answered') return outcome.status !== 429;
+  return outcome.kind !== 'failed' || mayHaveReachedServer(outcome.failure.code);
 }
 
 /** Query parameters whose value is never printed (-v): a key or token sent in the URL. */

@@ -31,10 +31,11 @@ export type BulkResult<R> =
   | { status: 'ok'; value: R }
   | { status: 'failed'; error: unknown }
   /**
-   * Never finished: Ctrl-C came before it started (`started: false`: never sent) or while it waited
-   * for its turn or was in flight (`started: true`: it may have been applied).
+   * Never finished: Ctrl-C came before it was sent, while it waited for its turn or waited out a 429
+   * (`sent: false`: nothing applied), or while it was in flight, or between tries after an answer
+   * that does not say it was refused (`sent: true`: it may have been applied).
    */
-  | { status: 'skipped'; started: boolean };
+  | { status: 'skipped'; sent: boolean };
 
 export interface BulkOptions<R> {
   /** Workers running at once (default DEFAULT_BULK_CONCURRENCY; runBulkCommand: MTG_CONCURRENCY too). */
@@ -81,14 +82,17 @@ export async function runBulk<T, R>(
         settle(index, { status: 'ok', value: await worker(items[index]!, index) });
       } catch (error) {
         const interrupted = signal?.aborted || error instanceof InterruptedError;
-        settle(index, interrupted ? { status: 'skipped', started: true } : { status: 'failed', error });
+        // The client says whether what it cut off may have reached the server; any other error
+        // after Ctrl-C is taken as maybe applied.
+        const sent = !(error instanceof InterruptedError) || error.sent;
+        settle(index, interrupted ? { status: 'skipped', sent } : { status: 'failed', error });
       }
     }
   };
 
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
   for (let i = 0; i < items.length; i++)
-    if (results[i] === undefined) settle(i, { status: 'skipped', started: false });
+    if (results[i] === undefined) settle(i, { status: 'skipped', sent: false });
   emitReady();
   await emitting;
   return results as BulkResult<R>[];
@@ -97,13 +101,31 @@ export async function runBulk<T, R>(
 export interface BulkSummary {
   total: number;
   ok: number;
+  /** Refused by the server (or failed otherwise), not counting `notSent`. */
   failed: number;
+  /** Held back by the rate limit past --max-wait: never applied, safe to send again. */
+  notSent: number;
+  /** Cut off by Ctrl-C. */
   skipped: number;
+}
+
+/** An item the rate limit held back past --max-wait (or whose 429s outlasted it): not sent, not failed. */
+function heldBack(
+  result: BulkResult<unknown>,
+): result is { status: 'failed'; error: RateLimitExhaustedError } {
+  return result.status === 'failed' && result.error instanceof RateLimitExhaustedError;
 }
 
 export function summarize(results: readonly BulkResult<unknown>[]): BulkSummary {
   const count = (s: BulkResult<unknown>['status']) => results.filter((r) => r.status === s).length;
-  return { total: results.length, ok: count('ok'), failed: count('failed'), skipped: count('skipped') };
+  const notSent = results.filter(heldBack).length;
+  return {
+    total: results.length,
+    ok: count('ok'),
+    failed: count('failed') - notSent,
+    notSent,
+    skipped: count('skipped'),
+  };
 }
 
 /**
@@ -114,11 +136,10 @@ export function summarize(results: readonly BulkResult<unknown>[]): BulkSummary 
  * request would.
  */
 export function bulkExitCode(results: readonly BulkResult<unknown>[]): number {
-  const { ok, failed, skipped } = summarize(results);
+  const { ok, failed, notSent, skipped } = summarize(results);
   if (skipped > 0) return ExitCode.interrupted;
+  if (notSent > 0) return ExitCode.rateLimited;
   if (failed === 0) return ExitCode.ok;
-  if (results.some((r) => r.status === 'failed' && r.error instanceof RateLimitExhaustedError))
-    return ExitCode.rateLimited;
   if (ok > 0) return ExitCode.partial;
   const first = results.find((r) => r.status === 'failed') as { error: unknown };
   return exitCodeOf(first.error);
@@ -138,7 +159,7 @@ export function failureText(error: unknown): string {
  * `select(.outcome)` piped back to `--stdin` sends exactly what was not applied (docs/scripting.md):
  * - `failed`: the server refused it, or it was interrupted after it may have been sent;
  * - `not-sent`: never applied and safe to send again: `--max-wait` ran out before its turn (or the
- *   server's 429s outlasted it), or Ctrl-C came before it started.
+ *   server's 429s outlasted it), or Ctrl-C came before it was sent or while it waited out a 429.
  */
 export type ItemOutcome =
   | { outcome: 'failed'; error: { message: string; status?: number; code?: string } }
@@ -148,7 +169,7 @@ export type ItemOutcome =
 export function outcomeOf(result: BulkResult<unknown>): ItemOutcome | undefined {
   if (result.status === 'ok') return undefined;
   if (result.status === 'skipped') {
-    return result.started
+    return result.sent
       ? { outcome: 'failed', error: { message: 'interrupted after it was sent: it may have been applied' } }
       : { outcome: 'not-sent', reason: 'interrupted' };
   }
@@ -207,6 +228,29 @@ export async function openItemOutput(ctx: Context, resource: ResourceName): Prom
   };
 }
 
+/** IDs a summary line lists before it refers to the machine-readable output for the rest. */
+const LISTED_IDS = 20;
+
+/**
+ * How to send what --max-wait held back (the contract: feed exactly the rest back to --stdin): the
+ * outcome entries with json/ndjson, else the IDs themselves (the first LISTED_IDS).
+ */
+function resumeHint<T>(
+  notSent: readonly T[],
+  keys: (item: T) => readonly Record<string, unknown>[],
+  outcomes: boolean,
+): string {
+  const again = 'or allow a longer --max-wait';
+  if (outcomes) return `to send them, feed the entries with "outcome":"not-sent" back to --stdin, ${again}`;
+  const ids = notSent.flatMap((item) => keys(item).map((key) => String(key.id)));
+  const more = ids.length - LISTED_IDS;
+  const listed =
+    more > 0
+      ? `${ids.slice(0, LISTED_IDS).join(' ')} … (${more} more: --format ndjson lists each)`
+      : ids.join(' ');
+  return `to send them, pass these IDs again (--stdin reads them): ${listed}; ${again}`;
+}
+
 /** What a batch command says about its work; runBulkCommand does the rest. */
 export interface BulkCommand<T, R> {
   /** The work items (IDs, or batches of IDs), validated before anything is sent. */
@@ -234,6 +278,9 @@ export interface BulkCommand<T, R> {
 export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommand<T, R>): Promise<number> {
   const output = await openItemOutput(ctx, spec.resource);
   const applied: R[] = [];
+  // Items the rate limit held back past --max-wait: said once in the summary, not one line each.
+  const notSent: T[] = [];
+  let notSentReason: string | undefined;
   let settled = 0;
   let results: BulkResult<R>[];
   try {
@@ -245,17 +292,17 @@ export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommand<T, R>
         if (result.status === 'ok') {
           applied.push(result.value);
           await output.write(spec.printed(result.value));
-        } else {
-          if (result.status === 'failed') {
-            // The message may hold server text (an error envelope): sanitized before the terminal sees it.
-            ctx.progress.line(
-              sanitizeOneLine(spec.failureLine(spec.items[index]!, index, failureText(result.error))),
-            );
-          }
-          const outcome = output.outcomes ? outcomeOf(result) : undefined;
-          if (outcome)
-            await output.write(spec.keys(spec.items[index]!).map((key) => ({ ...key, ...outcome })));
+        } else if (heldBack(result)) {
+          notSent.push(spec.items[index]!);
+          notSentReason ??= result.error.message;
+        } else if (result.status === 'failed') {
+          // The message may hold server text (an error envelope): sanitized before the terminal sees it.
+          ctx.progress.line(
+            sanitizeOneLine(spec.failureLine(spec.items[index]!, index, failureText(result.error))),
+          );
         }
+        const outcome = output.outcomes ? outcomeOf(result) : undefined;
+        if (outcome) await output.write(spec.keys(spec.items[index]!).map((key) => ({ ...key, ...outcome })));
         ctx.progress.update(spec.progressText(settled, applied));
       },
     });
@@ -267,8 +314,10 @@ export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommand<T, R>
   ctx.progress.stop();
   const summary = summarize(results);
   await output.finish(summary.ok > 0);
-  const line = spec.summaryLine(summary, applied);
-  if (summary.failed || summary.skipped) ctx.progress.line(line);
+  let line = spec.summaryLine(summary, applied);
+  if (notSent.length > 0) line += `. ${notSentReason}; ${resumeHint(notSent, spec.keys, output.outcomes)}`;
+  // The reason may quote the server (a 429's message): sanitized before the terminal sees it.
+  if (summary.failed || summary.notSent || summary.skipped) ctx.progress.line(sanitizeOneLine(line));
   else ctx.progress.note(line);
   return bulkExitCode(results);
 }

@@ -35,7 +35,12 @@ export class UsageError extends MtgError {
 
 /** Ctrl-C or SIGTERM. */
 export class InterruptedError extends MtgError {
-  constructor() {
+  /**
+   * `sent`: it cut off a request that may have reached the server (in flight, or between tries after
+   * an answer that does not say it was refused): it may have been applied. Otherwise nothing was
+   * sent, or the server refused what was (a 429 being waited out applied nothing).
+   */
+  constructor(readonly sent = false) {
     super('Interrupted', ExitCode.interrupted);
   }
 }

@@ -58,7 +58,7 @@ describe('runBulk', () => {
       return n;
     });
     expect(results.map((r) => r.status)).toEqual(['ok', 'failed', 'ok', 'failed']);
-    expect(summarize(results)).toEqual({ total: 4, ok: 2, failed: 2, skipped: 0 });
+    expect(summarize(results)).toEqual({ total: 4, ok: 2, failed: 2, notSent: 0, skipped: 0 });
   });
 
   it('calls onResult in input order, one at a time', async () => {
@@ -102,11 +102,18 @@ describe('runBulk', () => {
     expect(bulkExitCode(results)).toBe(ExitCode.interrupted);
   });
 
-  it('counts an item interrupted in flight as skipped (started: it may have been sent), not failed', async () => {
+  it('counts an item interrupted in flight as skipped (sent: it may have been applied), not failed', async () => {
+    const results = await runBulk([1], async () => {
+      throw new InterruptedError(true);
+    });
+    expect(results).toEqual([{ status: 'skipped', sent: true }]);
+  });
+
+  it('counts an item interrupted before it reached the server (its turn, a 429 waited out) as not sent', async () => {
     const results = await runBulk([1], async () => {
       throw new InterruptedError();
     });
-    expect(results).toEqual([{ status: 'skipped', started: true }]);
+    expect(results).toEqual([{ status: 'skipped', sent: false }]);
   });
 
   it('handles an empty list', async () => {
@@ -153,11 +160,11 @@ describe('outcomeOf: what a batch prints in json/ndjson for an item not applied'
   it.each([
     [{ status: 'ok', value: {} }, undefined],
     [
-      { status: 'skipped', started: false },
+      { status: 'skipped', sent: false },
       { outcome: 'not-sent', reason: 'interrupted' },
     ],
     [
-      { status: 'skipped', started: true },
+      { status: 'skipped', sent: true },
       { outcome: 'failed', error: { message: 'interrupted after it was sent: it may have been applied' } },
     ],
     [

@@ -68,6 +68,7 @@ export const run = defineRun(spec.update, async (ctx, args, opts) => {
       const bodiless = applied.filter((r) => r.item === undefined).length;
       const line =
         `Updated ${s.ok} of ${s.total} ${noun(s.total)}${s.failed ? `; ${s.failed} failed` : ''}` +
+        (s.notSent ? `; ${s.notSent} not sent` : '') +
         (bodiless ? ` (${NO_BODY} for ${bodiless})` : '');
       return s.skipped
         ? `Interrupted: ${line[0]!.toLowerCase()}${line.slice(1)}; ${s.skipped} not done`

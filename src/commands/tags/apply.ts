@@ -61,6 +61,7 @@ export const run = defineRun(spec.apply, async (ctx, args, opts) => {
       `Tagged ${taggedCount(applied)} of ${ids.length} ${meetingsNoun(ids.length)} with tag ${tagId}` +
       (applied.some((r) => r.meetings === undefined) ? ` (${NO_BODY})` : '') +
       (s.failed ? `; ${s.failed} of ${s.total} ${batchWord(s.total)} failed` : '') +
+      (s.notSent ? `; ${s.notSent} of ${s.total} ${batchWord(s.total)} not sent` : '') +
       (s.skipped ? `; interrupted, ${s.skipped} ${batchWord(s.skipped)} not done` : ''),
   });
 });
