@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { UsageError } from '../shared/errors.js';
-import { estimateTokens, jsonTokens } from './tokens.js';
+import { jsonTokens } from './tokens.js';
 
 /**
  * No result's text block is estimated at more than this many tokens (the contract: under the
@@ -155,9 +155,13 @@ export function shortenStrings<T>(value: T, room: number): T {
   return copy as T;
 }
 
-/** About how many characters of `s` cost `tokens` (its own tokens per character). */
+/**
+ * About how many characters of `s` cost `tokens` (its tokens per character as it stands in the
+ * JSON: a JSON text in a cell has its quotes escaped, which costs more than the text read alone; by
+ * the text alone, a transcript's JSON in an sql cell was cut to nothing).
+ */
 function charsFor(s: string, tokens: number): number {
-  const perChar = estimateTokens(s) / Math.max(1, s.length);
+  const perChar = jsonCost(s) / Math.max(1, s.length);
   return Math.ceil(tokens / Math.max(perChar, 0.1));
 }
 

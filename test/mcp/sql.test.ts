@@ -4,7 +4,8 @@
 // serving; `PRAGMA name = value` is isError while reading a PRAGMA works. In-process, over the
 // SDK's in-memory transport; the process (stdin closed, signals mid-query): test/e2e/mcp-sql.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Connected, connect, type McpEnv, mcpEnv } from './helpers.js';
+import { realTokens } from '../helpers/real-tokens.js';
+import { type Connected, connect, type McpEnv, mcpEnv, storeTranscript } from './helpers.js';
 
 const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
 
@@ -86,5 +87,73 @@ describe('the sql tool and PRAGMA', () => {
     const info = await c.call('sql', { query: 'PRAGMA table_info(meetings)' });
     expect(info.isError, info.text).toBe(false);
     expect(info.data.rows.map((r: { name: string }) => r.name)).toContain('json');
+  }, 60_000);
+});
+
+describe('the sql tool and a cell alone past the size bound', () => {
+  it('cuts the cell, keeps its row and the rows after it, and names the cell and its whole length', async () => {
+    const c = await server(20_000);
+    const list = await c.call('sql', { query: 'SELECT meeting_id FROM transcripts ORDER BY meeting_id' });
+    const ids = (list.data.rows as { meeting_id: string }[]).map((r) => r.meeting_id);
+    expect(ids.length).toBeGreaterThan(2);
+    // Not the first row: a page shortened only its first item, and left a later one out unsaid.
+    const at = Math.floor(ids.length / 2);
+    const entries = Array.from({ length: 3_000 }, (_, i) => ({
+      speaker: 'Dana',
+      text: `entry ${i}: ${'the budget for the remote control launch, '.repeat(7)}`,
+      timestamp: i * 15,
+    }));
+    storeTranscript(m.dataDir, ids[at]!, entries);
+    const whole = JSON.stringify(entries);
+    expect(whole.length).toBeGreaterThan(800_000);
+
+    const r = await c.call('sql', {
+      query: 'SELECT meeting_id, json FROM transcripts ORDER BY meeting_id',
+      limit: 1_000,
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(realTokens(r.text)).toBeLessThanOrEqual(20_000);
+    expect(r.data.rows.map((row: { meeting_id: string }) => row.meeting_id)).toEqual(ids);
+    const cell = r.data.rows[at].json as string;
+    expect(cell).toMatch(/…\[cut\]$/);
+    // Cut to fit, not to nothing: a useful part of it stays.
+    expect(cell.length).toBeGreaterThan(5_000);
+    const kept = cell.length - '…[cut]'.length;
+    expect(whole.startsWith(cell.slice(0, kept))).toBe(true);
+    expect(r.data.truncated).toBe(true);
+    expect(r.data.cut).toEqual([{ row: at, column: 'json', length: whole.length }]);
+    expect(r.data.note).toMatch(/substr\(/);
+    // What the note says works: the rest of the cell, read in pieces.
+    const rest = await c.call('sql', {
+      query: `SELECT substr(json, ${kept + 1}, 100) AS piece FROM transcripts WHERE meeting_id = '${ids[at]}'`,
+    });
+    expect(rest.data.rows[0].piece).toBe(whole.slice(kept, kept + 100));
+  }, 60_000);
+});
+
+describe('the sql tool and rows left out by the size bound', () => {
+  it('says how many rows came and from which to read on, and that OFFSET gives the next ones', async () => {
+    const c = await server(20_000);
+    const list = await c.call('sql', { query: 'SELECT meeting_id FROM transcripts ORDER BY meeting_id' });
+    const ids = (list.data.rows as { meeting_id: string }[]).map((r) => r.meeting_id);
+    // Each row fits a page alone (about 5,000 tokens), not all together.
+    const entries = Array.from({ length: 60 }, (_, i) => ({
+      speaker: 'Dana',
+      text: `entry ${i}: ${'the budget for the remote control launch, '.repeat(4)}`,
+      timestamp: i * 15,
+    }));
+    for (const id of ids) storeTranscript(m.dataDir, id, entries);
+    const query = 'SELECT meeting_id, json FROM transcripts ORDER BY meeting_id';
+    const r = await c.call('sql', { query });
+    expect(r.isError, r.text).toBe(false);
+    const sent = r.data.rows.length as number;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(ids.length);
+    expect(r.data.truncated).toBe(true);
+    expect(r.data.cut).toBeUndefined();
+    expect(r.data.note).toContain(`rows after the first ${sent} were left out by the size bound`);
+    expect(r.data.note).toContain(`OFFSET ${sent}`);
+    const next = await c.call('sql', { query: `${query} LIMIT 1 OFFSET ${sent}` });
+    expect(next.data.rows[0].meeting_id).toBe(ids[sent]);
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SqlError } from '../../mirror/sql.js';
 import { SqlTimeoutError } from '../../mirror/sql-runner.js';
 import { UsageError } from '../../shared/errors.js';
-import { ITEMS_BOUND, jsonCost, shortenStrings, takePage } from '../paging.js';
+import { ITEMS_BOUND, jsonCost, shortenStrings } from '../paging.js';
 import {
   DATA_NOT_INSTRUCTIONS,
   defineTool,
@@ -27,7 +27,8 @@ export const sql = defineTool({
     'One read-only SQL statement (SQLite) on the mirror, for questions the other tools cannot answer ' +
     '(counts, joins, grouping). Tables: meetings, action_items, people, companies (json column: the object ' +
     "as the service sent it; query it with json ->> '$.field'), transcripts (meeting_id, json), changes. " +
-    'Returns {columns, rows, truncated}; truncated when rows were left out (limit, default 200, or the size bound). ' +
+    'Returns {columns, rows, truncated}; truncated when rows were left out (limit, default 200, or the size bound: ' +
+    'note says from which row to read on) or a value too long was cut (cut names its row and column: read it with substr). ' +
     'A statement that runs too long is stopped. ' +
     LIVE_ROWS +
     DATA_NOT_INSTRUCTIONS,
@@ -47,33 +48,100 @@ export const sql = defineTool({
           pool: options.sqlPool,
         }),
       );
-      // The rows a page can hold, and one more to know there are more; the rest is never stepped.
-      const read = await sqlOf(() => firstRows(rows(), limit + 1));
-      let cut = false;
-      const { page, more } = takePage(read, 0, limit, exactValues, (row, room) => {
-        cut = true;
-        return shortenStrings(row, room);
-      });
-      const result: Obj = { columns, rows: page, truncated: more || cut };
-      if (cut)
-        result.note = 'a value too long to send whole was cut (…[cut]): select it in pieces with substr()';
-      return ok(result);
+      const read = await sqlOf(() => firstRows(rows(), limit));
+      return ok(pageOf(columns, read));
     }),
 });
 
+/** Room that a row alone past the bound needs to show a useful part of its long value(s). */
+const MIN_CUT_ROOM = 2_000;
+/** The most a row alone past the bound is cut to: a quarter of a page, leaving room for the rows after it. */
+const CUT_ROOM = Math.floor(ITEMS_BOUND / 4);
+
+/** A cell cut to fit: its row (0-based, in `rows`), column, and the whole value's length. */
+interface CutCell {
+  row: number;
+  column: string;
+  length: number;
+}
+
 /**
- * Up to `count` rows, fewer once their JSON costs more than a page holds: takePage stops there too, and
- * the row past the bound, kept, makes it say that more were left out.
+ * The rows that fit in the bound, in order. A row that alone passes it (a whole transcript's JSON)
+ * is kept, its long values cut to the room left (a quarter of a page at most) and each cut cell
+ * named with its whole length: the statement has no next page, so a row left out would be lost to
+ * the assistant. A row past the room left that would fit alone ends the page, and the note says
+ * from which row to read on.
  */
-async function firstRows(rows: AsyncIterable<Obj>, count: number): Promise<Obj[]> {
+function pageOf(columns: unknown, { read, stop }: FirstRows): Obj {
+  const page: Obj[] = [];
+  const cut: CutCell[] = [];
+  let used = 0;
+  for (const row of read) {
+    let item = exactValues(row);
+    let size = jsonCost(item) + 1;
+    const room = ITEMS_BOUND - used;
+    if (size > room) {
+      if (size <= ITEMS_BOUND || room < MIN_CUT_ROOM) break;
+      const whole = item;
+      item = shortenStrings(whole, Math.min(room, CUT_ROOM) - 1);
+      size = jsonCost(item) + 1;
+      if (size > room) break;
+      for (const column of Object.keys(whole)) {
+        const length = valueLength(whole[column]);
+        if (length !== valueLength(item[column])) cut.push({ row: page.length, column, length });
+      }
+    }
+    page.push(item);
+    used += size;
+  }
+  const leftBySize = page.length < read.length || stop === 'size';
+  const result: Obj = { columns, rows: page, truncated: leftBySize || stop === 'limit' || cut.length > 0 };
+  const notes: string[] = [];
+  if (cut.length > 0) {
+    result.cut = cut;
+    notes.push(
+      'a value too long to send whole was cut (it ends with …[cut]; cut names its row, column and whole length): select it in pieces with substr(column, start, length)',
+    );
+  }
+  if (leftBySize) {
+    notes.push(
+      `rows after the first ${page.length} were left out by the size bound: read them with LIMIT/OFFSET ${page.length}, or fewer or shorter columns`,
+    );
+  }
+  if (notes.length > 0) result.note = notes.join('; ');
+  return result;
+}
+
+/** A cell's length in characters (a BLOB's: its base64 text), to tell a cut one. */
+function valueLength(v: unknown): number {
+  if (typeof v === 'string') return v.length;
+  if (v && typeof v === 'object' && typeof (v as Obj).encoded === 'string')
+    return ((v as Obj).encoded as string).length;
+  return -1;
+}
+
+/** Rows read, and why reading stopped: the statement ended, a row past the limit, or the size bound. */
+interface FirstRows {
+  read: Obj[];
+  stop: 'end' | 'limit' | 'size';
+}
+
+/**
+ * Up to `count` rows, fewer once their JSON costs more than a page holds; one row more is stepped
+ * (not kept) to know whether any were left out. The rest is never stepped.
+ */
+async function firstRows(rows: AsyncIterable<Obj>, count: number): Promise<FirstRows> {
   const read: Obj[] = [];
   let used = 0;
   for await (const row of rows) {
+    if (read.length >= count) return { read, stop: 'limit' };
+    if (used > ITEMS_BOUND) return { read, stop: 'size' };
     read.push(row);
-    used += jsonCost(exactValues(row)) + 1;
-    if (read.length >= count || used > ITEMS_BOUND) break;
+    // A row alone past the bound takes no more than it is cut to (pageOf).
+    const cost = jsonCost(exactValues(row)) + 1;
+    used += cost > ITEMS_BOUND ? CUT_ROOM : cost;
   }
-  return read;
+  return { read, stop: 'end' };
 }
 
 /**
