@@ -9,6 +9,7 @@ import type { StatementPool } from '../../mirror/sql-runner.js';
 import { NothingToUpdateError, UnknownMeetingError } from '../../ops/errors.js';
 import { MtgError, plainName, WordedError } from '../../shared/errors.js';
 import { ExactInteger } from '../../shared/exact.js';
+import { sanitizeOneLine } from '../../shared/sanitize.js';
 import type { MirrorAccess, Reader } from '../mirror-access.js';
 import type { SyncProgressReport } from '../sync-tool.js';
 
@@ -147,13 +148,22 @@ export function ok(value: Obj, links: { id: string; name: string }[] = []): Tool
       ...links.map((l) => ({
         type: 'resource_link' as const,
         uri: meetingUri(l.id),
-        name: l.name,
+        name: linkName(l),
         mimeType: 'text/markdown',
       })),
     ],
     // The same JSON: ExactIntegers and other classes become what the text block says.
     structuredContent: JSON.parse(json) as Obj,
   };
+}
+
+/**
+ * A link's name as a client shows it in a list: the meeting's name is server text, so without
+ * what a terminal or a UI would interpret (bidi overrides that make "evil\u202etxt.exe" read
+ * otherwise, controls) and on one line; a blank one is the meeting's ID.
+ */
+function linkName(link: { id: string; name: string }): string {
+  return sanitizeOneLine(link.name).trim() || sanitizeOneLine(link.id).trim() || link.id;
 }
 
 export function failure(message: string): ToolResult {
