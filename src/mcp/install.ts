@@ -96,6 +96,8 @@ export interface ServeCommand {
   command: string;
   /** Its arguments, mtg's bin first when command is node. */
   args: string[];
+  /** Variables the assistant's process needs set (the data folder when it is not the default). */
+  env?: Record<string, string>;
 }
 
 /** The server's name in the file: `mtg`, or `mtg-PROFILE` for another profile's mirror. */
@@ -107,7 +109,12 @@ export function serverName(profile: string | undefined): string {
 export function entryFor(client: Client, serve: ServeCommand): Obj {
   // VS Code and Claude Code write the transport; the others take command and args alone.
   const typed = client === 'vscode' || client === 'claude-code';
-  return { ...(typed && { type: 'stdio' }), command: serve.command, args: serve.args, env: {} };
+  return {
+    ...(typed && { type: 'stdio' }),
+    command: serve.command,
+    args: serve.args,
+    env: { ...serve.env },
+  };
 }
 
 export type Plan =

@@ -1,8 +1,9 @@
 // mtg mcp install|uninstall CLIENT: mtg's entry in an assistant's configuration file (src/mcp/install.ts).
 
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { Context } from '../../cli/context.js';
 import { parseInterval } from '../../cli/dates.js';
+import { dataDir } from '../../config/data-dir.js';
 import * as install from '../../mcp/install.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import { installFolder } from '../../shared/install-folder.js';
@@ -18,6 +19,17 @@ async function serveCommand(args: string[]): Promise<install.ServeCommand> {
   const sea = (await import('node:sea').catch(() => undefined)) as { isSea?: () => boolean } | undefined;
   if (sea?.isSea?.()) return { command: process.execPath, args: ['mcp', ...args] };
   return { command: process.execPath, args: [join(installFolder(), 'bin', 'mtg.js'), 'mcp', ...args] };
+}
+
+/**
+ * The data folder of this shell for the assistant's process, which starts from the app, with none
+ * of the shell's variables: without it, `mtg mcp` there looked in the default folder and answered
+ * "no mirror". Absolute (a relative MTG_DATA_DIR names a folder of this shell's directory); nothing
+ * when the folder is the default one, found from HOME alone.
+ */
+function dataDirEnv(env: Record<string, string | undefined>): Record<string, string> {
+  if (!env.MTG_DATA_DIR && !(env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME))) return {};
+  return { MTG_DATA_DIR: dataDir(env) };
 }
 
 export async function runInstall(
@@ -42,7 +54,8 @@ export async function runInstall(
       ...(opts.syncEvery !== undefined ? ['--sync-every', opts.syncEvery] : []),
       ...(opts.allowWrites ? ['--allow-writes'] : []),
     ];
-    plan = await install.planInstall(client, where, await serveCommand(args), profile);
+    const serve = { ...(await serveCommand(args)), env: dataDirEnv(ctx.env) };
+    plan = await install.planInstall(client, where, serve, profile);
   } else {
     if (opts.syncEvery !== undefined || opts.allowWrites) {
       throw new UsageError('mtg mcp uninstall takes neither --sync-every nor --allow-writes');

@@ -10,11 +10,13 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFile } from '../../../src/mcp/install.js';
+import { tempConfigDir } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/inprocess.js';
 import { tempDir } from '../../helpers/temp.js';
+import { connect, mcpEnv } from '../../mcp/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the config files are JSON, read by path
 type Obj = Record<string, any>;
@@ -173,6 +175,62 @@ describe('mtg mcp install CLIENT', () => {
     expect(shown.mtg.command).toBe(process.execPath);
     expect(existsSync(path)).toBe(false);
     expect(existsSync(dirname(path))).toBe(false);
+  });
+
+  it("a data folder that is not the default (MTG_DATA_DIR, XDG_DATA_HOME) goes in the entry's env, absolute, and --print shows it", async () => {
+    const h = home();
+    const { path } = h.fileOf('cursor');
+    const data = tempDir('mtg-mcp-install-data-');
+    const withData = (env: Record<string, string>) =>
+      runInProcess(['mcp', 'install', 'cursor'], { env: { ...h.env, ...env } });
+
+    const printed = await runInProcess(['mcp', 'install', 'cursor', '--print'], {
+      env: { ...h.env, MTG_DATA_DIR: data },
+    });
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout.slice(printed.stdout.indexOf('\n') + 1)).mtg.env).toEqual({
+      MTG_DATA_DIR: data,
+    });
+    expect(existsSync(path)).toBe(false);
+
+    expect((await withData({ MTG_DATA_DIR: data })).code).toBe(0);
+    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_DATA_DIR: data });
+    expect((await withData({ MTG_DATA_DIR: data })).stdout).toMatch(/nothing to change/);
+
+    // A relative one names a folder of this shell's directory, which the assistant's process is not in.
+    expect((await withData({ MTG_DATA_DIR: 'rel/mirror' })).stdout).toMatch(/^replaced in/);
+    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_DATA_DIR: resolve('rel/mirror') });
+
+    const xdg = tempDir('mtg-mcp-install-xdg-');
+    expect((await withData({ XDG_DATA_HOME: xdg })).code).toBe(0);
+    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_DATA_DIR: join(xdg, 'mtg') });
+
+    // The default folder (HOME alone): nothing to carry.
+    expect((await h.mtg('install', 'cursor')).code).toBe(0);
+    expect(read(path).mcpServers.mtg.env).toEqual({});
+  });
+
+  it("the assistant's `mtg mcp`, started with the entry's env alone, finds the mirror of MTG_DATA_DIR", async () => {
+    const m = await mcpEnv();
+    try {
+      const h = home();
+      const r = await runInProcess(['mcp', 'install', 'cursor'], {
+        env: { ...h.env, MTG_DATA_DIR: m.dataDir },
+      });
+      expect(r.code).toBe(0);
+      const entry = read(h.fileOf('cursor').path).mcpServers.mtg;
+      // What the app gives its server: HOME, and the entry's env; none of this shell's variables.
+      const c = await connect({ HOME: h.dir, MTG_CONFIG_DIR: tempConfigDir(), ...entry.env });
+      try {
+        const status = await c.call('mirror_status');
+        expect(status.isError, status.text).toBe(false);
+        expect(status.data.counts.meetings).toBeGreaterThan(0);
+      } finally {
+        await c.close();
+      }
+    } finally {
+      await m.sandbox.close();
+    }
   });
 
   it('bad input: an unknown assistant or word, --print without install', async () => {
