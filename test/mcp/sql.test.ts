@@ -90,19 +90,28 @@ describe('the sql tool and PRAGMA', () => {
   }, 60_000);
 });
 
+/** The meetings with a stored transcript, in ID order. */
+async function transcriptIds(c: Connected): Promise<string[]> {
+  const list = await c.call('sql', { query: 'SELECT meeting_id FROM transcripts ORDER BY meeting_id' });
+  return (list.data.rows as { meeting_id: string }[]).map((r) => r.meeting_id);
+}
+
+/** `count` transcript entries, each a sentence said `times` over. */
+const longEntries = (count: number, times: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    speaker: 'Dana',
+    text: `entry ${i}: ${'the budget for the remote control launch, '.repeat(times)}`,
+    timestamp: i * 15,
+  }));
+
 describe('the sql tool and a cell alone past the size bound', () => {
   it('cuts the cell, keeps its row and the rows after it, and names the cell and its whole length', async () => {
     const c = await server(20_000);
-    const list = await c.call('sql', { query: 'SELECT meeting_id FROM transcripts ORDER BY meeting_id' });
-    const ids = (list.data.rows as { meeting_id: string }[]).map((r) => r.meeting_id);
+    const ids = await transcriptIds(c);
     expect(ids.length).toBeGreaterThan(2);
     // Not the first row: a page shortened only its first item, and left a later one out unsaid.
     const at = Math.floor(ids.length / 2);
-    const entries = Array.from({ length: 3_000 }, (_, i) => ({
-      speaker: 'Dana',
-      text: `entry ${i}: ${'the budget for the remote control launch, '.repeat(7)}`,
-      timestamp: i * 15,
-    }));
+    const entries = longEntries(3_000, 7);
     storeTranscript(m.dataDir, ids[at]!, entries);
     const whole = JSON.stringify(entries);
     expect(whole.length).toBeGreaterThan(800_000);
@@ -134,14 +143,9 @@ describe('the sql tool and a cell alone past the size bound', () => {
 describe('the sql tool and rows left out by the size bound', () => {
   it('says how many rows came and from which to read on, and that OFFSET gives the next ones', async () => {
     const c = await server(20_000);
-    const list = await c.call('sql', { query: 'SELECT meeting_id FROM transcripts ORDER BY meeting_id' });
-    const ids = (list.data.rows as { meeting_id: string }[]).map((r) => r.meeting_id);
+    const ids = await transcriptIds(c);
     // Each row fits a page alone (about 5,000 tokens), not all together.
-    const entries = Array.from({ length: 60 }, (_, i) => ({
-      speaker: 'Dana',
-      text: `entry ${i}: ${'the budget for the remote control launch, '.repeat(4)}`,
-      timestamp: i * 15,
-    }));
+    const entries = longEntries(60, 4);
     for (const id of ids) storeTranscript(m.dataDir, id, entries);
     const query = 'SELECT meeting_id, json FROM transcripts ORDER BY meeting_id';
     const r = await c.call('sql', { query });
