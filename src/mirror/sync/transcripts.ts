@@ -6,31 +6,38 @@ import * as E from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
 import type { Db } from '../driver.js';
 import { toJsonText } from '../json.js';
-import { fullSince, reopenList } from './pass.js';
+import { fullSince, openPass, reopenList } from './pass.js';
 import { now, type RunState } from './state.js';
 
 /** Meetings whose transcript is missing or older than their updatedAt (with `since`, --full: all not fetched since). */
 export function pendingTranscripts(db: Db, since?: string): { id: string; updatedAt: string | null }[] {
-  const full = since !== undefined;
   return db
     .prepare<{ id: string; updatedAt: string | null }>(
       `SELECT m.id, m.updated_at AS updatedAt FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id
-       WHERE m.deleted_at IS NULL AND (t.meeting_id IS NULL OR t.for_updated_at IS NOT m.updated_at${full ? ' OR t.fetched_at < ?' : ''})
-       ORDER BY m.position IS NULL, m.position, m.id`,
+       WHERE ${PENDING} ORDER BY m.position IS NULL, m.position, m.id`,
     )
-    .all(...(full ? [since] : []));
+    .all(since ?? null);
 }
 
-/** Transcripts still to fetch in a mirror (for `mtg mirror status`), less the meetings `gone`. */
+/**
+ * Transcripts still to fetch in a mirror (the sync's summary, `mtg mirror status`), less the
+ * meetings `gone`: those of new and changed meetings, and while a --full pass is open (stopped by
+ * --budget, --max-wait, an error or a kill) those it has not fetched again yet, which the next
+ * sync fetches.
+ */
 export function pendingTranscriptCount(db: Db, gone: ReadonlySet<string> = new Set()): number {
+  const pass = openPass(db);
   return db
     .prepare<{ n: number }>(
       `SELECT count(*) AS n FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id
-       WHERE m.deleted_at IS NULL AND (t.meeting_id IS NULL OR t.for_updated_at IS NOT m.updated_at)
-       AND m.id NOT IN (SELECT value FROM json_each(?))`,
+       WHERE ${PENDING} AND m.id NOT IN (SELECT value FROM json_each(?))`,
     )
-    .get(toJsonText([...gone]))!.n;
+    .get(pass ? (fullSince(pass, 'transcripts') ?? null) : null, toJsonText([...gone]))!.n;
 }
+
+/** A live meeting whose transcript is missing, stale, or fetched before the one parameter (null: never). */
+const PENDING = `m.deleted_at IS NULL AND (t.meeting_id IS NULL OR t.for_updated_at IS NOT m.updated_at
+  OR t.fetched_at < ?)`;
 
 export async function fetchTranscripts(state: RunState): Promise<void> {
   const { db } = state;
