@@ -229,9 +229,9 @@ function rerank(db: Db, plan: SearchPlan, windows: Window[], passagesOf: Map<str
     // One concept's weight cancels out (coverage and nearness below are shares of the total, and an
     // entry's weight is only compared with another's): any positive weight ranks alike. So a
     // one-word search skips the index's size, a count of every passage (~300 page faults at each
-    // start on a mirror of 5,000 meetings: bench/README.md, issue 33).
-    const n = concepts.length > 1 ? indexSize(db) : 0;
-    const weights = concepts.length === 1 ? [1] : concepts.map((c) => conceptWeight(db, scratchDb, c, n));
+    // start on a mirror of 5,000 meetings: bench/README.md, issue 33); indexSize() counts once per connection.
+    const weights =
+      concepts.length === 1 ? [1] : concepts.map((c) => conceptWeight(db, scratchDb, c, indexSize(db)));
     const total = weights.reduce((a, b) => a + b, 0) || 1;
     // The entries of every window, once each, as rows of the scratch table.
     const keyOf = new Map<string, number>();
