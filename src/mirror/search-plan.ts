@@ -4,7 +4,7 @@
 import { segmentCjk } from '../shared/cjk.js';
 import { type Db, openDb, type Statement } from './driver.js';
 import type { Passage } from './passages.js';
-import { type Concept, matchExpression, parseQuery, quote } from './search-query.js';
+import { type Concept, isStopWord, matchExpression, parseQuery, quote } from './search-query.js';
 import type { SearchPlan } from './search-types.js';
 import { editDistance, nearestWord, TOKENIZER } from './search-vocab.js';
 
@@ -210,8 +210,8 @@ export function conceptWeight(db: Db, scratch: Scratch, concept: Concept, n: num
 
 /**
  * The query planned against the mirror: parsed (a malformed query: UsageError), and unless `exact`,
- * each bare word that matches nothing replaced by the nearest indexed word (edit distance 1, or 2
- * for words of more than five letters), said in `corrections`.
+ * each bare word that matches nothing and is not a stop word replaced by the nearest indexed word
+ * (edit distance 1, or 2 for words of more than five letters), said in `corrections`.
  */
 export function planSearch(db: Db, query: string, { exact = false } = {}): SearchPlan {
   const parsed = parseQuery(query);
@@ -219,7 +219,9 @@ export function planSearch(db: Db, query: string, { exact = false } = {}): Searc
   if (!exact) {
     for (const concept of parsed.concepts)
       for (const alt of concept.alternatives) {
-        if (!alt.word || /\p{N}/u.test(alt.text)) continue;
+        // A stop word kept (the query has nothing else: "AND OR NOT") is searched as typed: the
+        // nearest indexed word to "and" ("aed") is not what was asked.
+        if (!alt.word || /\p{N}/u.test(alt.text) || isStopWord(alt.text)) continue;
         const [term] = scratch().tokens(alt.text);
         if (term === undefined || docCount(db, term) > 0) continue;
         const known = indexStats(db).nearest;

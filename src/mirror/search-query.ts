@@ -58,6 +58,11 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** A stop or question word (lowercased): never the typo correction's to replace (search-plan.ts). */
+export function isStopWord(text: string): boolean {
+  return STOP_WORDS.has(text);
+}
+
 /** A word as the query means it: a possessive ("Dana's", "Dana’s") is its name. */
 function bareWord(word: string): string {
   return word.replace(/['’]s$/iu, '');

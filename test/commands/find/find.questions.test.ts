@@ -112,6 +112,13 @@ const MEETINGS = [
     ),
   },
   {
+    // A word one letter from the stop word "and" (typo correction must not reach it from "and").
+    id: 'm_picnic',
+    name: 'Picnic',
+    attendees: [],
+    transcript: [{ speaker: 'Guide', text: 'One ant , then another ant on the blanket .' }],
+  },
+  {
     // The glacier: named twice in passing early on, then discussed over a stretch of turns.
     id: 'm_glacier',
     name: 'Field trip',
@@ -269,6 +276,17 @@ describe('find: questions in plain words', () => {
       expect(hits[0], q).toMatchObject({ meetingId: 'm_budget' });
       expect(hits[0]!.matched, q).toEqual(['pricing']);
     }
+  });
+
+  it('a stop word is never typo-corrected: "AND OR NOT" is searched as typed, not as the nearest indexed word', async () => {
+    // No passage here holds "and" or "not"; "ant" (m_picnic) is one letter from "and".
+    for (const q of ['AND OR NOT', 'and', 'not OR and']) {
+      const { hits, stderr } = await findRun(q);
+      expect(stderr, q).not.toContain('searched for');
+      expect(hits, q).toEqual([]);
+    }
+    // A word that is not a stop word still is: "ants" -> "ant".
+    expect((await findRun('antz')).stderr).toContain('searched for: ant');
   });
 
   it('--by meeting: one row per meeting, best first, with its best passages', async () => {
