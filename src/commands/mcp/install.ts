@@ -1,9 +1,10 @@
 // mtg mcp install|uninstall CLIENT: mtg's entry in an assistant's configuration file (src/mcp/install.ts).
 
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Context } from '../../cli/context.js';
 import { parseInterval } from '../../cli/dates.js';
 import { dataDir } from '../../config/data-dir.js';
+import { configDir } from '../../config/store.js';
 import * as install from '../../mcp/install.js';
 import { ExitCode, UsageError } from '../../shared/errors.js';
 import { installFolder } from '../../shared/install-folder.js';
@@ -22,14 +23,22 @@ async function serveCommand(args: string[]): Promise<install.ServeCommand> {
 }
 
 /**
- * The data folder of this shell for the assistant's process, which starts from the app, with none
- * of the shell's variables: without it, `mtg mcp` there looked in the default folder and answered
- * "no mirror". Absolute (a relative MTG_DATA_DIR names a folder of this shell's directory); nothing
- * when the folder is the default one, found from HOME alone.
+ * The data and config folders of this shell for the assistant's process, which starts from the
+ * app with none of the shell's variables: without MTG_DATA_DIR, `mtg mcp` there looked in the
+ * default folder and answered "no mirror"; without MTG_CONFIG_DIR it read another config file (its
+ * profiles, base URL and key). Absolute (a relative one names a folder of this shell's directory);
+ * nothing for a folder that is the default one, found from HOME alone. The profile goes as
+ * --profile; nothing secret (MTG_API_KEY) is written.
  */
-function dataDirEnv(env: Record<string, string | undefined>): Record<string, string> {
-  if (!env.MTG_DATA_DIR && !(env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME))) return {};
-  return { MTG_DATA_DIR: dataDir(env) };
+function foldersEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const chosen: Record<string, string> = {};
+  const absolute = (p: string | undefined) => !!p && isAbsolute(p);
+  if (env.MTG_DATA_DIR || absolute(env.XDG_DATA_HOME)) chosen.MTG_DATA_DIR = dataDir(env);
+  if (env.MTG_CONFIG_DIR || absolute(env.XDG_CONFIG_HOME)) {
+    const config = configDir(env);
+    if ('dir' in config) chosen.MTG_CONFIG_DIR = resolve(config.dir);
+  }
+  return chosen;
 }
 
 export async function runInstall(
@@ -54,7 +63,7 @@ export async function runInstall(
       ...(opts.syncEvery !== undefined ? ['--sync-every', opts.syncEvery] : []),
       ...(opts.allowWrites ? ['--allow-writes'] : []),
     ];
-    const serve = { ...(await serveCommand(args)), env: dataDirEnv(ctx.env) };
+    const serve = { ...(await serveCommand(args)), env: foldersEnv(ctx.env) };
     plan = await install.planInstall(client, where, serve, profile);
   } else {
     if (opts.syncEvery !== undefined || opts.allowWrites) {

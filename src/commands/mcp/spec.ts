@@ -19,7 +19,7 @@ export const mcp = defineCommand({
     'update_action_item; a statement of the sql tool runs at most --timeout seconds. stdout carries only ' +
     'protocol messages. `mtg mcp install CLIENT` adds this server ' +
     "to the assistant's own configuration file (absolute paths of node and mtg; --profile, --sync-every " +
-    'and --allow-writes passed on, and MTG_DATA_DIR when the data folder is not the default; every other entry kept; a backup beside it; --print to see it first); ' +
+    'and --allow-writes passed on, and MTG_DATA_DIR and MTG_CONFIG_DIR when the data or config folder is not the default; every other entry kept; a backup beside it; --print to see it first); ' +
     '`mtg mcp uninstall CLIENT` removes it. See docs/mcp.md.',
   args: [
     {

@@ -23,10 +23,13 @@ type Obj = Record<string, any>;
 
 const CLIENTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'windsurf'] as const;
 
-/** A fresh HOME (no XDG_CONFIG_HOME: ~/.config), and where each client's file is under it on Linux. */
+/**
+ * A fresh HOME (no XDG_CONFIG_HOME: ~/.config; mtg's config the default one under it), and where
+ * each client's file is under it on Linux.
+ */
 function home() {
   const dir = tempDir('mtg-mcp-install-');
-  const env = { HOME: dir, XDG_CONFIG_HOME: '', MTG_PROFILE: '' };
+  const env = { HOME: dir, XDG_CONFIG_HOME: '', MTG_CONFIG_DIR: '', MTG_PROFILE: '' };
   const fileOf = (client: (typeof CLIENTS)[number]) => configFile(client, { platform: 'linux', env });
   const mtg = (...args: string[]) => runInProcess(['mcp', ...args], { env });
   return { dir, env, fileOf, mtg };
@@ -225,6 +228,72 @@ describe('mtg mcp install CLIENT', () => {
         const status = await c.call('mirror_status');
         expect(status.isError, status.text).toBe(false);
         expect(status.data.counts.meetings).toBeGreaterThan(0);
+      } finally {
+        await c.close();
+      }
+    } finally {
+      await m.sandbox.close();
+    }
+  });
+
+  it("a config folder that is not the default (MTG_CONFIG_DIR, XDG_CONFIG_HOME) goes in the entry's env, absolute; the API key never", async () => {
+    const h = home();
+    const { path } = h.fileOf('cursor');
+    const config = tempConfigDir();
+    const withEnv = (env: Record<string, string>) =>
+      runInProcess(['mcp', 'install', 'cursor'], { env: { ...h.env, ...env } });
+
+    const printed = await runInProcess(['mcp', 'install', 'cursor', '--print'], {
+      env: { ...h.env, MTG_CONFIG_DIR: config },
+    });
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout.slice(printed.stdout.indexOf('\n') + 1)).mtg.env).toEqual({
+      MTG_CONFIG_DIR: config,
+    });
+
+    const data = tempDir('mtg-mcp-install-data-');
+    expect(
+      (await withEnv({ MTG_CONFIG_DIR: config, MTG_DATA_DIR: data, MTG_API_KEY: 'secret-key' })).code,
+    ).toBe(0);
+    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_DATA_DIR: data, MTG_CONFIG_DIR: config });
+    expect(readFileSync(path, 'utf8')).not.toContain('secret-key');
+
+    expect((await withEnv({ MTG_CONFIG_DIR: 'rel/config' })).code).toBe(0);
+    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_CONFIG_DIR: resolve('rel/config') });
+
+    const xdg = tempDir('mtg-mcp-install-xdg-config-');
+    expect((await withEnv({ XDG_CONFIG_HOME: xdg })).code).toBe(0);
+    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_CONFIG_DIR: join(xdg, 'mtg') });
+
+    // The default folder (HOME alone): nothing to carry.
+    expect((await h.mtg('install', 'cursor')).code).toBe(0);
+    expect(read(path).mcpServers.mtg.env).toEqual({});
+  });
+
+  it("the assistant's `mtg mcp`, started with the entry's env alone, syncs with the profile of MTG_CONFIG_DIR (its base URL and key)", async () => {
+    const m = await mcpEnv();
+    try {
+      const h = home();
+      // This shell's config: the profile's base URL and key (stored in the file, as with --insecure-storage).
+      const config = tempConfigDir();
+      writeFileSync(
+        join(config, 'config.json'),
+        JSON.stringify({
+          profiles: { default: { 'base-url': m.env.MTG_BASE_URL, 'api-key': m.env.MTG_API_KEY } },
+        }),
+        { mode: 0o600 },
+      );
+      const r = await runInProcess(['mcp', 'install', 'cursor'], {
+        env: { ...h.env, MTG_DATA_DIR: m.dataDir, MTG_CONFIG_DIR: config },
+      });
+      expect(r.code).toBe(0);
+      const entry = read(h.fileOf('cursor').path).mcpServers.mtg;
+      // What the app gives its server: HOME, and the entry's env; none of this shell's variables.
+      const c = await connect({ HOME: h.dir, ...entry.env });
+      try {
+        const synced = await c.call('sync');
+        expect(synced.isError, synced.text).toBe(false);
+        expect(synced.data.complete).toBe(true);
       } finally {
         await c.close();
       }
