@@ -66,7 +66,7 @@ export interface OpenList {
   commit(): Promise<void>;
   /** Finish the document without keeping an -o file (a json array on stdout is still closed). */
   discard(): Promise<void>;
-  /** Failure or interruption: as discard(), never throws. */
+  /** Failure or interruption: as discard(), never throws; a failure before the first item writes nothing. */
   abort(): Promise<void>;
 }
 
@@ -198,7 +198,8 @@ export async function planOutput<const F extends string = Format>(
         await sink.abort();
       },
       async abort() {
-        await writer.abort().catch(() => undefined);
+        // Ctrl-C (exit 130) leaves a well-formed document even before the first item: "[]".
+        await writer.abort(ctx.signal.aborted).catch(() => undefined);
         await sink.abort().catch(() => undefined);
       },
     };

@@ -7,7 +7,7 @@
  *   const sink = await openOutput(io.out, opts.output);                         // stdout or atomic file
  *   const w = createItemWriter(sink.stream, view, { format, fields, color, width, bom, rawCells });
  *   for await (const page of pages) await w.writeMany(page);                   // backpressure-aware
- *   await w.end(); await sink.commit();                                          // on SIGINT: w.abort(); sink.abort()
+ *   await w.end(); await sink.commit();                                          // on SIGINT: w.abort(true); sink.abort()
  *
  * Formats:
  *  - json: one array written as items arrive ("[\n" item ",\n" item "\n]\n"; "[]\n" when empty);

@@ -70,14 +70,16 @@ export function streamWriter(out: NodeJS.WritableStream, enc: Encoder, continueA
       closed = true;
       return writeChunk(out, enc.finish(continueAfter + count));
     },
-    abort(): Promise<void> {
+    abort(interrupted = false): Promise<void> {
       // Every item went out as one complete chunk, so finishing the document is all it takes;
       // no waiting for 'drain': the consumer may be the thing that stopped.
       if (closed) return Promise.resolve();
       closed = true;
       // A command that fails before its first item (no server, a bad key) prints no data at all,
       // not a lone csv header or an empty array that a script could take for an empty result.
-      if (continueAfter + count > 0) writeNoWait(out, enc.finish(continueAfter + count));
+      // Ctrl-C is not a failure: exit 130's output is well-formed (the contract), so it prints
+      // what an empty list does ("[]", the csv header), as it closes a list it cut short.
+      if (interrupted || continueAfter + count > 0) writeNoWait(out, enc.finish(continueAfter + count));
       return Promise.resolve();
     },
   };

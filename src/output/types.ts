@@ -57,8 +57,12 @@ export interface ItemWriter {
   writeMany(items: readonly unknown[]): Promise<void>;
   /** Finishes the document (json closes the array, "[]" for none; table renders). */
   end(): Promise<void>;
-  /** Interrupted or failed: finishes the document without waiting on a stalled consumer; writes nothing when no item was written. */
-  abort(): Promise<void>;
+  /**
+   * Interrupted or failed: finishes the document without waiting on a stalled consumer. A failure
+   * before the first item writes nothing; `interrupted` (Ctrl-C, exit 130) writes what an empty
+   * list does, so that the output is still one well-formed document.
+   */
+  abort(interrupted?: boolean): Promise<void>;
   /** Items written so far (excluding continueAfter). */
   readonly count: number;
 }

@@ -50,7 +50,8 @@ describe('mtg sql stuck in one step', () => {
       const { code } = await within(run.done, 10_000, 'mtg sql');
       expect(code).toBe(130);
       expect(run.stderr()).toBe('Interrupted.\n');
-      expect(run.stdout()).toBe('');
+      // Well-formed, as an empty result prints it: tsv's header.
+      expect(run.stdout()).toBe('count(*)\n');
       expect(running(statement)).toBe(false);
     }, 30_000);
   }

@@ -78,6 +78,20 @@ describe('json', () => {
     }
   });
 
+  it('abort(interrupted) before the first item writes what an empty list does, in every format (exit 130 is well-formed)', async () => {
+    for (const format of ['json', 'ndjson', 'csv', 'tsv', 'table'] as const) {
+      const empty = collector();
+      await createItemWriter(empty.stream, view, { format, color: false, bom: true }).end();
+      const c = collector();
+      const w = createItemWriter(c.stream, view, { format, color: false, bom: true });
+      await w.abort(true);
+      expect(c.text(), format).toBe(empty.text());
+    }
+    const c = collector();
+    await createItemWriter(c.stream, view, { format: 'json', color: false }).abort(true);
+    expect(c.text()).toBe('[]\n');
+  });
+
   it('continueAfter resumes inside an existing array', async () => {
     const first = collector();
     const w1 = createItemWriter(first.stream, view, { format: 'json', color: false });

@@ -109,7 +109,8 @@ async function writePages(
     }
     await writer.end();
   } catch (err) {
-    await writer.abort().catch(() => undefined);
+    // Ctrl-C (exit 130): a well-formed document, "[]" before the first page, as plan.open's lists.
+    await writer.abort(ctx.signal.aborted).catch(() => undefined);
     throw err;
   }
 }
