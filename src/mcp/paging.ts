@@ -77,9 +77,22 @@ export function decodeCursor<P extends CursorPosition>(
 export const isIndex = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
 /**
- * Up to `limit` items after skipping `offset`, as many as fit in ITEMS_BOUND tokens of JSON
- * (at least one, shortened by `shorten` when it alone would not fit); `more` when items are left;
- * `last` the item the page ends with, as given (a keyset cursor's key).
+ * Where a page keeps an item that alone passes the bound, for a tool with no next page to send it
+ * on (sql): wherever it comes, shortened to the room left, at most `maxRoom` (leaving room for the
+ * items after it), as long as `minRoom` is left to show a useful part of it.
+ */
+export interface CutAnywhere {
+  minRoom: number;
+  maxRoom: number;
+}
+
+/**
+ * Up to `limit` items after skipping `offset`, as many as fit in ITEMS_BOUND tokens of JSON;
+ * `more` when items are left; `last` the item the page ends with, as given (a keyset cursor's
+ * key); `shortened` the positions in `page` of the items `shorten` cut. An item that alone passes
+ * the bound is shortened when it comes first, to the whole bound, and ends the page otherwise: the
+ * next page (a cursor) starts with it. With `cutAnywhere` it is shortened wherever it comes (and
+ * the page ends where the room left is too small for it).
  */
 export function takePage<T, U>(
   items: Iterable<T>,
@@ -87,22 +100,35 @@ export function takePage<T, U>(
   limit: number,
   map: (item: T) => U,
   shorten: (item: U, room: number) => U,
-): { page: U[]; more: boolean; next: number; last?: T } {
+  cutAnywhere?: CutAnywhere,
+): { page: U[]; more: boolean; next: number; last?: T; shortened: number[] } {
   const page: U[] = [];
+  const shortened: number[] = [];
   let last: T | undefined;
   let used = 0;
   let index = 0;
+  const ended = (more: boolean) => ({ page, more, next: offset + page.length, last, shortened });
   const it = items[Symbol.iterator]();
   try {
     for (let r = it.next(); !r.done; r = it.next(), index++) {
       if (index < offset) continue;
-      if (page.length >= limit) return { page, more: true, next: offset + page.length, last };
+      if (page.length >= limit) return ended(true);
       let item = map(r.value);
       let size = jsonCost(item) + 1;
-      if (size > ITEMS_BOUND - used) {
-        if (page.length > 0) return { page, more: true, next: offset + page.length, last };
-        item = shorten(item, ITEMS_BOUND);
-        size = jsonCost(item) + 1;
+      const room = ITEMS_BOUND - used;
+      if (size > room) {
+        if (cutAnywhere) {
+          // One that fits a page alone is not cut: it comes whole on a page of its own.
+          if (size <= ITEMS_BOUND || room < cutAnywhere.minRoom) return ended(true);
+          item = shorten(item, Math.min(room, cutAnywhere.maxRoom) - 1);
+          size = jsonCost(item) + 1;
+          if (size > room) return ended(true);
+        } else {
+          if (page.length > 0) return ended(true);
+          item = shorten(item, ITEMS_BOUND);
+          size = jsonCost(item) + 1;
+        }
+        shortened.push(page.length);
       }
       page.push(item);
       last = r.value;
@@ -111,7 +137,7 @@ export function takePage<T, U>(
   } finally {
     it.return?.();
   }
-  return { page, more: false, next: offset + page.length, last };
+  return ended(false);
 }
 
 /**

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SqlError } from '../../mirror/sql.js';
 import { SqlTimeoutError } from '../../mirror/sql-runner.js';
 import { UsageError } from '../../shared/errors.js';
-import { ITEMS_BOUND, jsonCost, shortenStrings } from '../paging.js';
+import { ITEMS_BOUND, jsonCost, shortenStrings, takePage } from '../paging.js';
 import {
   DATA_NOT_INSTRUCTIONS,
   defineTool,
@@ -49,7 +49,7 @@ export const sql = defineTool({
         }),
       );
       const read = await sqlOf(() => firstRows(rows(), limit));
-      return ok(pageOf(columns, read));
+      return ok(sqlResult(columns, read));
     }),
 });
 
@@ -66,33 +66,24 @@ interface CutCell {
 }
 
 /**
- * The rows that fit in the bound, in order. A row that alone passes it (a whole transcript's JSON)
+ * The result of the rows read: those that fit in the bound, in order (takePage). A row that alone passes it (a whole transcript's JSON)
  * is kept, its long values cut to the room left (a quarter of a page at most) and each cut cell
  * named with its whole length: the statement has no next page, so a row left out would be lost to
  * the assistant. A row past the room left that would fit alone ends the page, and the note says
  * from which row to read on.
  */
-function pageOf(columns: unknown, { read, stop }: FirstRows): Obj {
-  const page: Obj[] = [];
+function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
+  const { page, shortened } = takePage(read, 0, read.length, exactValues, shortenStrings, {
+    minRoom: MIN_CUT_ROOM,
+    maxRoom: CUT_ROOM,
+  });
   const cut: CutCell[] = [];
-  let used = 0;
-  for (const row of read) {
-    let item = exactValues(row);
-    let size = jsonCost(item) + 1;
-    const room = ITEMS_BOUND - used;
-    if (size > room) {
-      if (size <= ITEMS_BOUND || room < MIN_CUT_ROOM) break;
-      const whole = item;
-      item = shortenStrings(whole, Math.min(room, CUT_ROOM) - 1);
-      size = jsonCost(item) + 1;
-      if (size > room) break;
-      for (const column of Object.keys(whole)) {
-        const length = valueLength(whole[column]);
-        if (length !== valueLength(item[column])) cut.push({ row: page.length, column, length });
-      }
+  for (const row of shortened) {
+    const whole = exactValues(read[row]!);
+    for (const column of Object.keys(whole)) {
+      const length = valueLength(whole[column]);
+      if (length !== valueLength(page[row]![column])) cut.push({ row, column, length });
     }
-    page.push(item);
-    used += size;
   }
   const leftBySize = page.length < read.length || stop === 'size';
   const result: Obj = { columns, rows: page, truncated: leftBySize || stop === 'limit' || cut.length > 0 };
@@ -137,7 +128,7 @@ async function firstRows(rows: AsyncIterable<Obj>, count: number): Promise<First
     if (read.length >= count) return { read, stop: 'limit' };
     if (used > ITEMS_BOUND) return { read, stop: 'size' };
     read.push(row);
-    // A row alone past the bound takes no more than it is cut to (pageOf).
+    // A row alone past the bound takes no more than it is cut to (sqlResult).
     const cost = jsonCost(exactValues(row)) + 1;
     used += cost > ITEMS_BOUND ? CUT_ROOM : cost;
   }

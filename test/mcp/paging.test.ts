@@ -1,0 +1,112 @@
+// takePage (src/mcp/paging.ts), the one mechanism that pages every tool's result within the size
+// bound: the tools with a cursor cut an item past the bound only when it comes first (the next page
+// starts with an item that did not fit), and the sql tool, which has no next page, cuts it wherever
+// it comes (cutAnywhere). Both modes are one loop: on items that each fit a page they give the same
+// pages, so that the sql tool's page can never drift from the others' (it had a loop of its own).
+import { describe, expect, it } from 'vitest';
+import { ITEMS_BOUND, jsonCost, shortenStrings, takePage } from '../../src/mcp/paging.js';
+
+interface Item {
+  id: number;
+  text: string;
+}
+
+/** An item of about `tokens` tokens of JSON (a word is one). */
+const item = (id: number, tokens: number): Item => ({ id, text: 'word '.repeat(tokens) });
+const ids = (page: Item[]) => page.map((i) => i.id);
+/** What a page costs as takePage counts it: each item's JSON and its comma. */
+const cost = (page: Item[]) => page.reduce((sum, i) => sum + jsonCost(i) + 1, 0);
+const identity = (i: Item) => i;
+const CUT = { minRoom: 2_000, maxRoom: Math.floor(ITEMS_BOUND / 4) };
+
+describe('takePage, cutAnywhere (the sql tool)', () => {
+  it('keeps an item past the bound where it comes, cut to the room left (at most maxRoom), and names its position', () => {
+    const items = [item(0, 3_000), item(1, 3_000), item(2, 60_000), item(3, 3_000)];
+    const r = takePage(items, 0, 10, identity, shortenStrings, CUT);
+    expect(ids(r.page)).toEqual([0, 1, 2, 3]);
+    expect(r.more).toBe(false);
+    expect(r.shortened).toEqual([2]);
+    expect(r.page[2]!.text.endsWith('…[cut]')).toBe(true);
+    expect(items[2]!.text.startsWith(r.page[2]!.text.slice(0, -'…[cut]'.length))).toBe(true);
+    expect(jsonCost(r.page[2]) + 1).toBeLessThanOrEqual(CUT.maxRoom);
+    // Cut to fit, not to nothing.
+    expect(jsonCost(r.page[2])).toBeGreaterThan(CUT.maxRoom / 2);
+    expect(cost(r.page)).toBeLessThanOrEqual(ITEMS_BOUND);
+    // The others are as given.
+    expect(r.page[3]).toBe(items[3]);
+  });
+
+  it('cuts to the room left when less than maxRoom is left, and ends the page when less than minRoom is', () => {
+    const roomy = takePage([item(0, 15_000), item(1, 60_000)], 0, 10, identity, shortenStrings, CUT);
+    expect(ids(roomy.page)).toEqual([0, 1]);
+    expect(roomy.shortened).toEqual([1]);
+    expect(cost(roomy.page)).toBeLessThanOrEqual(ITEMS_BOUND);
+
+    const full = takePage([item(0, 17_500), item(1, 60_000)], 0, 10, identity, shortenStrings, CUT);
+    expect(ids(full.page)).toEqual([0]);
+    expect(full.more).toBe(true);
+    expect(full.next).toBe(1);
+    expect(full.shortened).toEqual([]);
+  });
+
+  it('an item that fits a page alone but not the room left ends the page, whole, as without cutAnywhere', () => {
+    const items = [item(0, 10_000), item(1, 12_000), item(2, 100)];
+    const r = takePage(items, 0, 10, identity, shortenStrings, CUT);
+    expect(ids(r.page)).toEqual([0]);
+    expect(r.more).toBe(true);
+    expect(r.next).toBe(1);
+    expect(r.shortened).toEqual([]);
+  });
+});
+
+describe('takePage without cutAnywhere (the tools with a cursor)', () => {
+  it('an item past the bound ends the page it does not fit in, and is cut to the bound when it comes first', () => {
+    const items = [item(0, 3_000), item(1, 60_000), item(2, 12_000)];
+    const first = takePage(items, 0, 10, identity, shortenStrings);
+    expect(ids(first.page)).toEqual([0]);
+    expect(first.more).toBe(true);
+    expect(first.shortened).toEqual([]);
+    const second = takePage(items, first.next, 10, identity, shortenStrings);
+    expect(ids(second.page)).toEqual([1]);
+    expect(second.shortened).toEqual([0]);
+    expect(jsonCost(second.page[0])).toBeLessThanOrEqual(ITEMS_BOUND);
+    expect(jsonCost(second.page[0])).toBeGreaterThan(ITEMS_BOUND / 2);
+    expect(second.more).toBe(true);
+    expect(ids(takePage(items, second.next, 10, identity, shortenStrings).page)).toEqual([2]);
+  });
+});
+
+describe('the two modes are one mechanism', () => {
+  it('on items that each fit a page, every page (items, end, more, next, last) is the same in both, within the bound', () => {
+    // Sizes from a few tokens to a whole page, in an order that ends pages at every kind of place.
+    const sizes = Array.from({ length: 60 }, (_, i) => [5, 18_998, 700, 9_000, 4_321, 12_000, 1][i % 7]! + i);
+    const items = sizes.map((t, i) => item(i, Math.min(t, 18_980)));
+    for (const i of items) expect(jsonCost(i) + 1).toBeLessThanOrEqual(ITEMS_BOUND);
+    let pages = 0;
+    for (const limit of [1, 3, 7, 100]) {
+      for (let offset = 0; offset < items.length; offset++) {
+        const plain = takePage(items, offset, limit, identity, shortenStrings);
+        const anywhere = takePage(items, offset, limit, identity, shortenStrings, CUT);
+        expect(anywhere, `offset ${offset}, limit ${limit}`).toEqual(plain);
+        expect(plain.shortened).toEqual([]);
+        expect(cost(plain.page)).toBeLessThanOrEqual(ITEMS_BOUND);
+        pages++;
+      }
+    }
+    expect(pages).toBe(240);
+  });
+
+  it('an item past the bound: both keep it cut within the bound, and count it as the page it is on', () => {
+    const items = [item(0, 40_000), item(1, 12_000)];
+    const plain = takePage(items, 0, 10, identity, shortenStrings);
+    const anywhere = takePage(items, 0, 10, identity, shortenStrings, CUT);
+    for (const r of [plain, anywhere]) {
+      expect(r.shortened).toEqual([0]);
+      expect(r.page[0]!.id).toBe(0);
+      expect(cost(r.page)).toBeLessThanOrEqual(ITEMS_BOUND);
+    }
+    // The cursor tools' next page starts after it; the sql tool keeps the rest on this one.
+    expect(plain.next).toBe(1);
+    expect(ids(anywhere.page)).toEqual([0, 1]);
+  });
+});
