@@ -290,7 +290,8 @@ try {
     ...bundleOptions,
     entryPoints: [join(root, 'src', 'cli', 'sea-main.ts')],
     outfile: main,
-    define,
+    // entry.ts turns node's compile cache on in the package only: the binary has its own caches.
+    define: { ...define, __MTG_SEA__: 'true' },
     plugins: [cliFromAssets],
   });
   const binary = join(outdir, process.platform === 'win32' ? 'mtg.exe' : 'mtg');

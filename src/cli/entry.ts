@@ -10,6 +10,8 @@ import { answerHelpWords, type HelpAnswer, type HelpTexts } from './help-texts.j
 import { systemErrorLine } from './system-error.js';
 
 declare const __MTG_VERSION__: string | undefined;
+/** true in the standalone binary (scripts/build-binary.mjs), undefined in the package. */
+declare const __MTG_SEA__: boolean | undefined;
 
 /**
  * The stored text (dist/help.json, rendered by commander at build time: see help-texts.ts) for
@@ -51,20 +53,73 @@ function preRenderedHelp(argv: string[]): HelpAnswer | undefined {
 /**
  * Node >= 22.1 keeps the code it compiles on disk (module.enableCompileCache()), which spares every
  * later run most of compiling the CLI (dist/cli.cjs and its chunks). Where: NODE_COMPILE_CACHE if
- * set, else node-compile-cache in the OS temp dir (TMPDIR), one subfolder per node version; never
- * beside mtg, so a read-only install folder is fine. NODE_DISABLE_COMPILE_CACHE=1 turns it off. A
- * cache that cannot be read or written is skipped silently by node (the call returns a status, it
- * does not throw or print); the try is for a node that throws anyway. Node 20 has no such API.
+ * the user set it (their choice: node turns it on at start), else compileCacheFolder()
+ * below, a folder of this user's own. Never node's default, node-compile-cache in the OS temp dir:
+ * that folder is shared by every user of the machine, and node (src/compile_cache.cc,
+ * CompileCacheHandler::Enable) makes it, and the per-uid subfolder it reads, with mode 0777 less the
+ * umask, takes one that exists without asking whose it is or whether it is a link, and accepts an
+ * entry whose checksums (crc32) match: another user who made it first could hand V8 code caches to
+ * deserialize as ours. NODE_DISABLE_COMPILE_CACHE=1 turns it off. A cache that cannot be made or
+ * trusted is skipped silently (it is only an optimization; node's call returns a status, the try is
+ * for a node that throws anyway). Node 20 has no such API; the standalone binary carries its own
+ * code caches (sea-cli.ts), so it turns nothing on (node's would cache nothing there).
  */
 function enableCompileCache(): void {
+  if (typeof __MTG_SEA__ === 'boolean' && __MTG_SEA__) return;
   try {
     const { enableCompileCache: enable } = process.getBuiltinModule('node:module') as {
-      enableCompileCache?: () => unknown;
+      enableCompileCache?: (directory?: string) => unknown;
     };
-    enable?.();
+    const env = process.env;
+    // NODE_COMPILE_CACHE: node has used it (or found it unusable) at start already. Not enable()
+    // without a folder: node 22 ignores the variable there and takes the temp dir.
+    if (!enable || env.NODE_DISABLE_COMPILE_CACHE === '1' || env.NODE_COMPILE_CACHE) return;
+    const folder = compileCacheFolder(env);
+    if (folder !== undefined) enable(folder);
   } catch {
     // Caching is an optimization only.
   }
+}
+
+/**
+ * mtg's folder in the user's cache directory (as env-paths names it: $XDG_CACHE_HOME/mtg or
+ * ~/.cache/mtg, ~/Library/Caches/mtg on macOS, %LOCALAPPDATA%\mtg\Cache on Windows), plus
+ * node-compile-cache; made 0700 when missing. Undefined unless it and the folder that holds it are
+ * real folders (not links) of this user that no one else may write (no one else can swap it after
+ * this check either); on Windows, folders and not links. HOME is read from the environment only,
+ * as for the config and data folders: no absolute one, no cache. Two lstat calls when it exists.
+ */
+function compileCacheFolder(env: NodeJS.ProcessEnv): string | undefined {
+  const { isAbsolute, join } = process.getBuiltinModule('node:path');
+  const { lstatSync, mkdirSync } = process.getBuiltinModule('node:fs');
+  const absolute = (path: string | undefined) => (path && isAbsolute(path) ? path : undefined);
+  const home = absolute(env.HOME);
+  let app: string | undefined;
+  if (process.platform === 'win32') {
+    const local =
+      absolute(env.LOCALAPPDATA) ?? absolute(env.USERPROFILE && join(env.USERPROFILE, 'AppData', 'Local'));
+    app = local && join(local, 'mtg', 'Cache');
+  } else if (process.platform === 'darwin') {
+    app = home && join(home, 'Library', 'Caches', 'mtg');
+  } else {
+    const base = absolute(env.XDG_CACHE_HOME) ?? (home && join(home, '.cache'));
+    app = base && join(base, 'mtg');
+  }
+  if (app === undefined) return undefined;
+  const folder = join(app, 'node-compile-cache');
+  const uid = process.getuid?.();
+  const trusted = (path: string): boolean => {
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat?.isDirectory()) return false; // missing, a file, or a link (lstat: not followed)
+    return uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0);
+  };
+  if (!trusted(folder)) {
+    // Missing: made (and the folders above it), 0700. One that exists and is not trusted stays as
+    // it is, unused.
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    if (!trusted(folder)) return undefined;
+  }
+  return trusted(app) ? folder : undefined;
 }
 
 const argv = process.argv.slice(2);

@@ -63,9 +63,9 @@ Network:
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case)
                      proxies; loopback is never proxied
 
-Where things live: HOME (USERPROFILE, APPDATA on Windows), XDG_CONFIG_HOME,
-XDG_DATA_HOME; the Secret Service is found through DBUS_SESSION_BUS_ADDRESS
-or $XDG_RUNTIME_DIR/bus.
+Where things live: HOME (USERPROFILE, APPDATA, LOCALAPPDATA on Windows),
+XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME; the Secret Service is found
+through DBUS_SESSION_BUS_ADDRESS or $XDG_RUNTIME_DIR/bus.
 
 Tuning and debugging:
   MTG_DEBUG=1        the stack trace of an unexpected error
@@ -74,8 +74,9 @@ Tuning and debugging:
   MTG_SQLITE_DRIVER  node:sqlite or better-sqlite3: the mirror's driver
   MTG_NO_HELP_CACHE=1  help from commander, not from the stored texts
   NODE_COMPILE_CACHE, NODE_DISABLE_COMPILE_CACHE=1
-                     where node 22.1+ caches compiled code (default: the OS
-                     temp dir), or no cache
+                     where node 22.1+ caches compiled code (default:
+                     node-compile-cache in mtg's folder of the user's cache,
+                     $XDG_CACHE_HOME/mtg or ~/.cache/mtg), or no cache
 
 Set by mtg for a command run by "mtg watch --exec": MTG_EVENT_SEQ,
 MTG_EVENT_CHANGE, MTG_EVENT_RESOURCE, MTG_EVENT_ID, MTG_EVENT_MINE.

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mtgCommand } from '../helpers/cli.js';
+import { baseEnv, mtgCommand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { type MirrorEnv, mirrorEnv } from '../mirror/helpers.js';
 
@@ -46,7 +46,7 @@ describe('mtg export markdown', () => {
 
     const mtg = mtgCommand(['export', 'markdown', killedDir]);
     const child = spawn(mtg.command, mtg.args, {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...e.env },
+      env: { ...baseEnv(), ...e.env },
       stdio: 'ignore',
     });
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>

@@ -1,5 +1,4 @@
-import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import module from 'node:module';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -145,46 +144,5 @@ describe('pre-rendered help: a missing or broken dist/help.json', () => {
   it('falls back to commander silently when the file is missing', async () => {
     rmSync(join(root, 'dist', 'help.json'), { force: true });
     expect(await runCopy(['action-items', 'list', '--help'])).toBe(listHelp());
-  });
-});
-
-describe("node's compile cache (module.enableCompileCache, node >= 22.1)", () => {
-  // A private copy of the built CLI, to see that nothing is ever written beside it.
-  const root = tempDir('mtg-compile-cache-');
-  const install = join(root, 'install');
-  cpSync(join(BIN, '..'), join(install, 'bin'), { recursive: true });
-  cpSync(join(BIN, '..', '..', 'dist'), join(install, 'dist'), { recursive: true });
-
-  const filesUnder = (dir: string): string[] =>
-    readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
-  const run = (env: Record<string, string>) =>
-    runCli(['config', 'list', '--json'], {
-      bin: join(install, 'bin', 'mtg.js'),
-      env: { HOME: root, MTG_CONFIG_DIR: join(root, 'config'), ...env },
-    });
-
-  it('is kept under the temp folder, never in the install folder, and changes no output', async () => {
-    const installed = filesUnder(install);
-    const reference = await run({ NODE_DISABLE_COMPILE_CACHE: '1' });
-    const temp = join(root, 'tmp');
-    mkdirSync(temp);
-    expect(await run({ TMPDIR: temp })).toEqual(reference); // writes the cache
-    expect(await run({ TMPDIR: temp })).toEqual(reference); // reads it
-    expect(filesUnder(install)).toEqual(installed);
-    const cached = filesUnder(temp).filter((f) => f.startsWith('node-compile-cache'));
-    // Node 20 has no compile cache for mtg to enable: nothing is written anywhere.
-    if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
-      expect(cached.length).toBeGreaterThan(1);
-    } else {
-      expect(cached).toEqual([]);
-    }
-  });
-
-  it('a cache folder that cannot be made is skipped silently', async () => {
-    const reference = await run({ NODE_DISABLE_COMPILE_CACHE: '1' });
-    const notAFolder = join(root, 'a-file');
-    writeFileSync(notAFolder, '');
-    expect(await run({ TMPDIR: notAFolder })).toEqual(reference);
-    expect(await run({ NODE_COMPILE_CACHE: join(notAFolder, 'cache') })).toEqual(reference);
   });
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { spawnCli } from '../hardening/helpers.js';
-import { mtgCommand } from '../helpers/cli.js';
+import { baseEnv, mtgCommand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import {
   changesAfter,
@@ -138,7 +138,7 @@ describe('mtg watch', () => {
     expect((await m.sync()).code).toBe(0);
     const mtg = mtgCommand(['watch', '--once', '--from-start', '--consumer', 'slow']);
     const child = spawn(mtg.command, mtg.args, {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...m.env },
+      env: { ...baseEnv(), ...m.env },
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));

@@ -45,9 +45,19 @@ export function tempConfigDir(): string {
   return tempDir('mtg-test-config-');
 }
 
-/** What every spawned mtg inherits: the run's temp folder (test/helpers/temp-root.ts) included. */
+/**
+ * What every spawned mtg inherits: the run's temp folder (test/helpers/temp-root.ts) included, and
+ * a cache folder in it (XDG_CACHE_HOME, where mtg keeps node's compile cache on Linux: src/cli/entry.ts),
+ * so that test runs leave nothing in the developer's ~/.cache.
+ */
 export function baseEnv(): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR };
+  const run = process.env.MTG_TEST_RUN_ROOT;
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    XDG_CACHE_HOME: run ? join(run, 'cache') : process.env.XDG_CACHE_HOME,
+  };
 }
 
 /**

@@ -14,9 +14,10 @@ export default function setup(): () => void {
   process.env.MTG_TEST_RUN_ROOT = root;
   return () => {
     delete process.env.MTG_TEST_RUN_ROOT;
-    // node >= 22.1 keeps the compile cache mtg turns on (src/cli/entry.ts) in the temp dir: a cache
-    // by design, shared by the run's processes, not a file a test forgot.
-    const left = readdirSync(root).filter((name) => name !== 'node-compile-cache');
+    // Caches by design, shared by the run's processes, not files a test forgot: mtg's (node's
+    // compile cache, under XDG_CACHE_HOME: test/helpers/cli.ts baseEnv), and node's default
+    // compile cache in the temp dir, which tools run by tests (tsc, vite) turn on.
+    const left = readdirSync(root).filter((name) => name !== 'cache' && name !== 'node-compile-cache');
     rmSync(root, { recursive: true, force: true });
     if (left.length === 0) return;
     // A throw here is only logged by vitest 4 ("error during close") and the run still exits 0:
