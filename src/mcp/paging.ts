@@ -173,9 +173,11 @@ export function shortenStrings<T>(value: T, room: number): T {
     if (!longest) break;
     const over = jsonCost(copy) - room;
     const s = (longest.holder as Record<string | number, string>)[longest.key]!;
+    // At most half of it a round, so that the cut is shared among the longest strings; no more than
+    // the excess, so that one a few tokens over is not cut in half (it kept half the room).
     (longest.holder as Record<string | number, string>)[longest.key] = cutString(
       s,
-      Math.max(0, Math.min(s.length - charsFor(s, over) - 16, Math.floor(s.length / 2))),
+      Math.max(s.length - charsFor(s, over) - 16, Math.floor(s.length / 2)),
     );
   }
   return copy as T;
