@@ -39,7 +39,42 @@ const SAMPLES: Record<string, string> = {
   ),
   'escaped controls': JSON.stringify('\u009d'.repeat(2000) + '\u0000\u001b[31m'.repeat(300)),
   punctuation: '!@#$%^&*()_+-=[]{}|;:,.<>/?~`'.repeat(100),
+  // Scripts of two-byte letters that tokenizers merge little: counted one token a letter, an
+  // Armenian page went out at twice the bound.
+  Armenian: 'Մենք որոշեցինք, որ հեռակառավարման վահանակը պետք է ունենա ավելի քիչ կոճակներ։ '.repeat(30),
+  Greek:
+    'Αποφασίσαμε ότι το τηλεχειριστήριο πρέπει να έχει λιγότερα κουμπιά και ο προϋπολογισμός είναι δώδεκα ευρώ. '.repeat(
+      25,
+    ),
+  Hebrew: 'החלטנו שלשלט צריכים להיות פחות כפתורים, והתקציב הוא שנים עשר יורו. '.repeat(40),
+  Arabic: 'قررنا أن جهاز التحكم عن بعد يجب أن يحتوي على أزرار أقل، والميزانية اثنا عشر يورو. '.repeat(35),
+  Czech:
+    'Rozhodli jsme se, že ovladač by měl mít méně tlačítek a rozpočet je dvanáct eur. Příliš žluťoučký kůň úpěl ďábelské ódy. '.repeat(
+      25,
+    ),
+  // Hostile text as a tool's JSON carries it: stacked combining marks, random letters of each
+  // two-byte block, quotes, backslashes, controls and lone surrogates escaped.
+  'combining marks': `Z${'\u0301\u0316\u0337\u0352\u0361\u0323'.repeat(3)}algo `.repeat(150),
+  'random two-byte letters': randomChars(3000, 0x80, 0x7ff),
+  'random Cyrillic': randomChars(3000, 0x400, 0x4ff),
+  'random Russian letters': randomChars(3000, 0x410, 0x44f),
+  'random Latin-1 and Greek': randomChars(1500, 0xa0, 0xff) + randomChars(1500, 0x386, 0x3ce),
+  'escaped quotes and backslashes': JSON.stringify(
+    JSON.stringify({ said: 'he said "no" \\ "yes"' }).repeat(150),
+  ),
+  'escaped lone surrogates': JSON.stringify('\ud800x\udc00 '.repeat(500)),
 };
+
+/** `n` characters from `from` to `to`, in a fixed pseudo-random order. */
+function randomChars(n: number, from: number, to: number): string {
+  let seed = 12_345;
+  let out = '';
+  for (let i = 0; i < n; i++) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    out += String.fromCharCode(from + Math.floor((seed / 2_147_483_648) * (to - from + 1)));
+  }
+  return out;
+}
 
 describe('estimateTokens', () => {
   for (const [script, text] of Object.entries(SAMPLES)) {
