@@ -28,10 +28,13 @@ export function estimateTokens(text: string): number {
         tokens += 6;
         i += 6;
       } else if (c === 0x20) {
-        // A space joins the word after it; a run of spaces costs about one token per four.
+        // A space joins the word after it; a run of spaces costs about one token per four. Before
+        // a letter tokenizers do not merge (twoByte's two), the space is a token of its own.
         let j = i + 1;
         while (j < n && text.charCodeAt(j) === 0x20) j++;
-        tokens += Math.floor((j - i - 1 + 3) / 4);
+        const next = text.charCodeAt(j);
+        tokens +=
+          Math.floor((j - i - 1 + 3) / 4) + (next >= 0x80 && next < 0x800 && twoByte(next) === 2 ? 1 : 0);
         i = j;
       } else {
         // Punctuation, newlines, other controls: one each at most.
