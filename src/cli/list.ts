@@ -76,7 +76,15 @@ export async function runList<T>(ctx: Context, spec: ListCommand<T>): Promise<nu
   });
   listingReady.catch(() => undefined); // reported below, unless an earlier error wins
   const plan = await planned;
-  const listing = await listingReady;
+  const listing = await listingReady.catch(async (err) => {
+    // Ctrl-C while the source was being set up (a key being read from the credential store, the
+    // mirror opening): exit 130's stdout is still a document, the empty list's ("[]"). A file
+    // would only be made and removed again; a --checkpoint file is left as the last run left it.
+    if (ctx.signal.aborted && plan.destination === undefined) {
+      await (await plan.open().catch(() => undefined))?.abort();
+    }
+    throw err;
+  });
 
   const signature = JSON.stringify([
     spec.command,

@@ -91,6 +91,16 @@ describe('Ctrl-C before the first page', () => {
     expect(r.stdout).toBe('[]\n');
   });
 
+  it('Ctrl-C before the output was opened (while the source was set up) prints [] too', async () => {
+    const io = testIO();
+    const ctrlC = new AbortController();
+    ctrlC.abort('SIGINT');
+    const env = { MTG_CONFIG_DIR: tempConfigDir(), MTG_DATA_DIR: tempDir('mtg-list-int-data-') };
+    const code = await run(['meetings', 'list', '--json', '--offline'], io, env, { interrupt: ctrlC.signal });
+    expect(code, io.stderr()).toBe(130);
+    expect(io.stdout()).toBe('[]\n');
+  });
+
   it('mtg api --paginate (json, its default) prints [] too', async () => {
     const args = ['api', '/meetings', '--paginate'];
     expect((await mtg(args, 'empty')).stdout).toBe('[]\n');
