@@ -48,7 +48,8 @@ function user() {
 
 const run = (u: { home: string; tmp: string }, env: Record<string, string | undefined> = {}) =>
   runCli(['config', 'list', '--json'], {
-    bin: join(install, 'bin', 'mtg.js'),
+    // The binary when the run tests it (MTG_TEST_BIN): its start-up file is the same entry.ts.
+    bin: process.env.MTG_TEST_BIN ? undefined : join(install, 'bin', 'mtg.js'),
     env: {
       HOME: u.home,
       TMPDIR: u.tmp,
