@@ -140,9 +140,13 @@ export function takePage<T, U>(
   return ended(false);
 }
 
+/** Strings no longer than this are left whole by shortenStrings. */
+const SHORT_STRING = 64;
+
 /**
  * A copy of `value` whose JSON fits in `room` tokens: its longest strings cut (each marked with
- * "…[cut]"), longest first. Only for one item that alone passes the bound.
+ * "…[cut]"), longest first; then, when that is not enough, its longest lists (cutEntries). Only
+ * for one item that alone passes the bound.
  */
 export function shortenStrings<T>(value: T, room: number): T {
   let copy = structuredClone(value) as unknown;
@@ -170,7 +174,9 @@ export function shortenStrings<T>(value: T, room: number): T {
       continue;
     }
     visit(copy);
-    if (!longest) break;
+    // Short strings (IDs, names) are not worth cutting, and the mark would lengthen them: the
+    // lists are cut instead.
+    if (!longest || longest.length <= SHORT_STRING) break;
     const over = jsonCost(copy) - room;
     const s = (longest.holder as Record<string | number, string>)[longest.key]!;
     // At most half of it a round, so that the cut is shared among the longest strings; no more than
@@ -180,7 +186,60 @@ export function shortenStrings<T>(value: T, room: number): T {
       Math.max(s.length - charsFor(s, over) - 16, Math.floor(s.length / 2)),
     );
   }
-  return copy as T;
+  return cutEntries(copy, room) as T;
+}
+
+/**
+ * `copy` (changed in place) within `room` where cutting strings could not bring it (a meeting of
+ * thousands of attendees, an object of thousands of keys: 100,000 tokens sent for a bound of
+ * 20,000): the array or object of the most entries keeps as many as fit and ends with one saying
+ * how many were left out; then the next, until it fits.
+ */
+function cutEntries(copy: unknown, room: number): unknown {
+  for (let round = 0; round < 16 && jsonCost(copy) > room; round++) {
+    let largest: unknown[] | Record<string, unknown> | undefined;
+    let count = 1;
+    const visit = (v: unknown) => {
+      if (!v || typeof v !== 'object') return;
+      const values = Array.isArray(v) ? v : Object.values(v);
+      if (values.length > count) {
+        largest = v as unknown[] | Record<string, unknown>;
+        count = values.length;
+      }
+      for (const x of values) visit(x);
+    };
+    visit(copy);
+    if (!largest) break;
+    const list = largest;
+    const entries = Array.isArray(list) ? [...list] : Object.entries(list);
+    const keep = (k: number) => {
+      const left = `${(entries.length - k).toLocaleString('en')} more`;
+      if (Array.isArray(list)) {
+        list.length = 0;
+        list.push(...entries.slice(0, k), `…[cut: ${left}]`);
+      } else {
+        for (const key of Object.keys(list)) delete list[key];
+        // Defined, not assigned: a key "__proto__" (JSON.parse makes it an own key) stays a key.
+        for (const [key, x] of [...(entries as [string, unknown][]).slice(0, k), ['…[cut]', left]])
+          Object.defineProperty(list, key as string, {
+            value: x,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+      }
+    };
+    let lo = 0;
+    let hi = entries.length - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      keep(mid);
+      if (jsonCost(copy) <= room) lo = mid;
+      else hi = mid - 1;
+    }
+    keep(lo);
+  }
+  return copy;
 }
 
 /**

@@ -198,6 +198,33 @@ describe('hostile text: every tool within the bound, an item cut to fit keeps mo
     expect(meeting.data.truncated).toBe(true);
   });
 
+  it('a meeting of 3,000 attendees and an object of 3,000 keys: list_meetings and get_meeting within the bound, saying how many were left out', async () => {
+    const first = (await bounded('list_meetings', { limit: 1 })).data.meetings[0];
+    const attendees = Array.from({ length: 3_000 }, (_, i) => ({
+      name: `Person number ${i} of the town hall`,
+      email: `p${i}@example.com`,
+    }));
+    const extra = Object.fromEntries(Array.from({ length: 3_000 }, (_, i) => [`key_${i}_of_many`, i]));
+    updateDb(
+      "UPDATE meetings SET json = json_set(json, '$.attendees', json(?), '$.extra', json(?)) WHERE id = ?",
+      JSON.stringify(attendees),
+      JSON.stringify(extra),
+      first.id,
+    );
+    const list = (await bounded('list_meetings', { limit: 20 })).data.meetings[0];
+    expect(list.id).toBe(first.id);
+    const listed = list.attendees as unknown[];
+    expect(listed.at(-1)).toMatch(/^…\[cut: [\d,]+ more\]$/);
+    expect(listed.length).toBeGreaterThan(100);
+    expect(listed.slice(0, 3)).toEqual(attendees.slice(0, 3).map((a) => ({ name: a.name, email: a.email })));
+
+    const { data } = await bounded('get_meeting', { id: first.id });
+    expect(data.truncated).toBe(true);
+    expect(data.meeting.id).toBe(first.id);
+    const kept = [data.meeting.attendees, Object.keys(data.meeting.extra)].map((l) => l.at(-1));
+    expect(kept.some((last) => /^…\[cut/.test(String(last)))).toBe(true);
+  });
+
   it('the resource of a meeting: notes past the bound', async () => {
     const id = meetings[3]!.id as string;
     updateDb(

@@ -111,3 +111,29 @@ describe('the two modes are one mechanism', () => {
     expect(ids(anywhere.page)).toEqual([0, 1]);
   });
 });
+
+describe('shortenStrings past what cutting strings can do', () => {
+  it('the list of the most entries keeps as many as fit and says how many were left out; keys stay keys', () => {
+    const value = JSON.parse(
+      JSON.stringify({
+        id: 'm1',
+        seats: Array.from({ length: 20_000 }, (_, i) => i * 7919),
+        tags: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`t${i}`, i])),
+      }).replace('"t0"', '"__proto__"'),
+    ) as { id: string; seats: unknown[]; tags: Record<string, unknown> };
+    expect(jsonCost(value)).toBeGreaterThan(ITEMS_BOUND);
+    const cut = shortenStrings(value, ITEMS_BOUND);
+    expect(jsonCost(cut)).toBeLessThanOrEqual(ITEMS_BOUND);
+    expect(jsonCost(cut)).toBeGreaterThan(0.95 * ITEMS_BOUND);
+    expect(cut.id).toBe('m1');
+    expect(cut.seats.at(-1)).toMatch(/^…\[cut: [\d,]+ more\]$/);
+    const kept = cut.seats.length - 1;
+    expect(cut.seats.at(-1)).toBe(`…[cut: ${(20_000 - kept).toLocaleString('en')} more]`);
+    expect(cut.seats.slice(0, kept)).toEqual(value.seats.slice(0, kept));
+    // The smaller list is whole, its "__proto__" an own key as JSON.parse made it.
+    expect(cut.tags).toEqual(value.tags);
+    expect(Object.keys(cut.tags)[0]).toBe('__proto__');
+    // The value given is not changed.
+    expect(value.seats).toHaveLength(20_000);
+  });
+});
