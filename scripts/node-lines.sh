@@ -33,7 +33,8 @@ declare -A VERSION=([22]=22.23.3 [24]=24.21.0 [26]=26.10.0)
 # - The process: signals and exit 130 with well-formed output (interrupts), the MCP server over
 #   stdio as the SDK's client spawns it (e2e/mcp), the credential store's helper process, a child
 #   node loading the keyring's N-API module (hardening/credential-store). Every process test here
-#   starts mtg through the start-up path with the line's compile cache.
+#   starts mtg through the start-up path with the line's compile cache, whose folder each line's
+#   node makes and follows differently (Node 22 ignored NODE_COMPILE_CACHE in the call): compile-cache.
 # Left out: tests of mtg's own logic (arguments, output formats, pacing on windows, the sandbox,
 # the export, refusals), which do not change with the runtime and took five minutes on each line;
 # help-fast-path (a process per command path: the costliest file, and what it checks is mtg's
@@ -45,7 +46,8 @@ RUNTIME_TESTS=(
   test/commands/find/find.text.test.ts test/commands/find/find.questions.test.ts
   test/commands/sql/sql.test.ts test/e2e/sql-interrupt.test.ts test/e2e/read-during-sync.test.ts
   test/hardening/odd-server.test.ts test/hardening/timeouts.test.ts test/hardening/proxy-loop.test.ts
-  test/e2e/interrupts.test.ts test/e2e/mcp.test.ts test/hardening/credential-store.test.ts)
+  test/e2e/interrupts.test.ts test/e2e/mcp.test.ts test/hardening/credential-store.test.ts
+  test/e2e/compile-cache.test.ts)
 
 # RUNTIME_TESTS that exist: a file renamed or removed fails the line by name instead of passing
 # without it.

@@ -251,7 +251,11 @@ function headerColumn(cells: string[], names: readonly string[]): number {
 const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
 const TSV_UNESCAPES: Record<string, string> = { '\\\\': '\\', '\\t': '\t', '\\n': '\n', '\\r': '\r' };
-const unescapeTsv = (cell: string) => cell.replace(/\\[\\tnr]/g, (e) => TSV_UNESCAPES[e] ?? e);
+// The writer's escapes (src/output/csv.ts): \\ \t \n \r, and \xHH for the other controls.
+const unescapeTsv = (cell: string) =>
+  cell.replace(/\\(?:[\\tnr]|x[0-9a-f]{2})/g, (e) =>
+    e[1] === 'x' ? String.fromCharCode(Number.parseInt(e.slice(2), 16)) : (TSV_UNESCAPES[e] ?? e),
+  );
 
 /** tsv as mtg writes it: one line per row, escapes in cells (no quoting); blank and # lines skipped. */
 function tsvRecords(lines: string[], headerAt: number): { cells: string[]; line: number }[] {

@@ -3,7 +3,10 @@
 // sanitizing for files and pipes: they are data; a terminal gets the cells sanitized).
 //  csv: RFC 4180 quoting: a cell with , " CR or LF is quoted and its quotes doubled.
 //  tsv: no quoting, one line per item for cut/awk: backslash, tab, LF and CR inside a cell are
-//       written as \\ \t \n \r (the "linear TSV" convention, so the data can be recovered).
+//       written as \\ \t \n \r (the "linear TSV" convention, so the data can be recovered), and
+//       every other C0 control, DEL and C1 control as \xHH (its code point, as C, Python and
+//       PostgreSQL's COPY read it): tsv is what a pipe gets by default, and `mtg … | head` must not
+//       hand a terminal the server's ESC sequences raw (QA). Nothing is lost: each escape reads back.
 
 import { sanitizeForTerminal } from '../shared/sanitize.js';
 import { cellText, guardFormula } from './cells.js';
@@ -17,11 +20,14 @@ export function csvQuote(cell: string): string {
   return NEEDS_QUOTES.test(cell) ? '"' + cell.replace(/"/g, '""') + '"' : cell;
 }
 
-const TSV_SPECIAL = /[\\\t\n\r]/g;
+const TSV_SPECIAL = /[\\\u0000-\u001f\u007f-\u009f]/g;
 const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 export function tsvEscape(cell: string): string {
-  return cell.replace(TSV_SPECIAL, (c) => TSV_ESCAPES[c] ?? c);
+  return cell.replace(
+    TSV_SPECIAL,
+    (c) => TSV_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }
 
 /** Columns of csv/tsv: --fields, else the view's flat columns, else all of its leaf fields. */

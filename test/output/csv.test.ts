@@ -167,6 +167,14 @@ describe('tsv', () => {
     expect(text.trimEnd().split('\n')).toHaveLength(2);
   });
 
+  it('a pipe gets no raw control: ESC, BEL, NUL, DEL and C1 controls as \\xHH, the rest exact', async () => {
+    // tsv is the default into a pipe: `mtg meetings list | head` reaches a terminal (QA).
+    const title = 'x\u001b]0;pwned\u0007 \u001b[2J\u0000\u007f\u009b2J Ünï 会議 \u202e';
+    const text = await write([{ id: 1, title }], { format: 'tsv', fields: ['id', 'title'] });
+    expect(text).toBe('id\ttitle\n1\tx\\x1b]0;pwned\\x07 \\x1b[2J\\x00\\x7f\\x9b2J Ünï 会議 \u202e\n');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+
   it('formula guard applies to tsv too', async () => {
     const text = await write([{ id: 1, title: '=1+1' }], { format: 'tsv', fields: ['id', 'title'] });
     expect(text).toBe("id\ttitle\n1\t'=1+1\n");
