@@ -100,7 +100,7 @@ Data goes to stdout; progress, notes, warnings and errors go to stderr.
           with = + - @ tab or CR gets a leading ' (--raw-cells: off);
           --bom starts the file with a UTF-8 byte-order mark
   tsv     as csv, tab-separated; tab, newline, CR and \\ are escaped, so one
-          item is always one line
+          item is always one line, and other controls as \\xHH (ESC: \\x1b)
 
   --fields a,b.c   choose and order fields (dotted paths); an unknown field is
                    exit 2 listing the valid ones
