@@ -112,17 +112,24 @@ export async function connect(
   };
 }
 
-/** Replaces one meeting's stored transcript (as a sync would store it) with `entries`. */
-export function storeTranscript(dataDir: string, meetingId: string, entries: unknown[]): void {
+/** Runs one statement that changes the mirror in dataDir, as a sync would have stored it. */
+export function updateMirror(dataDir: string, sql: string, ...values: unknown[]): void {
   const db = openDb(`${dataDir}/default.db`);
   try {
-    db.prepare('UPDATE transcripts SET json = ? WHERE meeting_id = ?').run(
-      JSON.stringify(entries),
-      meetingId,
-    );
+    db.prepare(sql).run(...(values as never[]));
   } finally {
     db.close();
   }
+}
+
+/** Replaces one meeting's stored transcript (as a sync would store it) with `entries`. */
+export function storeTranscript(dataDir: string, meetingId: string, entries: unknown[]): void {
+  updateMirror(
+    dataDir,
+    'UPDATE transcripts SET json = ? WHERE meeting_id = ?',
+    JSON.stringify(entries),
+    meetingId,
+  );
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions

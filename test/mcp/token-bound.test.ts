@@ -4,9 +4,8 @@
 // filters fold accents, the sql tool says how to count what exists, and the descriptions say that
 // meeting text is data, not instructions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../src/mirror/driver.js';
 import { realTokens } from '../helpers/real-tokens.js';
-import { type Connected, connect, type McpEnv, mcpEnv, storeTranscript } from './helpers.js';
+import { type Connected, connect, type McpEnv, mcpEnv, storeTranscript, updateMirror } from './helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
 type Obj = Record<string, any>;
@@ -20,14 +19,7 @@ let m: McpEnv;
 let c: Connected;
 let meetings: Obj[];
 
-function updateDb(sql: string, ...values: unknown[]): void {
-  const db = openDb(`${m.dataDir}/default.db`);
-  try {
-    db.prepare(sql).run(...(values as never[]));
-  } finally {
-    db.close();
-  }
-}
+const updateDb = (sql: string, ...values: unknown[]) => updateMirror(m.dataDir, sql, ...values);
 
 beforeAll(async () => {
   m = await mcpEnv();

@@ -16,7 +16,7 @@ import { configFile } from '../../../src/mcp/install.js';
 import { tempConfigDir } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/inprocess.js';
 import { tempDir } from '../../helpers/temp.js';
-import { connect, mcpEnv } from '../../mcp/helpers.js';
+import { type Connected, connect, mcpEnv } from '../../mcp/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the config files are JSON, read by path
 type Obj = Record<string, any>;
@@ -37,6 +37,21 @@ function home() {
 
 const read = (path: string): Obj => JSON.parse(readFileSync(path, 'utf8'));
 const backups = (path: string) => readdirSync(dirname(path)).filter((f) => f.includes('.bak-'));
+
+/**
+ * `mtg mcp install cursor` from a shell with `shellEnv`, then the server the app starts from the
+ * entry: HOME, `appEnv` and the entry's env alone, none of the shell's variables.
+ */
+async function installedServer(
+  shellEnv: Record<string, string>,
+  appEnv: Record<string, string> = {},
+): Promise<Connected> {
+  const h = home();
+  const r = await runInProcess(['mcp', 'install', 'cursor'], { env: { ...h.env, ...shellEnv } });
+  expect(r.code, r.stderr).toBe(0);
+  const entry = read(h.fileOf('cursor').path).mcpServers.mtg;
+  return connect({ HOME: h.dir, ...appEnv, ...entry.env });
+}
 
 describe('mtg mcp install CLIENT', () => {
   it('the documented places on Linux, macOS and Windows', () => {
@@ -180,50 +195,55 @@ describe('mtg mcp install CLIENT', () => {
     expect(existsSync(dirname(path))).toBe(false);
   });
 
-  it("a data folder that is not the default (MTG_DATA_DIR, XDG_DATA_HOME) goes in the entry's env, absolute, and --print shows it", async () => {
-    const h = home();
-    const { path } = h.fileOf('cursor');
-    const data = tempDir('mtg-mcp-install-data-');
-    const withData = (env: Record<string, string>) =>
-      runInProcess(['mcp', 'install', 'cursor'], { env: { ...h.env, ...env } });
+  it.for([
+    ['data', 'MTG_DATA_DIR', 'XDG_DATA_HOME', 'MTG_CONFIG_DIR'],
+    ['config', 'MTG_CONFIG_DIR', 'XDG_CONFIG_HOME', 'MTG_DATA_DIR'],
+  ] as const)(
+    "a %s folder that is not the default (%s, %s) goes in the entry's env, absolute, and --print shows it; the API key never",
+    async ([, variable, xdgVariable, other]) => {
+      const h = home();
+      const { path } = h.fileOf('cursor');
+      const folder = tempDir('mtg-mcp-install-folder-');
+      const install = (env: Record<string, string>) =>
+        runInProcess(['mcp', 'install', 'cursor'], { env: { ...h.env, ...env } });
 
-    const printed = await runInProcess(['mcp', 'install', 'cursor', '--print'], {
-      env: { ...h.env, MTG_DATA_DIR: data },
-    });
-    expect(printed.code).toBe(0);
-    expect(JSON.parse(printed.stdout.slice(printed.stdout.indexOf('\n') + 1)).mtg.env).toEqual({
-      MTG_DATA_DIR: data,
-    });
-    expect(existsSync(path)).toBe(false);
+      const printed = await runInProcess(['mcp', 'install', 'cursor', '--print'], {
+        env: { ...h.env, [variable]: folder },
+      });
+      expect(printed.code).toBe(0);
+      expect(JSON.parse(printed.stdout.slice(printed.stdout.indexOf('\n') + 1)).mtg.env).toEqual({
+        [variable]: folder,
+      });
+      expect(existsSync(path)).toBe(false);
 
-    expect((await withData({ MTG_DATA_DIR: data })).code).toBe(0);
-    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_DATA_DIR: data });
-    expect((await withData({ MTG_DATA_DIR: data })).stdout).toMatch(/nothing to change/);
+      expect((await install({ [variable]: folder, MTG_API_KEY: 'secret-key' })).code).toBe(0);
+      expect(read(path).mcpServers.mtg.env).toEqual({ [variable]: folder });
+      expect(readFileSync(path, 'utf8')).not.toContain('secret-key');
+      expect((await install({ [variable]: folder })).stdout).toMatch(/nothing to change/);
 
-    // A relative one names a folder of this shell's directory, which the assistant's process is not in.
-    expect((await withData({ MTG_DATA_DIR: 'rel/mirror' })).stdout).toMatch(/^replaced in/);
-    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_DATA_DIR: resolve('rel/mirror') });
+      // The other folder too: both carried.
+      const second = tempDir('mtg-mcp-install-other-');
+      expect((await install({ [variable]: folder, [other]: second })).code).toBe(0);
+      expect(read(path).mcpServers.mtg.env).toEqual({ [variable]: folder, [other]: second });
 
-    const xdg = tempDir('mtg-mcp-install-xdg-');
-    expect((await withData({ XDG_DATA_HOME: xdg })).code).toBe(0);
-    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_DATA_DIR: join(xdg, 'mtg') });
+      // A relative one names a folder of this shell's directory, which the assistant's process is not in.
+      expect((await install({ [variable]: 'rel/folder' })).stdout).toMatch(/^replaced in/);
+      expect(read(path).mcpServers.mtg.env).toEqual({ [variable]: resolve('rel/folder') });
 
-    // The default folder (HOME alone): nothing to carry.
-    expect((await h.mtg('install', 'cursor')).code).toBe(0);
-    expect(read(path).mcpServers.mtg.env).toEqual({});
-  });
+      const xdg = tempDir('mtg-mcp-install-xdg-');
+      expect((await install({ [xdgVariable]: xdg })).code).toBe(0);
+      expect(read(path).mcpServers.mtg.env).toEqual({ [variable]: join(xdg, 'mtg') });
+
+      // The default folder (HOME alone): nothing to carry.
+      expect((await h.mtg('install', 'cursor')).code).toBe(0);
+      expect(read(path).mcpServers.mtg.env).toEqual({});
+    },
+  );
 
   it("the assistant's `mtg mcp`, started with the entry's env alone, finds the mirror of MTG_DATA_DIR", async () => {
     const m = await mcpEnv();
     try {
-      const h = home();
-      const r = await runInProcess(['mcp', 'install', 'cursor'], {
-        env: { ...h.env, MTG_DATA_DIR: m.dataDir },
-      });
-      expect(r.code).toBe(0);
-      const entry = read(h.fileOf('cursor').path).mcpServers.mtg;
-      // What the app gives its server: HOME, and the entry's env; none of this shell's variables.
-      const c = await connect({ HOME: h.dir, MTG_CONFIG_DIR: tempConfigDir(), ...entry.env });
+      const c = await installedServer({ MTG_DATA_DIR: m.dataDir }, { MTG_CONFIG_DIR: tempConfigDir() });
       try {
         const status = await c.call('mirror_status');
         expect(status.isError, status.text).toBe(false);
@@ -236,44 +256,9 @@ describe('mtg mcp install CLIENT', () => {
     }
   });
 
-  it("a config folder that is not the default (MTG_CONFIG_DIR, XDG_CONFIG_HOME) goes in the entry's env, absolute; the API key never", async () => {
-    const h = home();
-    const { path } = h.fileOf('cursor');
-    const config = tempConfigDir();
-    const withEnv = (env: Record<string, string>) =>
-      runInProcess(['mcp', 'install', 'cursor'], { env: { ...h.env, ...env } });
-
-    const printed = await runInProcess(['mcp', 'install', 'cursor', '--print'], {
-      env: { ...h.env, MTG_CONFIG_DIR: config },
-    });
-    expect(printed.code).toBe(0);
-    expect(JSON.parse(printed.stdout.slice(printed.stdout.indexOf('\n') + 1)).mtg.env).toEqual({
-      MTG_CONFIG_DIR: config,
-    });
-
-    const data = tempDir('mtg-mcp-install-data-');
-    expect(
-      (await withEnv({ MTG_CONFIG_DIR: config, MTG_DATA_DIR: data, MTG_API_KEY: 'secret-key' })).code,
-    ).toBe(0);
-    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_DATA_DIR: data, MTG_CONFIG_DIR: config });
-    expect(readFileSync(path, 'utf8')).not.toContain('secret-key');
-
-    expect((await withEnv({ MTG_CONFIG_DIR: 'rel/config' })).code).toBe(0);
-    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_CONFIG_DIR: resolve('rel/config') });
-
-    const xdg = tempDir('mtg-mcp-install-xdg-config-');
-    expect((await withEnv({ XDG_CONFIG_HOME: xdg })).code).toBe(0);
-    expect(read(path).mcpServers.mtg.env).toEqual({ MTG_CONFIG_DIR: join(xdg, 'mtg') });
-
-    // The default folder (HOME alone): nothing to carry.
-    expect((await h.mtg('install', 'cursor')).code).toBe(0);
-    expect(read(path).mcpServers.mtg.env).toEqual({});
-  });
-
   it("the assistant's `mtg mcp`, started with the entry's env alone, syncs with the profile of MTG_CONFIG_DIR (its base URL and key)", async () => {
     const m = await mcpEnv();
     try {
-      const h = home();
       // This shell's config: the profile's base URL and key (stored in the file, as with --insecure-storage).
       const config = tempConfigDir();
       writeFileSync(
@@ -283,13 +268,7 @@ describe('mtg mcp install CLIENT', () => {
         }),
         { mode: 0o600 },
       );
-      const r = await runInProcess(['mcp', 'install', 'cursor'], {
-        env: { ...h.env, MTG_DATA_DIR: m.dataDir, MTG_CONFIG_DIR: config },
-      });
-      expect(r.code).toBe(0);
-      const entry = read(h.fileOf('cursor').path).mcpServers.mtg;
-      // What the app gives its server: HOME, and the entry's env; none of this shell's variables.
-      const c = await connect({ HOME: h.dir, ...entry.env });
+      const c = await installedServer({ MTG_DATA_DIR: m.dataDir, MTG_CONFIG_DIR: config });
       try {
         const synced = await c.call('sync');
         expect(synced.isError, synced.text).toBe(false);
