@@ -8,6 +8,7 @@
 // segmentCjk(text) (cjk.ts): each CJK character a token of its own (schema 3).
 
 import { segmentCjk } from '../shared/cjk.js';
+import { sanitizeForTerminal } from '../shared/sanitize.js';
 import type { Db, Statement } from './driver.js';
 import { fromJsonText } from './json.js';
 import { vocabularyWriter } from './search-vocab.js';
@@ -22,7 +23,16 @@ export interface Passage {
 }
 
 type Obj = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+/**
+ * A text as the terminal shows it (schema 8): sanitized as every output of server text is, so an
+ * escape sequence goes whole, its parameters ("0;pwned") neither indexed nor in a snippet; blank
+ * (or only a sequence): none.
+ */
+const str = (v: unknown): string | undefined => {
+  if (typeof v !== 'string') return undefined;
+  const text = sanitizeForTerminal(v);
+  return text.trim() !== '' ? text : undefined;
+};
 
 /** Notes split into paragraphs (blank-line separated), trimmed, empty ones dropped. */
 export function paragraphs(text: string): string[] {
@@ -105,7 +115,7 @@ function wholePassages(meeting: Obj, transcript: unknown): Passage[] {
       out.push({
         text,
         kind: 'transcript',
-        speaker: typeof e.speaker === 'string' ? e.speaker : null,
+        speaker: typeof e.speaker === 'string' ? sanitizeForTerminal(e.speaker) : null,
         timestamp: typeof e.timestamp === 'number' ? e.timestamp : null,
       });
     }

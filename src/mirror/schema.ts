@@ -8,10 +8,11 @@
 // position of the walk's next item), walks.abandoned_at (a walk given up by --full), runs.error (why a run stopped early); walks,
 // runs and passes ids are never reused (AUTOINCREMENT), since items keep the id of the walk that saw them.
 // V6 (schema-passes.ts): the sync's passes, stored. V7 (search-vocab.ts): the typo lookup's vocabulary.
+// V8: the index rebuilt, its text as the terminal shows it.
 
 import type { Db } from './driver.js';
 import { V6 } from './schema-passes.js';
-import { V7 } from './search-vocab.js';
+import { V7, VOCAB_AFTER } from './search-vocab.js';
 
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -166,8 +167,24 @@ function V5(db: Db): void {
   }
 }
 
+/**
+ * V8: the index's text as the terminal shows it: a passage's text and speaker are sanitized
+ * (src/shared/sanitize.ts, as every output of server text is) before they are indexed or shown, so
+ * an escape sequence goes whole (an OSC title "ESC ] 0;pwned BEL" in a meeting's name was indexed,
+ * found by "pwned", and shown in snippets as "0;pwned"). A passage that held only a sequence is
+ * none now, which moves the rowids of the meeting's next passages: the index is emptied here and
+ * rebuilt from the stored JSON by the first search (passages.ts: buildIndex: offline, resumable, as
+ * after V4), the typo vocabulary refilled by the index's writer with it.
+ */
+const V8 = `
+INSERT INTO passages(passages) VALUES ('delete-all');
+UPDATE meetings SET passage_base = NULL;
+DELETE FROM search_vocab;
+DELETE FROM meta WHERE key = '${VOCAB_AFTER}';
+`;
+
 /** migrations[i] takes the schema from version i to i + 1: SQL, or a step over the rows. */
-const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4, V5, V6, V7];
+const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4, V5, V6, V7, V8];
 
 export const SCHEMA_VERSION = migrations.length;
 

@@ -112,6 +112,18 @@ const MEETINGS = [
     ),
   },
   {
+    // A terminal title sequence (OSC 0) in the name: its parameters are no words of the meeting.
+    id: 'm_title',
+    name: 'Standup \u001b]0;pwned\u0007 roundup',
+    attendees: [],
+    transcript: [
+      {
+        speaker: 'Host\u001b]0;owned\u0007',
+        text: 'The roundup of the week \u001b]2;hijacked\u001b\\ is short .',
+      },
+    ],
+  },
+  {
     // A word one letter from the stop word "and" (typo correction must not reach it from "and").
     id: 'm_picnic',
     name: 'Picnic',
@@ -148,7 +160,7 @@ function buildMirror(dir: string): string {
   const writer = passageWriter(db);
   db.transaction(() => {
     MEETINGS.forEach((m, i) => {
-      const createdAt = `2026-01-0${i + 1}T10:00:00Z`;
+      const createdAt = `2026-01-${String(i + 1).padStart(2, '0')}T10:00:00Z`;
       const meeting = { id: m.id, name: m.name, createdAt, attendees: m.attendees };
       db.prepare(
         'INSERT INTO meetings(id, json, name, created_at, updated_at, position, seen_walk) VALUES (?, ?, ?, ?, ?, ?, 1)',
@@ -312,6 +324,18 @@ describe('find: questions in plain words', () => {
     expect(r.stdout).toContain('zebrafish');
     expect(r.stdout).not.toMatch(/\u001b\[2J|\u001b\]8|\u0007|\u001b\[31m(?!.*zebrafish)/);
     expect(r.stdout).not.toContain('http://evil\u0007');
+  });
+
+  it('an escape sequence in a name or transcript goes whole: its parameters are neither found nor shown', async () => {
+    // "ESC ] 0;pwned BEL" (a terminal title): `meetings list` drops it whole; find showed "0;pwned".
+    for (const q of ['pwned', 'owned', 'hijacked']) expect(await find(q, '--exact'), q).toEqual([]);
+    const hits = await find('roundup');
+    expect(hits.map((h) => h.meetingId)).toEqual(['m_title', 'm_title']);
+    const name = hits.find((h) => h.in === 'name')!;
+    expect(name.snippet).toBe('Standup  **roundup**');
+    const entry = hits.find((h) => h.in === 'transcript')!;
+    expect(entry.snippet).toBe('The **roundup** of the week  is short .');
+    expect(entry.speaker).toBe('Host');
   });
 
   it('a malformed query is exit 2 with one line, never an SQL error', async () => {
