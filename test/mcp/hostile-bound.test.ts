@@ -235,6 +235,25 @@ describe('hostile text: every tool within the bound, an item cut to fit keeps mo
     expect(kept.some((last) => /^…\[cut/.test(String(last)))).toBe(true);
   });
 
+  it('get_transcript: a speaker of 200,000 characters is cut and marked, each page within the bound', async ({
+    m,
+    c,
+  }) => {
+    const id = m.sandbox.snapshot().meetings[5]!.id as string;
+    const speaker = `Dana ${HOSTILE.repeat(5_000)}`;
+    const entries = [
+      { speaker, text: 'hello '.repeat(3_000), timestamp: 0 },
+      { speaker: 'Eve', text: 'after', timestamp: 1 },
+    ];
+    storeTranscript(m.dataDir, id, entries);
+    const { data } = await bounded(c, 'get_transcript', { id });
+    expect(data.entries.map((e: Obj) => e.text)).toEqual(entries.map((e) => e.text));
+    const said = data.entries[0].speaker as string;
+    expect(said.endsWith(CUT)).toBe(true);
+    expect(speaker.startsWith(said.slice(0, -CUT.length))).toBe(true);
+    expect(data.entries[1].speaker).toBe('Eve');
+  });
+
   it('the resource of a meeting: notes past the bound', async ({ m, c }) => {
     const id = m.sandbox.snapshot().meetings[3]!.id as string;
     updateMirror(

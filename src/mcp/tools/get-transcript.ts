@@ -13,6 +13,7 @@ import {
   isEntryPosition,
   jsonCost,
   safePrefix,
+  shortenStrings,
 } from '../paging.js';
 import { cursor, DATA_NOT_INSTRUCTIONS, defineTool, type Obj, ok, READ, text, wholeIn } from './define.js';
 
@@ -62,7 +63,8 @@ export const getTranscript = defineTool({
         const e = entries[i] as Obj;
         const whole = entryText(e);
         const rest = c > 0 ? whole.slice(c) : whole;
-        const out: Obj = { speaker: e.speaker ?? null, text: rest, timestamp: e.timestamp ?? null };
+        const { speaker, timestamp } = besideText(e);
+        const out: Obj = { speaker, text: rest, timestamp };
         if (c > 0) out.continued = true;
         const size = jsonCost(out) + 1;
         if (page.length > 0 && (chars + rest.length > maxChars || used + size > ITEMS_BOUND)) break;
@@ -85,6 +87,18 @@ export const getTranscript = defineTool({
     });
   },
 });
+
+/** What an entry's speaker and timestamp may cost (server text: a name can be any length). */
+const BESIDE_TEXT_ROOM = 1_000;
+
+/**
+ * An entry's speaker and timestamp, cut (marked) past BESIDE_TEXT_ROOM: an entry must fit a page
+ * with some of its text; a speaker of 200,000 characters made every page of it 80,000 tokens.
+ */
+function besideText(e: Obj): Obj {
+  const beside: Obj = { speaker: e.speaker ?? null, timestamp: e.timestamp ?? null };
+  return jsonCost(beside) > BESIDE_TEXT_ROOM ? shortenStrings(beside, BESIDE_TEXT_ROOM) : beside;
+}
 
 /** The length of the longest prefix of `rest` that, as `out`'s text marked `continues`, fits the bound. */
 function longestFitting(out: Obj, rest: string): number {
