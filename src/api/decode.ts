@@ -11,7 +11,6 @@ import {
   notJsonError,
   ResponseTooLargeError,
   schemaError,
-  tooDeepError,
 } from './errors.js';
 import type { UnlistedCheck } from './schemas.js';
 
@@ -80,15 +79,14 @@ export function decodeBody(
 }
 
 /**
- * The body, bounded in depth before it is parsed (src/api/depth.ts): an element of a list nested
- * too deep is left out with a warning naming it (the rest of the page is used); any other body
- * nested too deep does not match the spec.
+ * The body, bounded in depth before it is parsed (src/api/depth.ts): what nests past the bound is
+ * cut, the items holding it kept, with one warning naming the first item and field cut; the schema
+ * then judges the body as cut.
  */
 function withinDepth(text: string, what: string, warn: ((line: string) => void) | undefined): string {
   const bounded = boundDepth(text);
   if (bounded === undefined) return text;
-  if (bounded === 'too-deep') throw tooDeepError(what, MAX_JSON_DEPTH);
-  for (const index of bounded.dropped) warn?.(clientWarning.tooDeepItem(what, index, MAX_JSON_DEPTH));
+  warn?.(clientWarning.tooDeep(what, bounded.cuts, MAX_JSON_DEPTH));
   return bounded.text;
 }
 

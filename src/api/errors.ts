@@ -3,8 +3,10 @@
 // in src/shared/errors.ts. Every line the API client says to people (its errors, its warnings, its
 // --verbose lines) is worded here, not in its request loop: the loop and decide() only pick which.
 
+import { clipText } from '../shared/clip.js';
 import { ExitCode, MtgError } from '../shared/errors.js';
 import { sanitizeOneLine } from '../shared/sanitize.js';
+import type { DepthCut } from './depth.js';
 import { ProxyError } from './proxy.js';
 import { isCertificateError } from './retry.js';
 
@@ -294,11 +296,6 @@ export function notJsonError(what: string): ResponseShapeError {
   return new ResponseShapeError(what, ['the body is not valid JSON']);
 }
 
-/** A 2xx body (not a page) nested deeper than depth.ts allows. */
-export function tooDeepError(what: string, maxDepth: number): ResponseShapeError {
-  return new ResponseShapeError(what, [`(body): nested deeper than ${maxDepth} levels`]);
-}
-
 /** A schema's issues, the first five, each at its path. */
 export function schemaError(
   what: string,
@@ -318,8 +315,19 @@ export function schemaError(
 export const clientWarning = {
   hookFailed: (err: unknown) =>
     `warning: a request hook failed: ${sanitizeOneLine(err instanceof Error ? err.message : String(err))}`,
-  tooDeepItem: (what: string, index: number, maxDepth: number) =>
-    `warning: unexpected response from ${what}: item [${index}] of the page does not match the API spec (nested deeper than ${maxDepth} levels); it is left out`,
+  tooDeep: (what: string, cuts: readonly DepthCut[], maxDepth: number) => {
+    const [first] = cuts;
+    const holder = first?.item === undefined ? 'the body' : `item [${first.item}]`;
+    const where =
+      first?.field === undefined
+        ? holder
+        : `${holder}'s field "${sanitizeOneLine(clipText(first.field, 80))}"`;
+    const others = cuts.length > 1 ? ` (so do ${(cuts.length - 1).toLocaleString('en-US')} more items)` : '';
+    return (
+      `warning: unexpected response from ${what}: ${where} nests deeper than ${maxDepth} levels${others}; ` +
+      'what lies deeper is cut (a mark stands in its place) and the item is kept'
+    );
+  },
   unlisted: (what: string, found: string) =>
     `warning: ${what} returned a value the API spec does not list (${sanitizeOneLine(found.slice(0, 80))}); ` +
     'values like it are printed as they came (this warning is shown once)',

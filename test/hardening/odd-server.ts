@@ -77,6 +77,27 @@ export function actionItem(id: number, extra: Record<string, unknown> = {}): Rec
   };
 }
 
+/** A meeting as the spec shows it (no attendees, no notes), with overrides. */
+export function meeting(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id,
+    name: `Meeting ${id}`,
+    createdAt: '2025-06-01T11:11:00.000Z',
+    updatedAt: '2025-06-01T11:11:00.000Z',
+    duration: 60,
+    url: null,
+    tags: [],
+    icalUid: null,
+    attendees: [],
+    notes: null,
+    privateNotes: '',
+    actionItems: [],
+    insights: {},
+    linkAccess: null,
+    ...extra,
+  };
+}
+
 /** A person as the spec shows it. */
 export function person(id: number): Record<string, unknown> {
   return {
