@@ -4,7 +4,7 @@
 // differences (a required field missing, a wrong type, a body that is not JSON) fail.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/inprocess.js';
-import { actionItem, type OddServer, oddEnv, startOddServer } from './odd-server.js';
+import { actionItem, meeting, type OddServer, oddEnv, startOddServer } from './odd-server.js';
 
 let server: OddServer | undefined;
 afterEach(async () => {
@@ -24,25 +24,16 @@ async function serveItems(page1: string[], page2: string[]): Promise<OddServer> 
   );
 }
 
-const meeting = (extra: Record<string, unknown>) =>
-  json({
-    id: 'm1',
-    name: 'Weekly',
-    createdAt: '2025-06-01T11:11:00.000Z',
-    updatedAt: '2025-06-01T11:11:00.000Z',
-    duration: 60,
-    url: null,
-    tags: [],
-    icalUid: null,
-    attendees: [],
-    notes: null,
-    privateNotes: '',
-    actionItems: [actionItem(3, { status: 'BLOCKED' })],
-    insights: {},
-    linkAccess: 'Commenter',
-    sharedWith: [{ name: 'Ann', access: 'Commenter', email: 'ann@example.com' }],
-    ...extra,
-  });
+const meetingText = (extra: Record<string, unknown>) =>
+  json(
+    meeting('m1', {
+      name: 'Weekly',
+      actionItems: [actionItem(3, { status: 'BLOCKED' })],
+      linkAccess: 'Commenter',
+      sharedWith: [{ name: 'Ann', access: 'Commenter', email: 'ann@example.com' }],
+      ...extra,
+    }),
+  );
 
 describe('additive API changes', () => {
   it('a new action-item status passes through every format, with one warning per run', async () => {
@@ -64,7 +55,7 @@ describe('additive API changes', () => {
   });
 
   it('a new access and linkAccess in meetings pass, with one warning', async () => {
-    const m = meeting({ brandNew: true });
+    const m = meetingText({ brandNew: true });
     server = await startOddServer(() => ({ body: `[${m}]` }));
     const r = await runInProcess(['meetings', 'list', '--format', 'ndjson'], { env: oddEnv(server) });
     expect(r.code).toBe(0);
