@@ -38,14 +38,24 @@ export class ApiError extends MtgError {
     readonly retryAfter: number | undefined,
     readonly method: string,
     readonly path: string,
+    /** The envelope's issues past MAX_ISSUES, counted, not kept. */
+    readonly issuesLeftOut = 0,
   ) {
-    super(
-      message,
-      exitCodeForStatus(status),
-      issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)),
-    );
+    super(message, exitCodeForStatus(status), [
+      ...issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)),
+      ...(issuesLeftOut > 0 ? [`…and ${issuesLeftOut.toLocaleString('en-US')} more issues`] : []),
+    ]);
   }
 }
+
+// Server text is hostile and an error is one line (and a few issues): the envelope's words are
+// bounded where they are read, so that every place that shows them (stderr, a batch's --json
+// outcomes, watch, mcp) gets them bounded.
+/** The most characters of the envelope's message kept. */
+export const MAX_ERROR_MESSAGE = 500;
+/** The most issues kept, and the most characters of each issue's message and path. */
+export const MAX_ISSUES = 10;
+const MAX_ISSUE_TEXT = 200;
 
 /** The exit code for an HTTP status: decided by status, never by the envelope's code alone. */
 export function exitCodeForStatus(status: number): ExitCode {
@@ -118,29 +128,45 @@ export function apiErrorFrom(
   let code: string | undefined;
   let message = `${method} ${path} failed with HTTP ${status}`;
   let issues: ApiIssue[] = [];
+  let issuesLeftOut = 0;
   let serverWords = false;
   try {
     const body = JSON.parse(text) as Record<string, unknown>;
     if (body && typeof body === 'object') {
       if (typeof body.code === 'string') code = body.code;
       if (typeof body.error === 'string' && body.error) {
-        message = body.error;
+        message = oneLine(clipText(body.error, MAX_ERROR_MESSAGE));
         serverWords = true;
       }
       if (Array.isArray(body.issues)) {
-        issues = body.issues
-          .filter((i): i is Record<string, unknown> => !!i && typeof i === 'object')
-          .map((i) => ({ message: String(i.message ?? ''), path: String(i.path ?? '') }));
+        const all = body.issues.filter((i): i is Record<string, unknown> => !!i && typeof i === 'object');
+        issuesLeftOut = Math.max(0, all.length - MAX_ISSUES);
+        issues = all.slice(0, MAX_ISSUES).map((i) => ({
+          message: oneLine(clipText(String(i.message ?? ''), MAX_ISSUE_TEXT)),
+          path: oneLine(clipText(String(i.path ?? ''), MAX_ISSUE_TEXT)),
+        }));
       }
     }
   } catch {
     // Not the envelope (a proxy's HTML page, say): keep the generic message.
   }
   const hint = status === 401 ? ' (check the API key: `mtg auth status`)' : '';
-  const err = new ApiError(status, code, `${message}${hint}`, issues, retryAfter, method, path);
+  const err = new ApiError(
+    status,
+    code,
+    `${message}${hint}`,
+    issues,
+    retryAfter,
+    method,
+    path,
+    issuesLeftOut,
+  );
   err.wordedByMtg = !serverWords;
   return err;
 }
+
+/** Line breaks in server text as spaces: the message is one line, each issue one line. */
+const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ');
 
 /** Redirects are not followed: the key must not travel to wherever Location points. */
 export function redirectError(what: string, answer: ApiError, location: string | undefined): ApiError {
@@ -165,6 +191,7 @@ export function writeServerError(what: string, answer: ApiError): ApiError {
     answer.retryAfter,
     answer.method,
     answer.path,
+    answer.issuesLeftOut,
   );
   err.mayHaveBeenApplied = true;
   return err;
@@ -180,6 +207,7 @@ export function retriedApiError(what: string, answer: ApiError, tries: number): 
     answer.retryAfter,
     answer.method,
     answer.path,
+    answer.issuesLeftOut,
   );
 }
 
