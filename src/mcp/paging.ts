@@ -126,6 +126,9 @@ export function takePage<T, U>(
         } else {
           if (page.length > 0) return ended(true);
           item = shorten(item, ITEMS_BOUND);
+          // A tool's shortening that adds what passes the bound again (a note naming an ID of
+          // any length): its strings cut as any item's.
+          if (jsonCost(item) >= ITEMS_BOUND) item = shortenStrings(item, ITEMS_BOUND - 1);
           size = jsonCost(item) + 1;
         }
         shortened.push(page.length);

@@ -137,3 +137,18 @@ describe('shortenStrings past what cutting strings can do', () => {
     expect(value.seats).toHaveLength(20_000);
   });
 });
+
+describe("takePage and a tool's shortening that does not fit", () => {
+  it('an item its tool shortened past the bound again (a note naming a long ID) is cut as any item is', () => {
+    type Noted = { id: string; text: string; readWhole?: string };
+    const items: Noted[] = [{ id: 'x'.repeat(60_000), text: 'word '.repeat(40_000) }];
+    const noted = (i: Noted, room: number): Noted => ({
+      ...shortenStrings(i, room - 300),
+      readWhole: `SELECT json FROM action_items WHERE id = '${i.id}'`,
+    });
+    const r = takePage(items, 0, 10, (i: Noted) => i, noted);
+    expect(r.page).toHaveLength(1);
+    expect(jsonCost(r.page[0]) + 1).toBeLessThanOrEqual(ITEMS_BOUND);
+    expect(r.page[0]!.readWhole).toMatch(/^SELECT json FROM action_items WHERE id = 'x+…\[cut\]$/);
+  });
+});
