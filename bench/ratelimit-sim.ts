@@ -4,6 +4,7 @@
 // Used by test/api/ratelimit-simulation.test.ts (the targets) and bench/ratelimit-sim.mjs (the figures).
 
 import { RateLimiter } from '../src/api/ratelimit.js';
+import { MemoryReports } from '../src/api/ratelimit-shared.js';
 import { retryAfterJitterMs } from '../src/api/retry.js';
 import { type LimitWindow, RateLimiter as ServerWindows } from '../src/sandbox/ratelimit.js';
 import { VirtualClock } from '../test/helpers/virtual-clock.js';
@@ -43,6 +44,11 @@ export interface Shape {
     outMs?: number | [number, number];
     backMs?: number | [number, number];
   };
+  /**
+   * The mtg clients (ours, the others, a companion) run on one machine and share the newest reports
+   * (src/api/ratelimit-shared.ts); else each on a machine of its own.
+   */
+  shared?: boolean;
   /** Requests each client has in flight at most (the CLI's batches: 8). */
   concurrency: number;
   /** Each leg's latency (ms): fixed, or drawn anew per request between the two bounds (answers reorder). */
@@ -79,6 +85,11 @@ const FREE: LimitWindow[] = [
 const SHORT: LimitWindow[] = [
   { limit: 3, windowMs: 1_000 },
   { limit: 20, windowMs: 10_000 },
+];
+
+const PRO: LimitWindow[] = [
+  { limit: 20, windowMs: 1_000 },
+  { limit: 300, windowMs: 60_000 },
 ];
 
 export const SHAPES: Shape[] = [
@@ -235,6 +246,78 @@ export const SHAPES: Shape[] = [
     backMs: 10,
     holds: { per1000: 15 },
   },
+  // The same machine (#31): the second mtg shares the newest reports with ours (ratelimit-shared.ts).
+  {
+    name: 'Free plan, cron running mtg beside, same machine',
+    windows: FREE,
+    requests: 3000,
+    companion: { everyMs: 120_000, batch: 20, concurrency: 8, fresh: true },
+    shared: true,
+    concurrency: 4,
+    outMs: 10,
+    backMs: 10,
+  },
+  {
+    name: 'Free plan, a second mtg syncing 20 each 2 min beside, same machine',
+    windows: FREE,
+    requests: 3000,
+    companion: { everyMs: 120_000, batch: 20, concurrency: 8 },
+    shared: true,
+    concurrency: 4,
+    outMs: 10,
+    backMs: 10,
+  },
+  {
+    name: 'Free plan, mtg watch beside (1 request each 10 s), same machine',
+    windows: FREE,
+    requests: 3000,
+    companion: { everyMs: 10_000, batch: 1, concurrency: 1 },
+    shared: true,
+    concurrency: 4,
+    outMs: 10,
+    backMs: 10,
+  },
+  {
+    name: 'Free plan, two mtg on one key and a client trickling 6/min, same machine',
+    windows: FREE,
+    requests: 1500,
+    clients: 2,
+    trickleEveryMs: 10_000,
+    shared: true,
+    concurrency: 4,
+    outMs: 10,
+    backMs: 10,
+  },
+  {
+    name: '3/1s+20/10s, two clients on one key, same machine',
+    windows: SHORT,
+    requests: 500,
+    clients: 2,
+    shared: true,
+    concurrency: 8,
+    outMs: 10,
+    backMs: 10,
+  },
+  {
+    name: '3/1s+20/10s, mtg watch beside, same machine',
+    windows: SHORT,
+    requests: 3000,
+    companion: { everyMs: 10_000, batch: 1, concurrency: 1 },
+    shared: true,
+    concurrency: 4,
+    outMs: 10,
+    backMs: 10,
+  },
+  {
+    name: 'Pro plan 20/1s+300/1m, 8 at once, mtg watch beside, same machine',
+    windows: PRO,
+    requests: 6000,
+    companion: { everyMs: 10_000, batch: 1, concurrency: 1 },
+    shared: true,
+    concurrency: 8,
+    outMs: 10,
+    backMs: 10,
+  },
   {
     name: 'Pro plan 20/1s+300/1m, reordered answers',
     windows: [
@@ -266,6 +349,13 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
   const leg = (ms: number | [number, number]) =>
     typeof ms === 'number' ? ms : ms[0] + random() * (ms[1] - ms[0]);
   let refused = 0;
+  const store = new MemoryReports();
+  const newLimiter = () =>
+    new RateLimiter({
+      maxWaitMs: Number.POSITIVE_INFINITY,
+      clock,
+      shared: shape.shared ? store.handle() : undefined,
+    });
 
   // One request as the client sends it (src/api/client.ts): a turn, the way out, the server's
   // decision, the way back; a 429 waits out Retry-After plus its jitter and keeps its place.
@@ -297,7 +387,7 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
     }
   };
   const client = async (requests: number) => {
-    const limiter = new RateLimiter({ maxWaitMs: Number.POSITIVE_INFINITY, clock });
+    const limiter = newLimiter();
     let left = requests;
     const worker = async () => {
       while (left > 0) {
@@ -334,11 +424,11 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
     }
   };
   const companion = async (c: NonNullable<Shape['companion']>) => {
-    let limiter = new RateLimiter({ maxWaitMs: Number.POSITIVE_INFINITY, clock });
+    let limiter = newLimiter();
     await clock.sleep(random() * c.everyMs, ours.signal);
     while (!ours.signal.aborted) {
       const began = clock.now();
-      if (c.fresh) limiter = new RateLimiter({ maxWaitMs: Number.POSITIVE_INFINITY, clock });
+      if (c.fresh) limiter = newLimiter();
       let left = c.batch;
       const worker = async () => {
         while (left > 0 && !ours.signal.aborted) {

@@ -36,6 +36,8 @@ export interface Window {
   longestPeriodMs?: number;
   /** This period began with our first request since the refill: the window was full until then, and no other client shows. */
   fromStart?: boolean;
+  /** Another process's request left where this limiter would have held it (ratelimit-shared.ts): it may have opened the next period unseen. */
+  openedUnseen?: boolean;
   /** The largest Reset seen (ms), and whether it is of a period seen from its start (see periodMs()). */
   longestResetMs?: number;
   learned?: boolean;
@@ -136,6 +138,21 @@ export function firstShowsOthers(
   refused: boolean,
 ): boolean {
   return windows.size === 0 && limit !== undefined && limit - remaining > sent - (refused ? 1 : 0);
+}
+
+/** Requests of `sent` the report of request `seq` does not count: sent after it, or still in flight. */
+export function used(sent: readonly Sent[], seq: number): number {
+  return sent.filter((s) => !s.refused && (s.doneStep === undefined || s.seq > seq)).length;
+}
+
+/** Another process's request left where this limiter would have held it (ratelimit-shared.ts). */
+export function openedUnseen(windows: Iterable<Window>): void {
+  for (const w of windows) w.openedUnseen = true;
+}
+
+/** The longest period of `windows` (ms; a second when none is known). */
+export function longestPeriodMs(windows: Iterable<Window>): number {
+  return Math.max(1000, ...[...windows].map(periodMs));
 }
 
 /** The earliest send (step) after which an answered request may still count for `w`'s reports, this period's or the one's before. */
@@ -253,7 +270,8 @@ export function closePeriod(w: Window, used: number, fastestMs?: number): void {
     resetAt: undefined,
     startedAt: undefined,
     endBy: undefined,
-    fromStart: full && fastestMs !== undefined,
+    fromStart: full && fastestMs !== undefined && !w.openedUnseen,
+    openedUnseen: undefined,
   });
 }
 

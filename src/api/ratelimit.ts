@@ -5,6 +5,7 @@ import { type Clock, realClock } from '../shared/clock.js';
 import type { RateLimitHeaders } from './ratelimit-headers.js';
 import { RecentRequests } from './ratelimit-recent.js';
 import { type Share, settleOthers, shareCap } from './ratelimit-share.js';
+import { type SharedReports, Sharing } from './ratelimit-shared.js';
 import { type Hold, type Ticket, Turns, type WaitInfo } from './ratelimit-turns.js';
 import type { Sent, Window } from './ratelimit-window.js';
 import * as win from './ratelimit-window.js';
@@ -22,6 +23,8 @@ export interface RateLimiterOptions {
   /** Sleeps `ms`, ending early when `cancel` aborts; may throw to stop every waiter (Ctrl-C). Default: the clock's. */
   sleep?: (ms: number, cancel?: AbortSignal) => Promise<void>;
   onWait?: (info: WaitInfo) => void;
+  /** Other mtg processes' requests and answers on the same key (ratelimit-shared.ts). */
+  shared?: SharedReports;
 }
 
 /**
@@ -49,12 +52,16 @@ export class RateLimiter {
   private others: 'none' | 'maybe' | 'sure' = 'none';
   private readonly turns: Turns<Ticket>;
   private share?: Share; // the newest report
+  private readonly sharing: Sharing;
 
   constructor(options: RateLimiterOptions) {
     this.clock = options.clock ?? realClock;
     const { maxWaitMs, onWait, sleep } = options;
-    const hold = (now: number) => this.hold(now);
-    this.turns = new Turns(this.clock, maxWaitMs, hold, (now, order) => this.send(now, order), onWait, sleep);
+    const windows = () => this.windows.values();
+    const replay = { hold: (at: number) => this.hold(at), send: (at: number) => this.send(at, 0), windows };
+    this.sharing = new Sharing(options.shared, this, replay);
+    const send = (now: number, order: number) => this.sharing.sent(this.send(now, order), now);
+    this.turns = new Turns(this.clock, maxWaitMs, (now) => this.sharing.hold(now), send, onWait, sleep);
   }
 
   /** A new --max-wait allowance: a long-running command (mtg watch) grants one per unit of work. */
@@ -73,19 +80,24 @@ export class RateLimiter {
    * after the request left and before its answer came back: the window ends within Reset of that,
    * and a request sent one fastest round trip before that bound reaches the server after it.
    */
-  observe(ticket: Ticket, headers: RateLimitHeaders, refusedForSeconds?: number): void {
-    this.record(ticket, headers, refusedForSeconds !== undefined);
+  observe(
+    ticket: Ticket,
+    headers: RateLimitHeaders,
+    refusedForSeconds?: number,
+    at = this.clock.now(),
+  ): void {
+    this.sharing.ended(ticket.seq, at, { ...headers, retryAfter: refusedForSeconds });
+    this.record(ticket, headers, refusedForSeconds !== undefined, at);
     if (refusedForSeconds !== undefined) {
-      this.done(ticket, true);
+      this.done(ticket, at, true);
       if (this.others === 'none') this.others = 'maybe';
-      this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + refusedForSeconds * 1000);
+      this.pausedUntil = Math.max(this.pausedUntil, at + refusedForSeconds * 1000);
     }
     this.turns.notify();
   }
 
-  private record(ticket: Ticket, headers: RateLimitHeaders, refused: boolean): void {
-    const receivedAt = this.clock.now();
-    const mine = this.done(ticket);
+  private record(ticket: Ticket, headers: RateLimitHeaders, refused: boolean, receivedAt: number): void {
+    const mine = this.done(ticket, receivedAt);
     this.heardBack = true;
     const { limit, remaining, reset } = headers;
     if (remaining === undefined || reset === undefined) return;
@@ -139,22 +151,21 @@ export class RateLimiter {
   }
 
   /** The request ended (answered, or without a usable report: a network error, a timeout). */
-  settle(ticket: Ticket): void {
-    this.done(ticket, false, false);
+  settle(ticket: Ticket, at = this.clock.now()): void {
+    this.sharing.ended(ticket.seq, at, {});
+    this.done(ticket, at, false, false);
     this.turns.notify();
   }
 
-  private done(ticket: Ticket, refused = false, answer = true): Sent | undefined {
+  private done(ticket: Ticket, at: number, refused = false, answer = true): Sent | undefined {
     const sent = this.sent.find((s) => s.seq === ticket.seq);
-    this.recent.answered(ticket.seq, this.clock.now(), refused, answer);
-    this.lastDoneAt = this.clock.now();
+    this.recent.answered(ticket.seq, at, refused, answer);
+    this.lastDoneAt = at;
     return sent && Object.assign(sent, { doneStep: sent.doneStep ?? ++this.step, refused });
   }
 
   /** Requests let out and not yet settled (answered, failed or refused). */
-  inFlight(): number {
-    return this.sent.filter((s) => s.doneStep === undefined).length;
-  }
+  inFlight = (): number => this.sent.filter((s) => s.doneStep === undefined).length;
 
   /** Nobody sends until `seconds` from now. */
   pause(seconds: number): void {
@@ -163,23 +174,17 @@ export class RateLimiter {
   }
 
   /** The least time `requests` more take under the windows seen so far (ms; undefined: none known). */
-  minimumMs(requests: number): number | undefined {
-    return win.leastMsOfAll(this.windows, requests, this.clock.now(), (w) => this.used(w.seq));
-  }
+  minimumMs = (requests: number) =>
+    win.leastMsOfAll(this.windows, requests, this.clock.now(), (w) => this.usedSince(w.seq));
 
   /** Requests per second the windows seen so far allow indefinitely (undefined before any is known). */
-  sustainableRate(): number | undefined {
-    return win.sustainableRate(this.windows.values());
-  }
+  sustainableRate = (): number | undefined => win.sustainableRate(this.windows.values());
 
   /** The window whose allowance ours spread (a shorter one's period is found over at its bound plus the margin and a round trip). */
   private spread = () => win.binding(this.windows.values(), this.overheadMs());
   private overheadMs = () => RESET_MARGIN_MS + this.recent.roundTripMs(this.fastestMs);
   /** The time one request takes at the sustainable rate (ms). */
-  sustainableMsPerRequest(): number | undefined {
-    const rate = this.sustainableRate();
-    return rate ? 1000 / rate : undefined;
-  }
+  sustainableMsPerRequest = () => (this.sustainableRate() ? 1000 / this.sustainableRate()! : undefined);
 
   /** The request behind a window's newest count, and when its answer came back. */
   private mark(ticket?: Ticket): Partial<Window> {
@@ -187,14 +192,8 @@ export class RateLimiter {
     return { reportSeq: ticket?.seq, reportSentStep: sentStep, heardStep: this.step };
   }
 
+  private usedSince = (seq: number) => win.used(this.sent, seq);
   private sentStep = (t: Ticket) => this.sent.find((s) => s.seq === t.seq)?.sentStep ?? this.step;
-
-  /** Requests the report of request `seq` does not count: sent after it, or still in flight. */
-  private used(seq: number): number {
-    let n = 0;
-    for (const s of this.sent) if (!s.refused && (s.doneStep === undefined || s.seq > seq)) n++;
-    return n;
-  }
 
   /** What keeps the next request back, or undefined when it may go now. */
   private hold(now: number): Hold | undefined {
@@ -210,8 +209,9 @@ export class RateLimiter {
       if (now >= (win.endOf(w) ?? win.staleAt(w, this.lastDoneAt)) + RESET_MARGIN_MS) {
         // Refilled: the next report says anew (without its allowance it cannot be counted). Another
         // client may be gone once a whole period of the longest window was ours alone: the next says.
-        if (this.others === 'sure' && win.oursAlone(w, this.used(w.seq), this.windows)) this.others = 'maybe';
-        win.closePeriod(w, this.used(w.seq), this.others === 'none' ? this.fastestMs : undefined);
+        if (this.others === 'sure' && win.oursAlone(w, this.usedSince(w.seq), this.windows))
+          this.others = 'maybe';
+        win.closePeriod(w, this.usedSince(w.seq), this.others === 'none' ? this.fastestMs : undefined);
         if (w.limit === undefined) this.windows.delete(key);
         else win.refill(w, this.seq, now, this.mark(), this.recent.answeredAfter(w.endAfter));
         continue;
@@ -223,8 +223,8 @@ export class RateLimiter {
       // (both taking it is a 429), unless ours spread the binding window's allowance, which leaves it
       // room; one unreported since its refill has at most the newest report's share.
       const cap = this.others === 'sure' ? shareCap(w, this.share, now) : undefined;
-      const counted = this.used(w.seq) + win.unplaced(this.sent, w);
-      const left = Math.min(w.remaining - counted, cap ? cap.left - this.used(cap.seq) : Infinity);
+      const counted = this.usedSince(w.seq) + win.unplaced(this.sent, w);
+      const left = Math.min(w.remaining - counted, cap ? cap.left - this.usedSince(cap.seq) : Infinity);
       const full = left <= (this.others === 'sure' && !spread ? 1 : 0);
       const spreadAt = w === spread ? win.spreadAt(w, counted, burst) : undefined;
       if (!full && (spreadAt === undefined || spreadAt <= now)) continue;

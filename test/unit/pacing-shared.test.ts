@@ -1,0 +1,79 @@
+// Two mtg processes on one machine and key share their requests and answers (src/api/ratelimit-shared.ts):
+// each limiter reads the other's as its own. Here two limiters share a store in memory, on a virtual
+// clock: what a user would see is a second command that waits where it would have met a 429.
+import { describe, expect, it } from 'vitest';
+import { RateLimiter, RESET_MARGIN_MS } from '../../src/api/ratelimit.js';
+import { MemoryReports, type SharedReports } from '../../src/api/ratelimit-shared.js';
+import { VirtualClock } from '../helpers/virtual-clock.js';
+
+function twoProcesses(share = true) {
+  const clock = new VirtualClock(1_000_000);
+  const store = new MemoryReports();
+  const limiter = (shared?: SharedReports) => new RateLimiter({ maxWaitMs: 600_000, clock, shared });
+  const first = limiter(store.handle());
+  // The second process starts later: its limiter is new, and knows only what the store says.
+  const second = () => limiter(share ? store.handle() : undefined);
+  return { clock, first, second };
+}
+
+describe('limiters sharing the newest reports', () => {
+  it("a new process's first request waits for the window another process emptied, instead of a 429", async () => {
+    const { clock, first, second } = twoProcesses();
+    const t = await first.acquire();
+    await clock.advance(20);
+    first.observe(t, { limit: 20, remaining: 0, reset: 30 });
+    const fresh = second();
+    const asked = clock.now();
+    await clock.settle(fresh.acquire());
+    expect(clock.now() - asked).toBeGreaterThanOrEqual(30_000 - 20);
+  });
+
+  it("two processes do not both spend the last slots: the other's request in flight counts", async () => {
+    const { clock, first, second } = twoProcesses();
+    const t = await first.acquire();
+    await clock.advance(20);
+    first.observe(t, { limit: 3, remaining: 2, reset: 30 });
+    const other = second();
+    await first.acquire(); // in flight: 1 left
+    const asked = clock.now();
+    await clock.settle(other.acquire()); // takes it
+    expect(clock.now()).toBe(asked);
+    await clock.settle(first.acquire()); // none left: waits for the refill
+    expect(clock.now() - asked).toBeGreaterThanOrEqual(30_000 - 20);
+  });
+
+  it("another process's 429 holds this one for its Retry-After", async () => {
+    const { clock, first, second } = twoProcesses();
+    const other = second();
+    const t = await first.acquire();
+    await clock.advance(20);
+    first.observe(t, { limit: 3, remaining: 0, reset: 1 }, 5);
+    const asked = clock.now();
+    await clock.settle(other.acquire());
+    expect(clock.now() - asked).toBeGreaterThanOrEqual(5_000);
+  });
+
+  it('a request the other process never saw answered (it ended) holds nobody once it is gone from its log', async () => {
+    const clock = new VirtualClock(1_000_000);
+    const store = new MemoryReports();
+    const gone = store.handle();
+    const first = new RateLimiter({ maxWaitMs: 600_000, clock, shared: gone });
+    await first.acquire(); // never answered: the process was killed
+    const other = new RateLimiter({ maxWaitMs: 600_000, clock, shared: store.handle() });
+    const waiting = other.acquire();
+    await clock.advance(200); // nothing known yet and one request out: it waits for its answer
+    gone.write([]); // its writer ended (the file store drops a log whose process is gone)
+    await clock.settle(waiting);
+    expect(clock.now() - 1_000_000).toBeLessThanOrEqual(200 + RESET_MARGIN_MS);
+  });
+
+  it('without sharing, the same second process is sent at once (the 429 the first test avoids)', async () => {
+    const { clock, first, second } = twoProcesses(false);
+    const t = await first.acquire();
+    await clock.advance(20);
+    first.observe(t, { limit: 20, remaining: 0, reset: 30 });
+    const asked = clock.now();
+    await clock.settle(second().acquire());
+    expect(clock.now()).toBe(asked);
+  });
+});
