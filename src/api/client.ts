@@ -27,6 +27,7 @@ import {
   type Ticket,
   type WaitInfo,
 } from './ratelimit.js';
+import { fileReports } from './ratelimit-file.js';
 import { mayHaveReachedServer } from './retry.js';
 import type { UnlistedCheck } from './schemas.js';
 import { exchange, headerValue, type Transport, undiciTransport } from './transport.js';
@@ -59,6 +60,8 @@ export interface ClientOptions {
   clock?: Clock;
   /** How requests travel (default: undici, with the proxy variables of `env`). */
   transport?: Transport;
+  /** The data folder: the limiter shares its reports with other mtg processes on this key there (ratelimit-file.ts). */
+  dataDir?: string;
 }
 
 export interface RequestOptions<S extends z.ZodType = z.ZodType> {
@@ -110,8 +113,14 @@ export class ApiClient {
       onWait: options.onWait,
       clock: this.clock,
       sleep: (ms: number, cancel?: AbortSignal) => this.sleep(ms, cancel),
+      shared: options.limiterOf || !options.dataDir ? undefined : this.sharedReports(options.dataDir),
     };
     this.limiter = options.limiterOf?.limiter ?? new RateLimiter(limiterOptions);
+  }
+
+  private sharedReports(dataDir: string) {
+    const { baseUrl, apiKey, log } = this.options;
+    return fileReports({ dataDir, origin: baseUrl.origin, apiKey, clock: this.clock, onTrouble: log });
   }
 
   get baseUrl(): URL {

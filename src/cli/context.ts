@@ -150,10 +150,20 @@ export class Context {
       warn: (line) => this.progress.line(line),
       limiterOf: overrides?.limiterOf,
       clock: this.clock,
+      dataDir: this.sharingDir(),
     });
     if (!overrides) this.clientInstance = client;
     this.clients.push(client);
     return client;
+  }
+
+  /** Where the limiter shares its reports with other mtg processes: the data folder, if it can be named (else no sharing). */
+  private sharingDir(): string | undefined {
+    try {
+      return dataDir(this.env);
+    } catch {
+      return undefined;
+    }
   }
 
   /** How many writes the server has applied for this command so far. */

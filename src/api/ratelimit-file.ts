@@ -1,0 +1,224 @@
+// The store mtg processes of one user share their rate-limit reports through (ratelimit-shared.ts;
+// docs/rate-limits.md, "Processes on one machine"): a folder per API origin and key, named by a hash
+// of both (never the key), in the data folder, and in it one file per limiter, written whole and
+// atomically (temp + rename), so that writers never lose each other's lines. A reader trusts a file
+// only when it is a plain file of this user's, not readable by others, small, and valid; anything
+// else is skipped. A failure anywhere loses the sharing only, never a request.
+
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmdirSync,
+  unlinkSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomicSync } from '../shared/atomic-file.js';
+import type { Clock } from '../shared/clock.js';
+import { SHARED_LOG_MAX, type SharedLog, type SharedReports } from './ratelimit-shared.js';
+
+/** A log of SHARED_LOG_MAX requests, each under ~150 bytes as JSON. */
+export const SHARED_FILE_MAX_BYTES = 256 * 1024;
+/** Logs read at most per look: processes of one user on one key at once. */
+export const SHARED_FILES_MAX = 64;
+/** A log whose requests are all answered and that was written longer ago than this is removed (no window of the spec lasts more than a minute). */
+const FORGOTTEN_MS = 3_600_000;
+
+const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const time = z.number().finite().nonnegative();
+const requestSchema = z.strictObject({
+  seq: count,
+  sentAt: time,
+  doneAt: time.optional(),
+  limit: count.optional(),
+  remaining: count.optional(),
+  reset: z.number().finite().nonnegative().optional(),
+  retryAfter: z.number().finite().nonnegative().optional(),
+});
+const fileSchema = z.strictObject({
+  version: z.literal(1),
+  pid: z.number().int().positive(),
+  writtenAt: time,
+  requests: z.array(requestSchema).max(SHARED_LOG_MAX),
+});
+
+export interface FileReportsOptions {
+  dataDir: string;
+  /** The API's origin and key: the folder's name is a hash of both. */
+  origin: string;
+  apiKey: string;
+  clock: Clock;
+  /** Told once, the first time the sharing fails (--verbose). */
+  onTrouble?: (message: string) => void;
+}
+
+/** The folder the limiters of one API origin and key share, under `dataDir` (its name: a hash, never the key). */
+export function sharedFolder(dataDir: string, origin: string, apiKey: string): string {
+  const hash = createHash('sha256').update(`${origin}\n${apiKey}`).digest('hex').slice(0, 32);
+  return join(dataDir, 'ratelimit', hash);
+}
+
+/** The shared store on disk; undefined where it cannot be trusted (Windows: no owner or mode to check). */
+export function fileReports(options: FileReportsOptions): SharedReports | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined || constants.O_NOFOLLOW === undefined) return undefined;
+  const folder = sharedFolder(options.dataDir, options.origin, options.apiKey);
+  const name = `${process.pid}-${randomBytes(6).toString('hex')}.json`;
+  let troubled = false;
+  const trouble = (err: unknown) => {
+    if (troubled) return;
+    troubled = true;
+    options.onTrouble?.(`rate-limit sharing off for this command: ${(err as Error).message}`);
+  };
+  let ready = false;
+  const cache = new Map<string, Cached>();
+  return {
+    read() {
+      if (troubled) return [];
+      let names: string[];
+      try {
+        names = readdirSync(folder);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') trouble(err);
+        return [];
+      }
+      const logs: SharedLog[] = [];
+      const now = options.clock.now();
+      for (const file of names) {
+        if (logs.length >= SHARED_FILES_MAX) break;
+        if (file === name || file.startsWith('.') || !file.endsWith('.json')) continue;
+        const path = join(folder, file);
+        const log = readLog(path, uid, now, cache.get(file), (entry) => cache.set(file, entry));
+        if (log) logs.push(log);
+      }
+      for (const file of cache.keys()) if (!names.includes(file)) cache.delete(file);
+      return logs;
+    },
+    write(requests) {
+      if (troubled) return;
+      try {
+        if (!ready) {
+          sweep(join(options.dataDir, 'ratelimit'), uid);
+          if (!makeFolder(folder, options.dataDir, uid))
+            throw new Error(`${folder} is not a private folder of this user's`);
+          ready = true;
+        }
+        const data = { version: 1, pid: process.pid, writtenAt: options.clock.now(), requests };
+        writeFileAtomicSync(join(folder, name), JSON.stringify(data), {
+          mode: 0o600,
+          exactMode: true,
+          fsync: false,
+        });
+      } catch (err) {
+        trouble(err);
+      }
+    },
+  };
+}
+
+/** `ratelimit/` and the key's folder in it, 0700, this user's, and no link (false: they are not). */
+function makeFolder(folder: string, dataDir: string, uid: number): boolean {
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  for (const dir of [join(dataDir, 'ratelimit'), folder]) {
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory() || stat.uid !== uid) return false;
+    if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  }
+  return true;
+}
+
+/** A log as read, with its writer's process and when it was written. */
+type Log = SharedLog & { pid: number; writtenAt: number };
+/**
+ * Once per process: the logs of processes that have ended, in every key's folder (keys and origins
+ * change, and their folders would pile up), and the folders left empty. Bounded: SHARED_FILES_MAX
+ * folders, SHARED_FILES_MAX logs each. A log's name starts with its writer's process ID.
+ */
+function sweep(root: string, uid: number): void {
+  try {
+    if (!lstatSync(root).isDirectory()) return;
+    for (const dir of readdirSync(root).slice(0, SHARED_FILES_MAX)) {
+      const folder = join(root, dir);
+      if (!lstatSync(folder).isDirectory()) continue;
+      for (const file of readdirSync(folder).slice(0, SHARED_FILES_MAX)) {
+        const pid = /^(\d+)-[0-9a-f]+\.json$/.exec(file)?.[1];
+        const path = join(folder, file);
+        if (pid && !alive(Number(pid)) && lstatSync(path).uid === uid) unlinkSync(path);
+      }
+      if (readdirSync(folder).length === 0) rmdirSync(folder);
+    }
+  } catch {
+    // Only tidiness is lost.
+  }
+}
+
+type Cached = { ino: number; mtimeMs: number; size: number; log?: Log };
+
+/**
+ * One limiter's log, or undefined when it is not to be trusted (a link, another user's, readable by
+ * others, too large, invalid, written in the future) or its writer is gone (then it is removed).
+ */
+function readLog(
+  path: string,
+  uid: number,
+  now: number,
+  cached: Cached | undefined,
+  keep: (entry: Cached) => void,
+): Log | undefined {
+  let fd: number | undefined;
+  try {
+    const seen = lstatSync(path);
+    if (!seen.isFile()) return undefined;
+    if (cached && cached.ino === seen.ino && cached.mtimeMs === seen.mtimeMs && cached.size === seen.size)
+      return fresh(path, cached.log, now);
+    // O_NOFOLLOW: a link planted under a log's name is refused, not followed.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+    const stat = fstatSync(fd);
+    const entry: Cached = { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size };
+    keep(entry);
+    if (!stat.isFile() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return undefined;
+    if (stat.size > SHARED_FILE_MAX_BYTES) return undefined;
+    const buffer = Buffer.alloc(stat.size);
+    const read = readSync(fd, buffer, 0, stat.size, 0);
+    const parsed = fileSchema.safeParse(JSON.parse(buffer.subarray(0, read).toString('utf8')));
+    if (!parsed.success) return undefined;
+    const { pid, writtenAt, requests } = parsed.data;
+    // From the future (a clock stepped back, or a forged file): it says nothing of now.
+    if (writtenAt > now || requests.some((r) => r.sentAt > writtenAt || (r.doneAt ?? 0) > writtenAt))
+      return undefined;
+    entry.log = { writer: path, requests, pid, writtenAt };
+    return fresh(path, entry.log, now);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The log, unless its writer has ended or it is long forgotten: then the file goes. */
+function fresh(path: string, log: Log | undefined, now: number): Log | undefined {
+  if (!log) return undefined;
+  const forgotten = now - log.writtenAt > FORGOTTEN_MS && log.requests.every((r) => r.doneAt !== undefined);
+  if (alive(log.pid) && !forgotten) return log;
+  try {
+    unlinkSync(path);
+  } catch {}
+  return undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

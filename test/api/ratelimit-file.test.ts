@@ -1,0 +1,158 @@
+// The file store mtg processes share their rate-limit reports through (src/api/ratelimit-file.ts):
+// two limiters on it pace as one, and a reader trusts only a private, small, valid file of its user's.
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../src/api/ratelimit.js';
+import { fileReports, SHARED_FILE_MAX_BYTES, sharedFolder } from '../../src/api/ratelimit-file.js';
+import { tempDir } from '../helpers/temp.js';
+import { VirtualClock } from '../helpers/virtual-clock.js';
+
+const ORIGIN = 'http://127.0.0.1:4010';
+const KEY = 'mtg_test_key_do_not_write_me';
+
+function machine() {
+  const dataDir = tempDir('mtg-share-');
+  const clock = new VirtualClock(Date.now());
+  const troubles: string[] = [];
+  const store = () =>
+    fileReports({ dataDir, origin: ORIGIN, apiKey: KEY, clock, onTrouble: (m) => troubles.push(m) });
+  const limiter = () => new RateLimiter({ maxWaitMs: 600_000, clock, shared: store() });
+  return { dataDir, clock, store, limiter, troubles, folder: sharedFolder(dataDir, ORIGIN, KEY) };
+}
+
+/** A first process whose only request emptied the window for 30 s: its log is on disk. */
+async function emptiedWindow(m: ReturnType<typeof machine>) {
+  const first = m.limiter();
+  const t = await first.acquire();
+  await m.clock.advance(20);
+  first.observe(t, { limit: 20, remaining: 0, reset: 30 });
+  return first;
+}
+
+/** How long a new process's first request waits (ms). */
+async function firstWait(m: ReturnType<typeof machine>): Promise<number> {
+  const asked = m.clock.now();
+  await m.clock.settle(m.limiter().acquire());
+  return m.clock.now() - asked;
+}
+
+describe('the shared rate-limit store on disk', () => {
+  it("a new process's first request waits for the window another emptied", async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    expect(await firstWait(m)).toBeGreaterThanOrEqual(30_000 - 20);
+    expect(m.troubles).toEqual([]);
+  });
+
+  it('keeps the key out of names and contents, in a private folder and file', async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    const [file] = readdirSync(m.folder);
+    expect(readdirSync(m.folder)).toHaveLength(1);
+    expect(m.folder).not.toContain(KEY);
+    expect(readFileSync(join(m.folder, file!), 'utf8')).not.toContain(KEY);
+    expect(statSync(m.folder).mode & 0o777).toBe(0o700);
+    expect(statSync(join(m.dataDir, 'ratelimit')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(m.folder, file!)).mode & 0o777).toBe(0o600);
+  });
+
+  /** The first process's log, replaced by `change`: a reader then trusts nothing of it. */
+  async function untrusted(change: (path: string, text: string) => void): Promise<number> {
+    const m = machine();
+    await emptiedWindow(m);
+    const [file] = readdirSync(m.folder);
+    const path = join(m.folder, file!);
+    change(path, readFileSync(path, 'utf8'));
+    return firstWait(m);
+  }
+
+  it('does not trust a corrupt log', async () => {
+    expect(await untrusted((path, text) => writeFileSync(path, text.slice(0, -5)))).toBe(0);
+    expect(
+      await untrusted((path, text) => writeFileSync(path, text.replace('"remaining":0', '"remaining":"0"'))),
+    ).toBe(0);
+  });
+
+  it('does not trust a log others may read or write', async () => {
+    expect(await untrusted((path) => chmodSync(path, 0o644))).toBe(0);
+  });
+
+  it('does not follow a link planted under a log name', async () => {
+    expect(
+      await untrusted((path, text) => {
+        const elsewhere = join(tempDir('mtg-share-elsewhere-'), 'log.json');
+        writeFileSync(elsewhere, text, { mode: 0o600 });
+        writeFileSync(path, '');
+        spawnSync('rm', ['-f', path]);
+        symlinkSync(elsewhere, path);
+      }),
+    ).toBe(0);
+  });
+
+  it('does not read an oversized log', async () => {
+    expect(
+      await untrusted((path, text) =>
+        writeFileSync(
+          path,
+          text.replace('"requests"', `"pad":"${'x'.repeat(SHARED_FILE_MAX_BYTES)}","requests"`),
+        ),
+      ),
+    ).toBe(0);
+  });
+
+  it('does not trust a log from the future', async () => {
+    expect(
+      await untrusted((path, text) => {
+        const log = JSON.parse(text);
+        log.writtenAt += 3_600_000;
+        for (const r of log.requests) r.sentAt += 3_600_000;
+        writeFileSync(path, JSON.stringify(log));
+      }),
+    ).toBe(0);
+  });
+
+  it('removes the log of a process that has ended, and its requests hold nobody', async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    const [file] = readdirSync(m.folder);
+    const path = join(m.folder, file!);
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    writeFileSync(path, readFileSync(path, 'utf8').replace(`"pid":${process.pid}`, `"pid":${ended.stdout}`));
+    expect(await firstWait(m)).toBe(0);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('a folder it cannot use loses the sharing, never a request', async () => {
+    const m = machine();
+    writeFileSync(join(m.dataDir, 'ratelimit'), 'a file where the folder goes');
+    await emptiedWindow(m);
+    expect(await firstWait(m)).toBe(0);
+    // One line per process (its --verbose log), the first time.
+    expect(m.troubles).toHaveLength(2);
+    for (const line of m.troubles) expect(line).toMatch(/^rate-limit sharing off for this command: /);
+  });
+
+  it("tidies up once per process: the logs of ended processes in every key's folder, and folders left empty", async () => {
+    const m = machine();
+    const ended = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
+    );
+    const old = sharedFolder(m.dataDir, 'http://127.0.0.1:1', 'an old key');
+    mkdirSync(old, { recursive: true, mode: 0o700 });
+    writeFileSync(join(old, `${ended}-0123456789ab.json`), '{}', { mode: 0o600 });
+    await emptiedWindow(m);
+    expect(existsSync(old)).toBe(false);
+    expect(readdirSync(m.folder)).toHaveLength(1);
+  });
+});
