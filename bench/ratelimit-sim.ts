@@ -92,6 +92,15 @@ const PRO: LimitWindow[] = [
   { limit: 300, windowMs: 60_000 },
 ];
 
+/** An mtg watch beside: one request every 10 s, one limiter for all. */
+const WATCH = { everyMs: 10_000, batch: 1, concurrency: 1 };
+
+/** Ours (3,000 requests, 4 at once, legs of 10 ms) and other mtg clients on the same machine (`shared`). */
+function sameMachine(name: string, windows: LimitWindow[], other: Partial<Shape>): Shape {
+  const base = { requests: 3000, concurrency: 4, outMs: 10, backMs: 10, shared: true };
+  return { name: `${name}, same machine`, windows, ...base, ...other };
+}
+
 export const SHAPES: Shape[] = [
   {
     name: 'Free plan 3/1s+20/1m, 8 at once',
@@ -248,77 +257,25 @@ export const SHAPES: Shape[] = [
     holds: { per1000: 15 },
   },
   // The same machine (#31): the second mtg shares the newest reports with ours (ratelimit-shared.ts).
-  {
-    name: 'Free plan, cron running mtg beside, same machine',
-    windows: FREE,
-    requests: 3000,
+  sameMachine('Free plan, cron running mtg beside', FREE, {
     companion: { everyMs: 120_000, batch: 20, concurrency: 8, fresh: true },
-    shared: true,
-    concurrency: 4,
-    outMs: 10,
-    backMs: 10,
-  },
-  {
-    name: 'Free plan, a second mtg syncing 20 each 2 min beside, same machine',
-    windows: FREE,
-    requests: 3000,
+  }),
+  sameMachine('Free plan, a second mtg syncing 20 each 2 min beside', FREE, {
     companion: { everyMs: 120_000, batch: 20, concurrency: 8 },
-    shared: true,
-    concurrency: 4,
-    outMs: 10,
-    backMs: 10,
-  },
-  {
-    name: 'Free plan, mtg watch beside (1 request each 10 s), same machine',
-    windows: FREE,
-    requests: 3000,
-    companion: { everyMs: 10_000, batch: 1, concurrency: 1 },
-    shared: true,
-    concurrency: 4,
-    outMs: 10,
-    backMs: 10,
-  },
-  {
-    name: 'Free plan, two mtg on one key and a client trickling 6/min, same machine',
-    windows: FREE,
+  }),
+  sameMachine('Free plan, mtg watch beside (1 request each 10 s)', FREE, { companion: WATCH }),
+  sameMachine('Free plan, two mtg on one key and a client trickling 6/min', FREE, {
     requests: 1500,
     clients: 2,
     trickleEveryMs: 10_000,
-    shared: true,
-    concurrency: 4,
-    outMs: 10,
-    backMs: 10,
-  },
-  {
-    name: '3/1s+20/10s, two clients on one key, same machine',
-    windows: SHORT,
-    requests: 500,
-    clients: 2,
-    shared: true,
-    concurrency: 8,
-    outMs: 10,
-    backMs: 10,
-  },
-  {
-    name: '3/1s+20/10s, mtg watch beside, same machine',
-    windows: SHORT,
-    requests: 3000,
-    companion: { everyMs: 10_000, batch: 1, concurrency: 1 },
-    shared: true,
-    concurrency: 4,
-    outMs: 10,
-    backMs: 10,
-  },
-  {
-    name: 'Pro plan 20/1s+300/1m, 8 at once, mtg watch beside, same machine',
-    windows: PRO,
+  }),
+  sameMachine('3/1s+20/10s, two clients on one key', SHORT, { requests: 500, clients: 2, concurrency: 8 }),
+  sameMachine('3/1s+20/10s, mtg watch beside', SHORT, { companion: WATCH }),
+  sameMachine('Pro plan 20/1s+300/1m, 8 at once, mtg watch beside', PRO, {
     requests: 6000,
-    companion: { everyMs: 10_000, batch: 1, concurrency: 1 },
-    shared: true,
     concurrency: 8,
-    outMs: 10,
-    backMs: 10,
-  },
+    companion: WATCH,
+  }),
   {
     name: 'Pro plan 20/1s+300/1m, reordered answers',
     windows: [

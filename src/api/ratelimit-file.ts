@@ -60,6 +60,33 @@ export interface FileReportsOptions {
   onTrouble?: (message: string) => void;
 }
 
+const FILE_MODE = { mode: 0o600, exactMode: true, fsync: false };
+const LOCK_NAME = '.lock';
+/** A lock older than this was left by a process that ended while deciding (a decision takes milliseconds). */
+const STALE_LOCK_MS = 1000;
+
+/** The right to decide (O_EXCL: one holder; never through a link); a stale lock is broken once. */
+function takeLock(path: string, now: number): boolean {
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      closeSync(
+        openSync(
+          path,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+          0o600,
+        ),
+      );
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const stat = lstatSync(path, { throwIfNoEntry: false });
+      if (!stat || now - stat.mtimeMs <= STALE_LOCK_MS) return false;
+      unlinkSync(path);
+    }
+  }
+  return false;
+}
+
 /** The folder the limiters of one API origin and key share, under `dataDir` (its name: a hash, never the key). */
 export function sharedFolder(dataDir: string, origin: string, apiKey: string): string {
   const hash = createHash('sha256').update(`${origin}\n${apiKey}`).digest('hex').slice(0, 32);
@@ -78,7 +105,13 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
     troubled = true;
     options.onTrouble?.(`rate-limit sharing off for this command: ${(err as Error).message}`);
   };
+  const owner = uid;
   let ready = false;
+  let locked = false;
+  /** Another limiter's log was seen at the last look: deciding then takes the lock, and the log is written first. */
+  let others = false;
+  let shown = false;
+  const emptyLog = () => ({ version: 1, pid: process.pid, writtenAt: options.clock.now(), requests: [] });
   const cache = new Map<string, Cached>();
   return {
     read() {
@@ -100,28 +133,64 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
         if (log) logs.push(log);
       }
       for (const file of cache.keys()) if (!names.includes(file)) cache.delete(file);
+      others = logs.length > 0;
       return logs;
     },
     write(requests) {
-      if (troubled) return;
+      // Before the right to decide goes back: the next to decide reads this log as it is now.
       try {
-        if (!ready) {
-          sweep(join(options.dataDir, 'ratelimit'), uid);
-          if (!makeFolder(folder, options.dataDir, uid))
-            throw new Error(`${folder} is not a private folder of this user's`);
-          ready = true;
+        if (!troubled) {
+          prepare();
+          const log = { version: 1, pid: process.pid, writtenAt: options.clock.now(), requests };
+          writeFileAtomicSync(join(folder, name), JSON.stringify(log), FILE_MODE);
         }
-        const data = { version: 1, pid: process.pid, writtenAt: options.clock.now(), requests };
-        writeFileAtomicSync(join(folder, name), JSON.stringify(data), {
-          mode: 0o600,
-          exactMode: true,
-          fsync: false,
-        });
       } catch (err) {
         trouble(err);
       }
+      release();
     },
+    claim() {
+      if (troubled) return true;
+      try {
+        // A newcomer beside others first shows itself (an empty log) and looks again a margin later:
+        // one that was alone decides without the lock, sees it at its next look, and then takes it.
+        if (!shown) {
+          shown = true;
+          if (this.read().length === 0) return true;
+          prepare();
+          writeFileAtomicSync(join(folder, name), JSON.stringify(emptyLog()), FILE_MODE);
+          return false;
+        }
+        // Alone at the last look: nobody to decide beside.
+        if (!others) return true;
+        prepare();
+        // The file system's time, as the lock's mtime is (not the limiter's clock).
+        locked = takeLock(join(folder, LOCK_NAME), Date.now());
+      } catch (err) {
+        trouble(err);
+        return true;
+      }
+      return locked;
+    },
+    release,
   };
+
+  function release(): void {
+    if (!locked) return;
+    locked = false;
+    try {
+      unlinkSync(join(folder, LOCK_NAME));
+    } catch {}
+  }
+
+  /** Once: the folders made and checked, the logs of ended processes swept. */
+  function prepare(): void {
+    if (ready) return;
+    sweep(join(options.dataDir, 'ratelimit'), owner);
+    if (!makeFolder(folder, options.dataDir, owner))
+      throw new Error(`${folder} is not a private folder of this user's`);
+    ready = true;
+  }
 }
 
 /** `ratelimit/` and the key's folder in it, 0700, this user's, and no link (false: they are not). */

@@ -35,8 +35,15 @@ export interface SharedLog {
 export interface SharedReports {
   /** The other limiters' logs. */
   read(): SharedLog[];
-  /** This limiter's log, in place of the one it wrote before. */
+  /** This limiter's log, in place of the one it wrote before (and the right to decide given back). */
   write(requests: SharedRequest[]): void;
+  /**
+   * The right to decide, which one limiter holds at a time while it reads the others' logs, decides
+   * and writes its own (else two that look at once both spend the last slot); false: another holds it.
+   * None: deciding is one step already (a store in memory).
+   */
+  claim?(): boolean;
+  release?(): void;
 }
 
 /** The limiter (ratelimit.ts) as sharing sees it: another's request ends as one of its own would. */
@@ -68,8 +75,11 @@ export class Sharing {
 
   /** What holds our next request, others' requests and answers replayed first; one of theirs out may free it when answered. */
   hold(now: number): Hold | undefined {
+    if (this.store?.claim?.() === false) return { ms: LOOK_AGAIN_MS, reason: 'window' };
     this.sync(now);
     const hold = this.replay.hold(now);
+    // Nothing goes: no log to write, the right to decide goes back (else sent() writes and gives it back).
+    if (hold) this.store?.release?.();
     return hold && hold.ms === undefined && this.othersOut() ? { ...hold, ms: LOOK_AGAIN_MS } : hold;
   }
 

@@ -9,6 +9,7 @@ import {
   readFileSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -25,8 +26,18 @@ function machine() {
   const dataDir = tempDir('mtg-share-');
   const clock = new VirtualClock(Date.now());
   const troubles: string[] = [];
-  const store = () =>
-    fileReports({ dataDir, origin: ORIGIN, apiKey: KEY, clock, onTrouble: (m) => troubles.push(m) });
+  const stores: NonNullable<ReturnType<typeof fileReports>>[] = [];
+  const store = () => {
+    const made = fileReports({
+      dataDir,
+      origin: ORIGIN,
+      apiKey: KEY,
+      clock,
+      onTrouble: (m) => troubles.push(m),
+    });
+    stores.push(made!);
+    return made;
+  };
   const limiter = () => new RateLimiter({ maxWaitMs: 600_000, clock, shared: store() });
   return { dataDir, clock, store, limiter, troubles, folder: sharedFolder(dataDir, ORIGIN, KEY) };
 }
@@ -154,5 +165,27 @@ describe('the shared rate-limit store on disk', () => {
     await emptiedWindow(m);
     expect(existsSync(old)).toBe(false);
     expect(readdirSync(m.folder)).toHaveLength(1);
+  });
+
+  it('waits while another process decides (it holds the lock), and breaks a lock left by one that ended deciding', async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    const lock = join(m.folder, '.lock');
+    writeFileSync(lock, '', { mode: 0o600 });
+    let went = false;
+    const asked = m.clock.now();
+    const next = m
+      .limiter()
+      .acquire()
+      .then(() => {
+        went = true;
+      });
+    await m.clock.advance(40_000); // past the window's end: only the lock holds it
+    expect(went).toBe(false);
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(lock, old, old); // its holder ended a minute ago
+    await m.clock.settle(next);
+    expect(m.clock.now() - asked).toBeGreaterThanOrEqual(40_000);
+    expect(existsSync(lock)).toBe(false);
   });
 });

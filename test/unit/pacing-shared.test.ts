@@ -2,7 +2,7 @@
 // each limiter reads the other's as its own. Here two limiters share a store in memory, on a virtual
 // clock: what a user would see is a second command that waits where it would have met a 429.
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, RESET_MARGIN_MS } from '../../src/api/ratelimit.js';
+import { RateLimiter, type RateLimitHeaders, RESET_MARGIN_MS } from '../../src/api/ratelimit.js';
 import { MemoryReports, type SharedReports } from '../../src/api/ratelimit-shared.js';
 import { VirtualClock } from '../helpers/virtual-clock.js';
 
@@ -13,15 +13,19 @@ function twoProcesses(share = true) {
   const first = limiter(store.handle());
   // The second process starts later: its limiter is new, and knows only what the store says.
   const second = () => limiter(share ? store.handle() : undefined);
-  return { clock, first, second };
+  /** The first process's request, answered 20 ms later with `headers` (`refusedFor`: a 429's pause, s). */
+  const answer = async (headers: RateLimitHeaders, refusedFor?: number) => {
+    const t = await first.acquire();
+    await clock.advance(20);
+    first.observe(t, headers, refusedFor);
+  };
+  return { clock, first, second, answer };
 }
 
 describe('limiters sharing the newest reports', () => {
   it("a new process's first request waits for the window another process emptied, instead of a 429", async () => {
-    const { clock, first, second } = twoProcesses();
-    const t = await first.acquire();
-    await clock.advance(20);
-    first.observe(t, { limit: 20, remaining: 0, reset: 30 });
+    const { clock, second, answer } = twoProcesses();
+    await answer({ limit: 20, remaining: 0, reset: 30 });
     const fresh = second();
     const asked = clock.now();
     await clock.settle(fresh.acquire());
@@ -29,10 +33,8 @@ describe('limiters sharing the newest reports', () => {
   });
 
   it("two processes do not both spend the last slots: the other's request in flight counts", async () => {
-    const { clock, first, second } = twoProcesses();
-    const t = await first.acquire();
-    await clock.advance(20);
-    first.observe(t, { limit: 3, remaining: 2, reset: 30 });
+    const { clock, first, second, answer } = twoProcesses();
+    await answer({ limit: 3, remaining: 2, reset: 30 });
     const other = second();
     await first.acquire(); // in flight: 1 left
     const asked = clock.now();
@@ -43,11 +45,9 @@ describe('limiters sharing the newest reports', () => {
   });
 
   it("another process's 429 holds this one for its Retry-After", async () => {
-    const { clock, first, second } = twoProcesses();
+    const { clock, second, answer } = twoProcesses();
     const other = second();
-    const t = await first.acquire();
-    await clock.advance(20);
-    first.observe(t, { limit: 3, remaining: 0, reset: 1 }, 5);
+    await answer({ limit: 3, remaining: 0, reset: 1 }, 5);
     const asked = clock.now();
     await clock.settle(other.acquire());
     expect(clock.now() - asked).toBeGreaterThanOrEqual(5_000);
@@ -68,10 +68,8 @@ describe('limiters sharing the newest reports', () => {
   });
 
   it('without sharing, the same second process is sent at once (the 429 the first test avoids)', async () => {
-    const { clock, first, second } = twoProcesses(false);
-    const t = await first.acquire();
-    await clock.advance(20);
-    first.observe(t, { limit: 20, remaining: 0, reset: 30 });
+    const { clock, second, answer } = twoProcesses(false);
+    await answer({ limit: 20, remaining: 0, reset: 30 });
     const asked = clock.now();
     await clock.settle(second().acquire());
     expect(clock.now()).toBe(asked);
