@@ -133,7 +133,9 @@ export function apiErrorFrom(
   try {
     const body = JSON.parse(text) as Record<string, unknown>;
     if (body && typeof body === 'object') {
-      if (typeof body.code === 'string') code = body.code;
+      // A code is a short word (spec: VALIDATION_ERROR, RATE_LIMITED…); anything else is not one,
+      // and a batch's --json outcomes repeat it per item (a 2 MB code made 4 MB of stdout).
+      if (typeof body.code === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(body.code)) code = body.code;
       if (typeof body.error === 'string' && body.error) {
         message = oneLine(clipText(body.error, MAX_ERROR_MESSAGE));
         serverWords = true;

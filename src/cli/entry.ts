@@ -85,8 +85,8 @@ function enableCompileCache(): void {
  * mtg's folder in the user's cache directory (as env-paths names it: $XDG_CACHE_HOME/mtg or
  * ~/.cache/mtg, ~/Library/Caches/mtg on macOS, %LOCALAPPDATA%\mtg\Cache on Windows), plus
  * node-compile-cache; made 0700 when missing. Undefined unless it and the folder that holds it are
- * real folders (not links) of this user that no one else may write (no one else can swap it after
- * this check either); on Windows, folders and not links. HOME is read from the environment only,
+ * real folders (not links) of this user that no one else may write (so no one else can swap it
+ * after this check, unless the folder above those two, ~/.cache, is writable by others); on Windows, folders and not links. HOME is read from the environment only,
  * as for the config and data folders: no absolute one, no cache. Two lstat calls when it exists.
  */
 function compileCacheFolder(env: NodeJS.ProcessEnv): string | undefined {

@@ -251,9 +251,10 @@ function headerColumn(cells: string[], names: readonly string[]): number {
 const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
 const TSV_UNESCAPES: Record<string, string> = { '\\\\': '\\', '\\t': '\t', '\\n': '\n', '\\r': '\r' };
-// The writer's escapes (src/output/csv.ts): \\ \t \n \r, and \xHH for the other controls.
+// The writer's escapes (src/output/csv.ts): \\ \t \n \r, and \xHH for the other controls (C0,
+// DEL, C1: 00-1f, 7f-9f), only those: a hand-written "\x41" stays as typed.
 const unescapeTsv = (cell: string) =>
-  cell.replace(/\\(?:[\\tnr]|x[0-9a-f]{2})/g, (e) =>
+  cell.replace(/\\(?:[\\tnr]|x(?:[01][0-9a-f]|7f|8[0-9a-f]|9[0-9a-f]))/g, (e) =>
     e[1] === 'x' ? String.fromCharCode(Number.parseInt(e.slice(2), 16)) : (TSV_UNESCAPES[e] ?? e),
   );
 

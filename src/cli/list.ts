@@ -54,20 +54,13 @@ function windowPage<T>(
   };
 }
 
-export async function runList<T>(ctx: Context, spec: ListCommand<T>): Promise<number> {
-  const { globals } = ctx;
-  if (globals.checkpoint && !globals.output) {
-    throw new UsageError('--checkpoint needs -o/--output FILE: a resumed export appends to that file');
-  }
-  if (globals.checkpoint && ctx.offline) {
-    throw new UsageError(
-      '--checkpoint resumes exports from the API; an offline read sends nothing to resume',
-    );
-  }
-  // The output module and the source (for the API: settings, the client's chunk, the paginator)
-  // load at once rather than one after the other, so their file reads overlap and the first request
-  // leaves sooner. Nothing is sent before both are here, and they are awaited in the old order, so
-  // a bad --fields is still reported before a missing key or a missing mirror.
+/**
+ * The output plan and the listing. The output module and the source (for the API: settings, the
+ * client's chunk, the paginator) load at once rather than one after the other, so their file reads
+ * overlap and the first request leaves sooner. Nothing is sent before both are here, and they are
+ * awaited in the old order, so a bad --fields is still reported before a missing key or mirror.
+ */
+async function planAndListing<T>(ctx: Context, spec: ListCommand<T>) {
   const planned = planOutput(ctx, spec.resource);
   const listingReady = ctx.source().then(async (source) => {
     const listing = spec.listing(source);
@@ -85,6 +78,20 @@ export async function runList<T>(ctx: Context, spec: ListCommand<T>): Promise<nu
     }
     throw err;
   });
+  return { plan, listing };
+}
+
+export async function runList<T>(ctx: Context, spec: ListCommand<T>): Promise<number> {
+  const { globals } = ctx;
+  if (globals.checkpoint && !globals.output) {
+    throw new UsageError('--checkpoint needs -o/--output FILE: a resumed export appends to that file');
+  }
+  if (globals.checkpoint && ctx.offline) {
+    throw new UsageError(
+      '--checkpoint resumes exports from the API; an offline read sends nothing to resume',
+    );
+  }
+  const { plan, listing } = await planAndListing(ctx, spec);
 
   const signature = JSON.stringify([
     spec.command,

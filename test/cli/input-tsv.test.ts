@@ -14,4 +14,8 @@ describe('tsv on --stdin', () => {
     expect(row).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(parseStdinIds(`id\ttitle\n${row}\n`)).toEqual([id]);
   });
+
+  it('a hand-written \\x of a printable character stays as typed', () => {
+    expect(parseStdinIds('id\ttitle\na\\x41b\tt\n')).toEqual(['a\\x41b']);
+  });
 });

@@ -78,3 +78,24 @@ describe('a 400 with a 2,000,000-character message and 10,000 issues', () => {
     expectBounded(r.stderr, 3, 1_500);
   });
 });
+
+describe('an error code that is not a code', () => {
+  it('a 2,000,000-character code is left out of a batch’s --json outcomes, a real one kept', async () => {
+    const long = JSON.stringify({ code: 'C'.repeat(MESSAGE_LENGTH), error: 'refused' });
+    server = await startOddServer((req) =>
+      new URL(req.url ?? '/', 'http://x').pathname === '/action-item/1'
+        ? { status: 400, body: long }
+        : { status: 400, body: JSON.stringify({ code: 'VALIDATION_ERROR', error: 'refused' }) },
+    );
+    const r = await runInProcess(['action-items', 'update', '--stdin', '--status', 'done', '--json'], {
+      env: oddEnv(server),
+      stdin: '1\n2\n',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout.length).toBeLessThan(4_000);
+    const outcomes = JSON.parse(r.stdout) as { id: unknown; error: { code?: string } }[];
+    const byId = new Map(outcomes.map((o) => [String(o.id), o.error.code]));
+    expect(byId.get('1')).toBeUndefined();
+    expect(byId.get('2')).toBe('VALIDATION_ERROR');
+  });
+});

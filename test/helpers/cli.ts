@@ -47,8 +47,10 @@ export function tempConfigDir(): string {
 
 /**
  * What every spawned mtg inherits: the run's temp folder (test/helpers/temp-root.ts) included, and
- * a cache folder in it (XDG_CACHE_HOME, where mtg keeps node's compile cache on Linux: src/cli/entry.ts),
- * so that test runs leave nothing in the developer's ~/.cache.
+ * a cache and a data folder in it (XDG_CACHE_HOME, where mtg keeps node's compile cache on Linux:
+ * src/cli/entry.ts; XDG_DATA_HOME, the data folder of a test that names none, where mtg processes
+ * share their rate-limit logs: src/api/ratelimit-file.ts), so that test runs leave nothing in the
+ * developer's ~/.cache or ~/.local/share, and never pace beside the developer's own mtg.
  */
 export function baseEnv(): Record<string, string | undefined> {
   const run = process.env.MTG_TEST_RUN_ROOT;
@@ -57,6 +59,7 @@ export function baseEnv(): Record<string, string | undefined> {
     HOME: process.env.HOME,
     TMPDIR: process.env.TMPDIR,
     XDG_CACHE_HOME: run ? join(run, 'cache') : process.env.XDG_CACHE_HOME,
+    XDG_DATA_HOME: run ? join(run, 'data') : process.env.XDG_DATA_HOME,
   };
 }
 

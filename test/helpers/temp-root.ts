@@ -15,9 +15,11 @@ export default function setup(): () => void {
   return () => {
     delete process.env.MTG_TEST_RUN_ROOT;
     // Caches by design, shared by the run's processes, not files a test forgot: mtg's (node's
-    // compile cache, under XDG_CACHE_HOME: test/helpers/cli.ts baseEnv), and node's default
-    // compile cache in the temp dir, which tools run by tests (tsc, vite) turn on.
-    const left = readdirSync(root).filter((name) => name !== 'cache' && name !== 'node-compile-cache');
+    // compile cache, under XDG_CACHE_HOME: test/helpers/cli.ts baseEnv), node's default compile
+    // cache in the temp dir, which tools run by tests (tsc, vite) turn on, and the data folder of
+    // the spawned mtg that name none (XDG_DATA_HOME: the rate-limit logs processes share).
+    const shared = new Set(['cache', 'node-compile-cache', 'data']);
+    const left = readdirSync(root).filter((name) => !shared.has(name));
     rmSync(root, { recursive: true, force: true });
     if (left.length === 0) return;
     // A throw here is only logged by vitest 4 ("error during close") and the run still exits 0:

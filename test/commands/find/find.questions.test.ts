@@ -297,7 +297,7 @@ describe('find: questions in plain words', () => {
       expect(stderr, q).not.toContain('searched for');
       expect(hits, q).toEqual([]);
     }
-    // A word that is not a stop word still is: "ants" -> "ant".
+    // A word that is not a stop word still is: "antz" -> "ant".
     expect((await findRun('antz')).stderr).toContain('searched for: ant');
   });
 
