@@ -117,7 +117,6 @@ describe('json and ndjson keep server strings byte-exact', () => {
           '--json',
         ],
       ],
-      [['find', '"starts with a tab"', '--json']],
       [['meetings', 'view', HOSTILE_MEETING_ID, '--offline', '--json']],
     ])('mtg %j', async (args) => {
       const r = await runInProcess(args, { env: { ...env(), MTG_DATA_DIR: dataDir } });
@@ -132,6 +131,23 @@ describe('json and ndjson keep server strings byte-exact', () => {
       if (args[0] === 'meetings' && args[1] === 'view' && !args.includes('--offline'))
         expect(JSON.parse(r.stdout)).toEqual(await meeting());
     });
+  });
+
+  // The search index holds a text as a terminal shows it (schema 8): find's snippets are what the
+  // passage reads once its controls are gone, not the raw value escaped (the other fields, such as
+  // meetingName, stay the server's values, escaped as above).
+  it('find --json: the hostile meeting found, its snippets free of every control', async () => {
+    const dataDir = tempDir('mtg-hostile-find-');
+    const synced = await runInProcess(['sync'], { env: { ...env(), MTG_DATA_DIR: dataDir } });
+    expect(synced.code, synced.stderr).toBe(0);
+    const r = await runInProcess(['find', '"starts with a tab"', '--json'], {
+      env: { ...env(), MTG_DATA_DIR: dataDir },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const hits = JSON.parse(r.stdout) as { meetingId: string; snippet: string }[];
+    expect(hits.map((h) => h.meetingId)).toContain(HOSTILE_MEETING_ID);
+    for (const h of hits) expect(h.snippet).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
   it('meetings view --format ndjson and transcript --json equal the API response', async () => {
