@@ -92,7 +92,9 @@ export interface CutAnywhere {
  * key); `shortened` the positions in `page` of the items `shorten` cut. An item that alone passes
  * the bound is shortened when it comes first, to the whole bound, and ends the page otherwise: the
  * next page (a cursor) starts with it. With `cutAnywhere` it is shortened wherever it comes (and
- * the page ends where the room left is too small for it).
+ * the page ends where the room left is too small for it). `beside` is what an item costs outside its
+ * JSON (its resource link: a client gets that too), asked once for each item the page considers,
+ * in order.
  */
 export function takePage<T, U>(
   items: Iterable<T>,
@@ -101,6 +103,7 @@ export function takePage<T, U>(
   map: (item: T) => U,
   shorten: (item: U, room: number) => U,
   cutAnywhere?: CutAnywhere,
+  beside: (item: U) => number = () => 0,
 ): { page: U[]; more: boolean; next: number; last?: T; shortened: number[] } {
   const page: U[] = [];
   const shortened: number[] = [];
@@ -114,22 +117,25 @@ export function takePage<T, U>(
       if (index < offset) continue;
       if (page.length >= limit) return ended(true);
       let item = map(r.value);
-      let size = jsonCost(item) + 1;
+      // Shortening the item never lengthens what is beside it (a link's name is a label).
+      const outside = beside(item);
+      let size = jsonCost(item) + 1 + outside;
       const room = ITEMS_BOUND - used;
       if (size > room) {
         if (cutAnywhere) {
           // One that fits a page alone is not cut: it comes whole on a page of its own.
           if (size <= ITEMS_BOUND || room < cutAnywhere.minRoom) return ended(true);
-          item = shorten(item, Math.min(room, cutAnywhere.maxRoom) - 1);
-          size = jsonCost(item) + 1;
+          item = shorten(item, Math.min(room, cutAnywhere.maxRoom) - 1 - outside);
+          size = jsonCost(item) + 1 + outside;
           if (size > room) return ended(true);
         } else {
           if (page.length > 0) return ended(true);
-          item = shorten(item, ITEMS_BOUND);
+          const whole = ITEMS_BOUND - outside;
+          item = shorten(item, whole);
           // A tool's shortening that adds what passes the bound again (a note naming an ID of
           // any length): its strings cut as any item's.
-          if (jsonCost(item) >= ITEMS_BOUND) item = shortenStrings(item, ITEMS_BOUND - 1);
-          size = jsonCost(item) + 1;
+          if (jsonCost(item) >= whole) item = shortenStrings(item, whole - 1);
+          size = jsonCost(item) + 1 + outside;
         }
         shortened.push(page.length);
       }
@@ -253,6 +259,17 @@ function cutEntries(copy: unknown, room: number): unknown {
 function charsFor(s: string, tokens: number): number {
   const perChar = jsonCost(s) / Math.max(1, s.length);
   return Math.ceil(tokens / Math.max(perChar, 0.1));
+}
+
+/** Characters of a meeting's name kept where it labels an item (a listing, a hit): a name is not notes. */
+export const NAME_CHARS = 1_000;
+
+/**
+ * A meeting's name as the label of an item: whole up to NAME_CHARS characters, else cut and marked
+ * (a name of 1,000,000 characters made each hit of its meeting 31,000 characters of name).
+ */
+export function labelName<T>(name: T): T | string {
+  return typeof name === 'string' && name.length > NAME_CHARS ? cutString(name, NAME_CHARS) : name;
 }
 
 /** The first `keep` characters (never half a surrogate pair) and a mark. */

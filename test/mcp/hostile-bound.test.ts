@@ -4,12 +4,22 @@
 // astral and CJK characters, Armenian and stacked combining marks (two tokens a character). And an
 // item shortened to fit keeps most of the room: shortening measures a string by its escaped JSON,
 // as the client gets it (measured by its raw text, it cut these to a fraction of the room).
-import { describe, expect } from 'vitest';
-import { ITEMS_BOUND } from '../../src/mcp/paging.js';
+import { afterAll, beforeAll, describe, expect, it as plainIt } from 'vitest';
+import { ITEMS_BOUND, NAME_CHARS, safePrefix } from '../../src/mcp/paging.js';
 import { estimateTokens } from '../../src/mcp/tokens.js';
 import { openDb } from '../../src/mirror/driver.js';
+import { generateStore } from '../../src/sandbox/data.js';
 import { realTokens } from '../helpers/real-tokens.js';
-import { type Connected, mcpTest as it, type McpEnv, storeTranscript, updateMirror } from './helpers.js';
+import { SMALL } from '../mirror/helpers.js';
+import {
+  type Connected,
+  connect,
+  mcpTest as it,
+  type McpEnv,
+  mcpEnv,
+  storeTranscript,
+  updateMirror,
+} from './helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON, read by path in assertions
 type Obj = Record<string, any>;
@@ -77,7 +87,10 @@ describe('hostile text: every tool within the bound, an item cut to fit keeps mo
     );
   });
 
-  it('list_meetings: a name past the bound', async ({ m, c }) => {
+  it('list_meetings: a name past the bound is a label, cut to NAME_CHARS and marked; the page goes on', async ({
+    m,
+    c,
+  }) => {
     const first = (await bounded(c, 'list_meetings', { limit: 1 })).data.meetings[0];
     const name = hostile(28_000);
     updateMirror(
@@ -89,7 +102,8 @@ describe('hostile text: every tool within the bound, an item cut to fit keeps mo
     const { data } = await bounded(c, 'list_meetings', { limit: 100 });
     expect(data.meetings[0].id).toBe(first.id);
     const whole = stored(m, "SELECT json ->> '$.name' FROM meetings WHERE id = ?", first.id);
-    keptOf(data.meetings[0].name, whole, ITEMS_BOUND);
+    expect(data.meetings[0].name).toBe(`${safePrefix(whole, NAME_CHARS)}${CUT}`);
+    expect(data.meetings.length).toBeGreaterThan(1);
   });
 
   it('changes: an event whose item is past the bound', async ({ m, c }) => {
@@ -266,5 +280,121 @@ describe('hostile text: every tool within the bound, an item cut to fit keeps mo
     const text = (res.contents[0] as { text: string }).text;
     expect(realTokens(text)).toBeLessThanOrEqual(CAP);
     expect(text).toMatch(/\[notes shortened: the first [\d,]+ of [\d,]+ characters/);
+  });
+});
+
+describe('a meeting whose name is 1,000,000 characters', () => {
+  let m: McpEnv;
+  let c: Connected;
+  let id: string;
+  const NAME = `Zanzibar offsite ${`budget review 我们 😀 ${HOSTILE}`.repeat(20_000)}`.slice(0, 1_000_000);
+
+  beforeAll(async () => {
+    // Synced from the service as any meeting: stored, indexed for search, logged as a change.
+    const store = generateStore(11, SMALL);
+    const meeting = store.meetings[0]!;
+    meeting.name = NAME;
+    id = String(meeting.id);
+    // And the others long hostile names: a page of them is as much link as text.
+    for (const other of store.meetings.slice(1)) other.name = `Quokka ${HOSTILE.repeat(40)}`;
+    m = await mcpEnv({ store });
+    c = await connect(m.env);
+  });
+  afterAll(async () => {
+    await c?.close();
+    await m?.sandbox.close();
+  });
+
+  type Link = { type: 'resource_link'; uri: string; name: string; title?: string };
+
+  /**
+   * The answer as the client gets it: its text block and its resource links together within the
+   * bound, each link named by a short label (what a client lists and feeds the model).
+   */
+  async function answer(name: string, args: Obj): Promise<{ data: Obj; links: Link[] }> {
+    const result = await c.client.callTool({ name, arguments: args });
+    const received = JSON.parse(JSON.stringify({ jsonrpc: '2.0', id: 1, result })).result as {
+      isError?: boolean;
+      content: ({ type: 'text'; text: string } | Link)[];
+    };
+    const text = received.content.find((b) => b.type === 'text')!.text;
+    expect(received.isError, text).toBeFalsy();
+    const links = received.content.filter((b): b is Link => b.type === 'resource_link');
+    for (const l of links) {
+      for (const label of [l.name, l.title ?? '']) expect(label.length, name).toBeLessThanOrEqual(200);
+    }
+    const cost = (count: (s: string) => number) =>
+      count(text) + links.reduce((sum, l) => sum + count(JSON.stringify(l)), 0);
+    expect(cost(realTokens), name).toBeLessThanOrEqual(CAP);
+    // And as the server estimates it (above the real count, for every script): links counted too.
+    expect(cost(estimateTokens), name).toBeLessThanOrEqual(CAP);
+    return { data: JSON.parse(text) as Obj, links };
+  }
+
+  /** The link to the meeting: its name the start of the name as shown, cut on a character and marked. */
+  function labelled(links: Link[]): void {
+    const link = links.find((l) => l.uri === `mtg://meetings/${encodeURIComponent(id)}`)!;
+    expect(link.name.startsWith('Zanzibar offsite budget review 我们 😀')).toBe(true);
+    expect(link.name.endsWith('…')).toBe(true);
+    expect(link.name).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    // Never half a surrogate pair before the mark.
+    expect(link.name.charCodeAt(link.name.length - 2)).not.toSatisfy(
+      (u: number) => u >= 0xd800 && u <= 0xdbff,
+    );
+  }
+
+  plainIt('get_meeting: the link named by a label, the answer within the bound', async () => {
+    const { data, links } = await answer('get_meeting', { id });
+    expect(data.truncated).toBe(true);
+    expect(data.meeting.name).toBe(`${safePrefix(NAME, NAME_CHARS)}${CUT}`);
+    expect(links).toHaveLength(1);
+    labelled(links);
+  });
+
+  /** Every page of a listing, each answered within the bound with its links. */
+  async function pages(name: string, args: Obj, key: string): Promise<{ items: Obj[]; links: Link[] }> {
+    const items: Obj[] = [];
+    const links: Link[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 50; page++) {
+      const r = await answer(name, { ...args, ...(cursor ? { cursor } : {}) });
+      items.push(...(r.data[key] as Obj[]));
+      links.push(...r.links);
+      cursor = r.data.nextCursor;
+      if (!cursor) break;
+    }
+    expect(cursor).toBeUndefined();
+    return { items, links };
+  }
+
+  plainIt('list_meetings and search: the links named by labels, each page within the bound', async () => {
+    const listed = await pages('list_meetings', { limit: 100 }, 'meetings');
+    expect(listed.items.map((x) => x.id).sort()).toEqual(
+      m.sandbox
+        .snapshot()
+        .meetings.map((x) => x.id)
+        .sort(),
+    );
+    // A name is a label: cut far shorter than the bound.
+    expect(listed.items.find((x) => x.id === id)!.name).toBe(`${safePrefix(NAME, NAME_CHARS)}${CUT}`);
+    labelled(listed.links);
+    for (const groupBy of ['passage', 'meeting']) {
+      const found = await answer('search', { query: 'zanzibar offsite', groupBy, limit: 100 });
+      expect(found.data.results[0].meetingId).toBe(id);
+      // (The index gives a lone surrogate back as U+FFFDs: the start of the name, not its exact prefix.)
+      const shown = found.data.results[0].meetingName as string;
+      expect(shown.startsWith('Zanzibar offsite budget review')).toBe(true);
+      expect(shown.endsWith(CUT)).toBe(true);
+      expect(shown.length).toBeLessThanOrEqual(NAME_CHARS + CUT.length);
+      labelled(found.links);
+      const quokkas = await pages('search', { query: 'quokka', groupBy, limit: 100 }, 'results');
+      expect(new Set(quokkas.items.map((h) => h.meetingId)).size).toBe(SMALL.meetings - 1);
+    }
+  });
+
+  plainIt('changes: every event within the bound', async () => {
+    const { data } = await answer('changes', { after: 0, limit: 1_000 });
+    const event = (data.changes as Obj[]).find((e) => e.resource === 'meetings' && e.id === id)!;
+    expect(event.truncated).toBe(true);
   });
 });

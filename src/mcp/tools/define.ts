@@ -11,6 +11,7 @@ import { MtgError, plainName, WordedError } from '../../shared/errors.js';
 import { ExactInteger } from '../../shared/exact.js';
 import { sanitizeOneLine } from '../../shared/sanitize.js';
 import type { MirrorAccess, Reader } from '../mirror-access.js';
+import { jsonCost, safePrefix } from '../paging.js';
 import type { SyncProgressReport } from '../sync-tool.js';
 
 export type Obj = Record<string, unknown>;
@@ -140,30 +141,47 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-export function ok(value: Obj, links: { id: string; name: string }[] = []): ToolResult {
+/** A meeting a result links to (its resource), named by its name. */
+export interface MeetingLink {
+  id: string;
+  name: string;
+}
+
+export function ok(value: Obj, links: MeetingLink[] = []): ToolResult {
   const json = JSON.stringify(value);
   return {
-    content: [
-      { type: 'text', text: json },
-      ...links.map((l) => ({
-        type: 'resource_link' as const,
-        uri: meetingUri(l.id),
-        name: linkName(l),
-        mimeType: 'text/markdown',
-      })),
-    ],
+    content: [{ type: 'text', text: json }, ...links.map(resourceLink)],
     // The same JSON: ExactIntegers and other classes become what the text block says.
     structuredContent: JSON.parse(json) as Obj,
   };
 }
 
+function resourceLink(link: MeetingLink) {
+  return {
+    type: 'resource_link' as const,
+    uri: meetingUri(link.id),
+    name: linkName(link),
+    mimeType: 'text/markdown',
+  };
+}
+
+/** What a link costs in a result (the client gets it beside the text block): its JSON's tokens. */
+export const linkCost = (link: MeetingLink): number => jsonCost(resourceLink(link));
+
+/** Characters of a link's name at most: a label, not the meeting's name whole. */
+export const LINK_NAME_CHARS = 200;
+
 /**
  * A link's name as a client shows it in a list: the meeting's name is server text, so without
  * what a terminal or a UI would interpret (bidi overrides that make "evil\u202etxt.exe" read
- * otherwise, controls) and on one line; a blank one is the meeting's ID.
+ * otherwise, controls) and on one line; a blank one is the meeting's ID. A label: past
+ * LINK_NAME_CHARS cut (never inside a surrogate pair) and ended with "…" (a link named by a
+ * meeting's whole name of 1,000,000 characters made get_meeting's answer 1.2 MB).
  */
-function linkName(link: { id: string; name: string }): string {
-  return sanitizeOneLine(link.name).trim() || sanitizeOneLine(link.id).trim() || link.id;
+function linkName(link: MeetingLink): string {
+  const shown = sanitizeOneLine(link.name).trim() || sanitizeOneLine(link.id).trim() || link.id;
+  if (shown.length <= LINK_NAME_CHARS) return shown;
+  return `${safePrefix(shown, LINK_NAME_CHARS - 1).trimEnd()}…`;
 }
 
 export function failure(message: string): ToolResult {
@@ -171,12 +189,24 @@ export function failure(message: string): ToolResult {
 }
 
 /** Distinct meetings of a page, for resource links. */
-export function meetingLinks(
-  items: { id: string; name: string | null | undefined }[],
-): { id: string; name: string }[] {
+export function meetingLinks(items: { id: string; name: string | null | undefined }[]): MeetingLink[] {
   const seen = new Map<string, string>();
   for (const i of items) if (!seen.has(i.id)) seen.set(i.id, i.name || i.id);
   return [...seen].map(([id, name]) => ({ id, name }));
+}
+
+/**
+ * What an item of a page costs beside its JSON (takePage's `beside`): the link to its meeting, the
+ * first time the page names that meeting (meetingLinks links each meeting once).
+ */
+export function linkedOnce<U>(meetingOf: (item: U) => { id: string; name: string | null | undefined }) {
+  const linked = new Set<string>();
+  return (item: U): number => {
+    const { id, name } = meetingOf(item);
+    if (linked.has(id)) return 0;
+    linked.add(id);
+    return linkCost({ id, name: name || id });
+  };
 }
 
 /** Integers past 2^53 as their digits (JSON numbers would round them), as strings. */

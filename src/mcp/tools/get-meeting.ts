@@ -2,9 +2,9 @@
 
 import { z } from 'zod';
 import { getMeeting as readMeeting } from '../../ops/meetings.js';
-import { ITEMS_BOUND, jsonCost, RESULT_BOUND, shortenStrings } from '../paging.js';
+import { ITEMS_BOUND, jsonCost, labelName, RESULT_BOUND, shortenStrings } from '../paging.js';
 import { meetingInPieces } from '../resource.js';
-import { DATA_NOT_INSTRUCTIONS, defineTool, type Obj, ok, READ, text } from './define.js';
+import { DATA_NOT_INSTRUCTIONS, defineTool, linkCost, type Obj, ok, READ, text } from './define.js';
 
 export const getMeeting = defineTool({
   name: 'get_meeting',
@@ -21,11 +21,17 @@ export const getMeeting = defineTool({
       const { meeting: found, transcript } = await readMeeting(r.mirror, a.id);
       const meeting = found as Obj;
       const result: Obj = { meeting, transcript };
-      if (jsonCost(result) > RESULT_BOUND) {
-        result.meeting = shortenStrings(meeting, ITEMS_BOUND);
+      const link = { id: a.id, name: String(meeting.name ?? a.id) };
+      // The link comes beside the text block: it counts in the bound.
+      const beside = linkCost(link);
+      if (jsonCost(result) + beside > RESULT_BOUND) {
+        // Its name first, to a label's length: a name is not notes (the longest texts were cut in
+        // turn, and a name of 1,000,000 characters kept 31,000 of them).
+        const labelled = { ...meeting, name: labelName(meeting.name) };
+        result.meeting = shortenStrings(labelled, ITEMS_BOUND - beside);
         result.truncated = true;
         result.readWhole = `long texts were cut; read the meeting whole ${meetingInPieces(a.id)}`;
       }
-      return ok(result, [{ id: a.id, name: String(meeting.name ?? a.id) }]);
+      return ok(result, [link]);
     }),
 });

@@ -7,6 +7,7 @@ import {
   encodeCursor,
   fingerprint,
   isMeetingKey,
+  labelName,
   type MeetingKey,
   meetingKeyOf,
   shortenStrings,
@@ -16,6 +17,7 @@ import {
   cursor,
   DATA_NOT_INSTRUCTIONS,
   defineTool,
+  linkedOnce,
   meetingLinks,
   type Obj,
   ok,
@@ -65,7 +67,16 @@ export const listMeetings = defineTool({
         after: key,
       });
       // Keyset: the next page starts after the last meeting of this one, wherever the sync moved it.
-      const { page, more } = takePage(meetings, 0, a.limit ?? 20, (m) => m, shortenStrings);
+      // A name labels its meeting here: cut past NAME_CHARS (get_meeting has it whole).
+      const { page, more } = takePage(
+        meetings,
+        0,
+        a.limit ?? 20,
+        (m) => ({ ...m, name: labelName(m.name) }),
+        shortenStrings,
+        undefined,
+        linkedOnce((m) => m),
+      );
       const result: Obj = { meetings: page };
       if (more) result.nextCursor = encodeCursor(f, meetingKeyOf(key, page));
       return ok(result, meetingLinks(page));

@@ -12,6 +12,7 @@ import {
   fingerprint,
   type HitsPosition,
   isHitsPosition,
+  labelName,
   shortenStrings,
   takePage,
 } from '../paging.js';
@@ -19,6 +20,7 @@ import {
   cursor,
   DATA_NOT_INSTRUCTIONS,
   defineTool,
+  linkedOnce,
   meetingLinks,
   mirrorState,
   type Obj,
@@ -110,8 +112,14 @@ export const search = defineTool({
         hits,
         offset,
         limit,
-        plainHit,
+        // A name labels its hit: cut past NAME_CHARS (get_meeting has it whole).
+        (h) => {
+          const hit = plainHit(h);
+          return { ...hit, meetingName: labelName(hit.meetingName) };
+        },
         shortenStrings,
+        undefined,
+        linkedOnce((h) => ({ id: h.meetingId, name: h.meetingName })),
       );
       if (position && mirrorState(r) !== state) throw new StaleSearchCursor();
       const result: Obj = { results: page };
