@@ -136,6 +136,19 @@ describe('shortenStrings past what cutting strings can do', () => {
     // The value given is not changed.
     expect(value.seats).toHaveLength(20_000);
   });
+
+  it('a list of 300,000 entries (a 2 MB meeting) is cut within the bound, not a stack overflow', () => {
+    // Spreading the kept entries into push() passed each as an argument: past ~200,000 the call
+    // overflowed the stack, and get_meeting answered "Maximum call stack size exceeded".
+    const items = [{ id: 'm1', attendees: Array.from({ length: 300_000 }, (_, i) => `p${i}`) }];
+    const r = takePage(items, 0, 10, (i) => i, shortenStrings);
+    expect(r.page).toHaveLength(1);
+    expect(r.shortened).toEqual([0]);
+    expect(jsonCost(r.page[0]) + 1).toBeLessThanOrEqual(ITEMS_BOUND);
+    const attendees = r.page[0]!.attendees;
+    expect(attendees.at(-1)).toBe(`…[cut: ${(300_001 - attendees.length).toLocaleString('en')} more]`);
+    expect(attendees.slice(0, 3)).toEqual(['p0', 'p1', 'p2']);
+  });
 });
 
 describe("takePage and a tool's shortening that does not fit", () => {
