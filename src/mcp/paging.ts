@@ -154,8 +154,8 @@ const SHORT_STRING = 64;
 
 /**
  * A copy of `value` whose JSON fits in `room` tokens: its longest strings cut (each marked with
- * "…[cut]"), longest first; then, when that is not enough, its longest lists (cutEntries). Only
- * for one item that alone passes the bound.
+ * "…[cut]"), longest first; then, when that is not enough, its longest lists (cutEntries); at
+ * last its largest entries (dropLargest). Only for one item that alone passes the bound.
  */
 export function shortenStrings<T>(value: T, room: number): T {
   let copy = structuredClone(value) as unknown;
@@ -198,14 +198,20 @@ export function shortenStrings<T>(value: T, room: number): T {
   return cutEntries(copy, room) as T;
 }
 
+/** Rounds of cutEntries at most (each a walk and a measure of the item); dropLargest ends the rest. */
+const ENTRY_ROUNDS = 200;
+
 /**
  * `copy` (changed in place) within `room` where cutting strings could not bring it (a meeting of
  * thousands of attendees, an object of thousands of keys: 100,000 tokens sent for a bound of
  * 20,000): the array or object of the most entries keeps as many as fit and ends with one saying
- * how many were left out; then the next, until it fits.
+ * how many were left out; then the next, until it fits. Each round that does not make it fit cuts
+ * a list of 2 entries or more to its mark alone (1 entry, never cut again), so the rounds end; past
+ * ENTRY_ROUNDS, or with no list left to cut (a huge key), dropLargest.
  */
 function cutEntries(copy: unknown, room: number): unknown {
-  for (let round = 0; round < 16 && jsonCost(copy) > room; round++) {
+  let cost = jsonCost(copy);
+  for (let round = 0; cost > room && round < ENTRY_ROUNDS; round++) {
     let largest: unknown[] | Record<string, unknown> | undefined;
     let count = 1;
     const visit = (v: unknown) => {
@@ -221,26 +227,11 @@ function cutEntries(copy: unknown, room: number): unknown {
     if (!largest) break;
     const list = largest;
     const entries = Array.isArray(list) ? [...list] : Object.entries(list);
-    const keep = (k: number) => {
-      const left = `${(entries.length - k).toLocaleString('en')} more`;
-      if (Array.isArray(list)) {
-        // One push each: spread into push(), the kept entries were arguments, and past ~200,000
-        // of them the call overflowed the stack.
-        list.length = 0;
-        for (let i = 0; i < k; i++) list.push(entries[i]);
-        list.push(`…[cut: ${left}]`);
-      } else {
-        for (const key of Object.keys(list)) delete list[key];
-        // Defined, not assigned: a key "__proto__" (JSON.parse makes it an own key) stays a key.
-        for (const [key, x] of [...(entries as [string, unknown][]).slice(0, k), ['…[cut]', left]])
-          Object.defineProperty(list, key as string, {
-            value: x,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-      }
-    };
+    const keep = (k: number) => setEntries(list, entries.slice(0, k), entries.length - k);
+    // A list alone not enough (most rounds when many are long) is cut to nothing at one measure.
+    keep(0);
+    cost = jsonCost(copy);
+    if (cost > room) continue;
     let lo = 0;
     let hi = entries.length - 1;
     while (lo < hi) {
@@ -250,8 +241,62 @@ function cutEntries(copy: unknown, room: number): unknown {
       else hi = mid - 1;
     }
     keep(lo);
+    cost = jsonCost(copy);
   }
+  return cost > room ? dropLargest(copy, room) : copy;
+}
+
+/**
+ * The last resort, where cutting lists could not bring `copy` within `room` (an entry whose key is
+ * huge: keys are never cut; more lists than ENTRY_ROUNDS): the item's largest entries left out,
+ * largest first, as few as make it fit, and a last entry saying how many.
+ */
+function dropLargest(copy: unknown, room: number): unknown {
+  if (!copy || typeof copy !== 'object') return copy;
+  const list = copy as unknown[] | Record<string, unknown>;
+  const entries: unknown[] = Array.isArray(list) ? [...list] : Object.entries(list);
+  const costs = entries.map((e) => jsonCost(e));
+  const largestFirst = entries.map((_, i) => i).sort((a, b) => costs[b]! - costs[a]!);
+  const drop = (d: number) => {
+    const out = new Set(largestFirst.slice(0, d));
+    setEntries(
+      list,
+      entries.filter((_, i) => !out.has(i)),
+      d,
+    );
+  };
+  let lo = 1;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    drop(mid);
+    if (jsonCost(copy) <= room) hi = mid;
+    else lo = mid + 1;
+  }
+  drop(lo);
   return copy;
+}
+
+/** `list` (changed in place) holding `kept` of its entries, in order, and one saying `left` more were left out. */
+function setEntries(list: unknown[] | Record<string, unknown>, kept: unknown[], left: number): void {
+  const more = `${left.toLocaleString('en')} more`;
+  if (Array.isArray(list)) {
+    // One push each: spread into push(), the kept entries were arguments, and past ~200,000 of
+    // them the call overflowed the stack.
+    list.length = 0;
+    for (const x of kept) list.push(x);
+    list.push(`…[cut: ${more}]`);
+    return;
+  }
+  for (const key of Object.keys(list)) delete list[key];
+  // Defined, not assigned: a key "__proto__" (JSON.parse makes it an own key) stays a key.
+  for (const [key, x] of [...(kept as [string, unknown][]), ['…[cut]', more]])
+    Object.defineProperty(list, key as string, {
+      value: x,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
 }
 
 /**

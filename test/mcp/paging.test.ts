@@ -151,6 +151,41 @@ describe('shortenStrings past what cutting strings can do', () => {
   });
 });
 
+describe('shortenStrings: the bound is a bound, whatever the shape', () => {
+  it('many lists, none of which alone is enough: cut until the item fits', () => {
+    // 40 lists of 100 strings of 64 characters (too short to cut): 16 rounds of cutting the list of
+    // the most entries left 96,503 tokens against a bound of 20,000.
+    const value = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [
+        `list${i}`,
+        Array.from({ length: 100 }, (_, j) => `${i}-${j}-`.padEnd(64, 'x')),
+      ]),
+    ) as Record<string, string[]>;
+    expect(jsonCost(value)).toBeGreaterThan(5 * ITEMS_BOUND);
+    const cut = shortenStrings(value, ITEMS_BOUND);
+    expect(jsonCost(cut)).toBeLessThanOrEqual(ITEMS_BOUND);
+    expect(jsonCost(cut)).toBeGreaterThan(0.9 * ITEMS_BOUND);
+    // Every list still named; a list cut says how many of its entries were left out.
+    expect(Object.keys(cut)).toEqual(Object.keys(value));
+    expect(cut.list0).toEqual(['…[cut: 100 more]']);
+    expect(cut.list39).toEqual(value.list39);
+  });
+
+  it('an entry whose key is huge: the entry is left out, said so, the rest kept', () => {
+    const huge = 'k'.repeat(200_000);
+    const nested = { id: 'm1', extra: { [huge]: true } };
+    const cut = shortenStrings(nested, ITEMS_BOUND);
+    expect(jsonCost(cut)).toBeLessThanOrEqual(ITEMS_BOUND);
+    expect(cut).toEqual({ id: 'm1', '…[cut]': '1 more' });
+
+    // The item's only entry: the item is its mark.
+    const alone = shortenStrings({ [huge]: { [huge]: 1 } }, ITEMS_BOUND);
+    expect(alone).toEqual({ '…[cut]': '1 more' });
+    const r = takePage([{ [huge]: 1 }], 0, 10, (i) => i, shortenStrings);
+    expect(jsonCost(r.page[0]) + 1).toBeLessThanOrEqual(ITEMS_BOUND);
+  });
+});
+
 describe("takePage and a tool's shortening that does not fit", () => {
   it('an item its tool shortened past the bound again (a note naming a long ID) is cut as any item is', () => {
     type Noted = { id: string; text: string; readWhole?: string };
