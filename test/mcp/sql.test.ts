@@ -140,6 +140,27 @@ describe('the sql tool and a cell alone past the size bound', () => {
   }, 60_000);
 });
 
+describe('the sql tool and a row too wide to send whole', () => {
+  it('leaves out columns, says so once, and names no left-out column as a cell to substr()', async () => {
+    const c = await server(20_000);
+    // 700 columns of 60 characters (too short to cut): about 28,000 tokens for one row.
+    const cells = Array.from({ length: 700 }, (_, i) => `'${`${i}-`.padEnd(60, 'x')}' AS c${i}`);
+    const r = await c.call('sql', { query: `SELECT ${cells.join(', ')}` });
+    expect(r.isError, r.text).toBe(false);
+    expect(realTokens(r.text)).toBeLessThanOrEqual(20_000);
+    const row = r.data.rows[0] as Record<string, string>;
+    const kept = Object.keys(row).filter((k) => k !== '…[cut]');
+    expect(kept.length).toBeGreaterThan(20);
+    expect(kept.length).toBeLessThan(700);
+    expect(row['…[cut]']).toBe(`${700 - kept.length} more`);
+    expect(r.data.truncated).toBe(true);
+    // Every cell named as cut is in the row sent (a left-out column was listed, with substr()).
+    for (const cell of r.data.cut ?? []) expect(row).toHaveProperty([cell.column]);
+    expect(r.data.note).toContain(`row 0: ${700 - kept.length} of its 700 columns were left out`);
+    expect(r.data.note).not.toMatch(/substr\(/);
+  }, 60_000);
+});
+
 describe('the sql tool and rows left out by the size bound', () => {
   it('says how many rows came and from which to read on, and that OFFSET gives the next ones', async () => {
     const c = await server(20_000);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SqlError } from '../../mirror/sql.js';
 import { SqlTimeoutError } from '../../mirror/sql-runner.js';
 import { UsageError } from '../../shared/errors.js';
-import { ITEMS_BOUND, jsonCost, shortenStrings, takePage } from '../paging.js';
+import { cutString, ITEMS_BOUND, jsonCost, shortenStrings, takePage } from '../paging.js';
 import {
   DATA_NOT_INSTRUCTIONS,
   defineTool,
@@ -58,6 +58,11 @@ const MIN_CUT_ROOM = 2_000;
 /** The most a row alone past the bound is cut to: a quarter of a page, leaving room for the rows after it. */
 const CUT_ROOM = Math.floor(ITEMS_BOUND / 4);
 
+/** Cut cells (and rows that lost columns) named at most: `cut` and the note are outside the page's measure. */
+const CUT_LISTED = 10;
+/** Characters of a column's name in `cut` (a name is the statement's, of any length). */
+const SHORT_COLUMN = 64;
+
 /** A cell cut to fit: its row (0-based, in `rows`), column, and the whole value's length. */
 interface CutCell {
   row: number;
@@ -78,20 +83,38 @@ function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
     maxRoom: CUT_ROOM,
   });
   const cut: CutCell[] = [];
+  const narrowed: string[] = [];
   for (const row of shortened) {
     const whole = exactValues(read[row]!);
+    const sent = page[row]!;
+    let leftOut = 0;
     for (const column of Object.keys(whole)) {
-      const length = valueLength(whole[column]);
-      if (length !== valueLength(page[row]![column])) cut.push({ row, column, length });
+      // A column left out of the row is no cell to substr(): the row says how many (its …[cut]).
+      if (!Object.hasOwn(sent, column)) leftOut++;
+      else if (valueLength(whole[column]) !== valueLength(sent[column]))
+        cut.push({ row, column, length: valueLength(whole[column]) });
     }
+    if (leftOut > 0) narrowed.push(`row ${row}: ${leftOut} of its ${Object.keys(whole).length} columns`);
   }
   const leftBySize = page.length < read.length || stop === 'size';
-  const result: Obj = { columns, rows: page, truncated: leftBySize || stop === 'limit' || cut.length > 0 };
+  const result: Obj = {
+    columns,
+    rows: page,
+    truncated: leftBySize || stop === 'limit' || cut.length > 0 || narrowed.length > 0,
+  };
   const notes: string[] = [];
   if (cut.length > 0) {
-    result.cut = cut;
+    // Outside the page's measure: a few cells, each column named by at most SHORT_COLUMN characters.
+    result.cut = cut
+      .slice(0, CUT_LISTED)
+      .map((c) => (c.column.length > SHORT_COLUMN ? { ...c, column: cutString(c.column, SHORT_COLUMN) } : c));
     notes.push(
-      'a value too long to send whole was cut (it ends with …[cut]; cut names its row, column and whole length): select it in pieces with substr(column, start, length)',
+      `a value too long to send whole was cut (it ends with …[cut]; cut names its row, column and whole length${cut.length > CUT_LISTED ? `, the first ${CUT_LISTED} of ${cut.length} cut cells` : ''}): select it in pieces with substr(column, start, length)`,
+    );
+  }
+  if (narrowed.length > 0) {
+    notes.push(
+      `a row too wide to send whole lost columns (its "…[cut]" entry says how many), ${narrowed.slice(0, CUT_LISTED).join(', ')}${narrowed.length > CUT_LISTED ? `, and ${narrowed.length - CUT_LISTED} more rows` : ''} were left out: select fewer columns`,
     );
   }
   if (leftBySize) {
