@@ -2,6 +2,7 @@
 // send whole. Nothing here knows the mirror.
 
 import { createHash } from 'node:crypto';
+import { safePrefix } from '../shared/clip.js';
 import { UsageError } from '../shared/errors.js';
 import { jsonTokens } from './tokens.js';
 
@@ -323,13 +324,6 @@ export function labelName<T>(name: T): T | string {
 /** The first `keep` characters (never half a surrogate pair) and a mark. */
 export function cutString(s: string, keep: number): string {
   return `${safePrefix(s, keep)}…[cut]`;
-}
-
-/** At most `n` characters of `s`, never ending in the first half of a surrogate pair. */
-export function safePrefix(s: string, n: number): string {
-  if (n >= s.length) return s;
-  const code = s.charCodeAt(n - 1);
-  return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }
 
 // ---- keyset positions of the listings -----------------------------------------------------------

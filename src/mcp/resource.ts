@@ -2,7 +2,8 @@
 // it keeps its front matter, action items and insights, and its notes are cut at a line, with a line
 // saying how to read the rest (the sql tool, in pieces of the stored JSON, each within the bound).
 
-import { ITEMS_BOUND, jsonCost, safePrefix } from './paging.js';
+import { safePrefix } from '../shared/clip.js';
+import { ITEMS_BOUND, jsonCost } from './paging.js';
 
 /** Characters of the meeting's JSON per sql piece: escaped (every character a \uXXXX at worst) within the bound. */
 const PIECE = 15_000;

@@ -47,10 +47,11 @@ describe('a 400 with a 2,000,000-character message and 10,000 issues', () => {
     const r = await runInProcess(['meetings', 'list', '--json'], { env: oddEnv(server) });
     expect(r.code).toBe(1);
     const lines = expectBounded(r.stderr, 1 + MAX_ISSUES + 1);
-    // The cut does not split the emoji's surrogate pair: the first character of the pair would be lone.
+    // The cut does not split the emoji's surrogate pair: the first character of the pair would be lone;
+    // the characters left out are counted as characters (the emoji is one), not UTF-16 units.
     const cutAt = MAX_ERROR_MESSAGE - 1;
     expect(lines[0]).toBe(
-      `mtg: ${'E'.repeat(cutAt)}… (${(message.length - cutAt).toLocaleString('en-US')} more characters)`,
+      `mtg: ${'E'.repeat(cutAt)}… (${[...message.slice(cutAt)].length.toLocaleString('en-US')} more characters)`,
     );
     expect(lines[1]).toBe(
       `  x0: bad ${'B'.repeat(200 - 4)}… (${(100_000 + 4 - 200).toLocaleString('en-US')} more characters)`,

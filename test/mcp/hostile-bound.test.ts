@@ -5,10 +5,11 @@
 // item shortened to fit keeps most of the room: shortening measures a string by its escaped JSON,
 // as the client gets it (measured by its raw text, it cut these to a fraction of the room).
 import { afterAll, beforeAll, describe, expect, it as plainIt } from 'vitest';
-import { ITEMS_BOUND, NAME_CHARS, safePrefix } from '../../src/mcp/paging.js';
+import { ITEMS_BOUND, NAME_CHARS } from '../../src/mcp/paging.js';
 import { estimateTokens } from '../../src/mcp/tokens.js';
 import { openDb } from '../../src/mirror/driver.js';
 import { generateStore } from '../../src/sandbox/data.js';
+import { safePrefix } from '../../src/shared/clip.js';
 import { realTokens } from '../helpers/real-tokens.js';
 import { SMALL } from '../mirror/helpers.js';
 import {

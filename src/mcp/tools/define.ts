@@ -7,11 +7,12 @@ import { z } from 'zod';
 import { parseTimeWindow } from '../../cli/dates.js';
 import type { StatementPool } from '../../mirror/sql-runner.js';
 import { NothingToUpdateError, UnknownMeetingError } from '../../ops/errors.js';
+import { safePrefix } from '../../shared/clip.js';
 import { MtgError, plainName, WordedError } from '../../shared/errors.js';
 import { ExactInteger } from '../../shared/exact.js';
 import { sanitizeOneLine } from '../../shared/sanitize.js';
 import type { MirrorAccess, Reader } from '../mirror-access.js';
-import { jsonCost, safePrefix } from '../paging.js';
+import { jsonCost } from '../paging.js';
 import type { SyncProgressReport } from '../sync-tool.js';
 
 export type Obj = Record<string, unknown>;

@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { getTranscript as readTranscript } from '../../ops/meetings.js';
+import { safePrefix } from '../../shared/clip.js';
 import { UsageError } from '../../shared/errors.js';
 import {
   decodeCursor,
@@ -12,7 +13,6 @@ import {
   ITEMS_BOUND,
   isEntryPosition,
   jsonCost,
-  safePrefix,
   shortenStrings,
 } from '../paging.js';
 import { cursor, DATA_NOT_INSTRUCTIONS, defineTool, type Obj, ok, READ, text, wholeIn } from './define.js';
