@@ -11,18 +11,23 @@ import {
   closeSync,
   constants,
   fstatSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
   readSync,
+  renameSync,
   rmdirSync,
   unlinkSync,
+  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../shared/atomic-file.js';
 import type { Clock } from '../shared/clock.js';
+import { isAlive } from '../shared/process-alive.js';
 import { SHARED_LOG_MAX, type SharedLog, type SharedReports } from './ratelimit-shared.js';
 
 /** A log of SHARED_LOG_MAX requests, each under ~150 bytes as JSON. */
@@ -62,29 +67,62 @@ export interface FileReportsOptions {
 
 const FILE_MODE = { mode: 0o600, exactMode: true, fsync: false };
 const LOCK_NAME = '.lock';
-/** A lock older than this was left by a process that ended while deciding (a decision takes milliseconds). */
+/**
+ * A lock whose time is further than this from now, either way, was left by a process that ended
+ * while deciding (a decision takes milliseconds), or dates from before a clock step: it is broken.
+ */
 const STALE_LOCK_MS = 1000;
+/** Deciding waits for others' turns at most this long (ms) in a row; then this command decides alone. */
+const LOCK_WAIT_MAX_MS = 5000;
 
-/** The right to decide (O_EXCL: one holder; never through a link); a stale lock is broken once. */
-function takeLock(path: string, now: number): boolean {
+/**
+ * The right to decide (O_EXCL: one holder; never through a link), the lock holding `token`. A stale
+ * lock is broken by renaming it aside (one of several breakers wins) and checking the one moved is
+ * the one judged stale: a fresh lock moved by mistake goes back where it was.
+ */
+function takeLock(path: string, token: string, now: number): boolean {
   for (let tries = 0; tries < 2; tries++) {
     try {
-      closeSync(
-        openSync(
-          path,
-          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-          0o600,
-        ),
+      const fd = openSync(
+        path,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o600,
       );
+      try {
+        writeSync(fd, token);
+      } finally {
+        closeSync(fd);
+      }
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const stat = lstatSync(path, { throwIfNoEntry: false });
-      if (!stat || now - stat.mtimeMs <= STALE_LOCK_MS) return false;
-      unlinkSync(path);
+      if (!stat) continue;
+      if (Math.abs(now - stat.mtimeMs) <= STALE_LOCK_MS) return false;
+      const aside = `${path}.${token}.broken`;
+      try {
+        renameSync(path, aside);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // another broke it first
+        throw e;
+      }
+      const moved = lstatSync(aside);
+      if (moved.ino !== stat.ino) {
+        try {
+          linkSync(aside, path); // not the stale one: put it back, unless a new one is there already
+        } catch {}
+      }
+      unlinkSync(aside);
     }
   }
   return false;
+}
+
+/** Gives the lock back if it is still ours (one broken as stale and taken by another stays theirs). */
+function releaseLock(path: string, token: string): void {
+  try {
+    if (readFileSync(path, 'utf8') === token) unlinkSync(path);
+  } catch {}
 }
 
 /** The folder the limiters of one API origin and key share, under `dataDir` (its name: a hash, never the key). */
@@ -108,6 +146,9 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
   const owner = uid;
   let ready = false;
   let locked = false;
+  const token = `${process.pid}-${randomBytes(8).toString('hex')}`;
+  /** Since when (the limiter's clock) the lock has been another's at every look, or undefined. */
+  let busySince: number | undefined;
   /** Another limiter's log was seen at the last look: deciding then takes the lock, and the log is written first. */
   let others = false;
   let shown = false;
@@ -140,9 +181,8 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
       // Before the right to decide goes back: the next to decide reads this log as it is now.
       try {
         if (!troubled) {
-          prepare();
           const log = { version: 1, pid: process.pid, writtenAt: options.clock.now(), requests };
-          writeFileAtomicSync(join(folder, name), JSON.stringify(log), FILE_MODE);
+          writeLog(JSON.stringify(log));
         }
       } catch (err) {
         trouble(err);
@@ -157,17 +197,23 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
         if (!shown) {
           shown = true;
           if (this.read().length === 0) return true;
-          prepare();
-          writeFileAtomicSync(join(folder, name), JSON.stringify(emptyLog()), FILE_MODE);
+          writeLog(JSON.stringify(emptyLog()));
           return false;
         }
         // Alone at the last look: nobody to decide beside.
         if (!others) return true;
         prepare();
         // The file system's time, as the lock's mtime is (not the limiter's clock).
-        locked = takeLock(join(folder, LOCK_NAME), Date.now());
+        locked = takeLock(join(folder, LOCK_NAME), token, Date.now());
       } catch (err) {
         trouble(err);
+        return true;
+      }
+      // Others' turns are milliseconds each: a lock busy at every look for seconds is not a turn.
+      const now = options.clock.now();
+      busySince = locked ? undefined : (busySince ?? now);
+      if (busySince !== undefined && now - busySince > LOCK_WAIT_MAX_MS) {
+        trouble(new Error(`the lock in ${folder} stayed taken for ${LOCK_WAIT_MAX_MS / 1000} s`));
         return true;
       }
       return locked;
@@ -178,9 +224,20 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
   function release(): void {
     if (!locked) return;
     locked = false;
+    releaseLock(join(folder, LOCK_NAME), token);
+  }
+
+  /** This limiter's log, written whole; a folder another process's sweep removed meanwhile is made again once. */
+  function writeLog(text: string): void {
+    prepare();
     try {
-      unlinkSync(join(folder, LOCK_NAME));
-    } catch {}
+      writeFileAtomicSync(join(folder, name), text, FILE_MODE);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      ready = false;
+      prepare();
+      writeFileAtomicSync(join(folder, name), text, FILE_MODE);
+    }
   }
 
   /** Once: the folders made and checked, the logs of ended processes swept. */
@@ -218,9 +275,10 @@ function sweep(root: string, uid: number): void {
       const folder = join(root, dir);
       if (!lstatSync(folder).isDirectory()) continue;
       for (const file of readdirSync(folder).slice(0, SHARED_FILES_MAX)) {
-        const pid = /^(\d+)-[0-9a-f]+\.json$/.exec(file)?.[1];
+        // A log (<pid>-<hex>.json), or the temp file of a writer killed mid-write (.<log>.<pid>.<hex>.tmp).
+        const pid = /^\.?(\d+)-[0-9a-f]+\.json(?:\.\d+\.[0-9a-f]+\.tmp)?$/.exec(file)?.[1];
         const path = join(folder, file);
-        if (pid && !alive(Number(pid)) && lstatSync(path).uid === uid) unlinkSync(path);
+        if (pid && !isAlive(Number(pid)) && lstatSync(path).uid === uid) unlinkSync(path);
       }
       if (readdirSync(folder).length === 0) rmdirSync(folder);
     }
@@ -276,18 +334,9 @@ function readLog(
 function fresh(path: string, log: Log | undefined, now: number): Log | undefined {
   if (!log) return undefined;
   const forgotten = now - log.writtenAt > FORGOTTEN_MS && log.requests.every((r) => r.doneAt !== undefined);
-  if (alive(log.pid) && !forgotten) return log;
+  if (isAlive(log.pid) && !forgotten) return log;
   try {
     unlinkSync(path);
   } catch {}
   return undefined;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -21,10 +21,15 @@ export interface Ticket {
   order?: number;
 }
 
-/** How long the next request must wait (ms), or until the limiter hears back (`ms` undefined). */
+/**
+ * How long the next request must wait (ms), or until the limiter hears back (`ms` undefined). A
+ * `shared` hold is a look again beside another mtg process (its turn to decide, its request out:
+ * ratelimit-shared.ts), bounded there: no rate limit, so neither announced nor counted against
+ * --max-wait (`--max-wait 0` beside a running mtg exited 5 at once).
+ */
 export type Hold = {
   ms: number | undefined;
-  reason: WaitInfo['reason'];
+  reason: WaitInfo['reason'] | 'shared';
   limit?: number;
   estimated?: boolean;
 };
@@ -93,7 +98,8 @@ export class Turns<T> {
         // An end already past (an estimate from a window's stale start) is no wait: never a negative
         // one, which would be announced and would give back --max-wait's allowance.
         if (hold.ms !== undefined && hold.ms < 0) hold.ms = 0;
-        if (hold.ms !== undefined && this.waitedMs + hold.ms > this.maxWaitMs) {
+        const limited = hold.reason !== 'shared';
+        if (limited && hold.ms !== undefined && this.waitedMs + hold.ms > this.maxWaitMs) {
           const waited = `waited ${Math.round(this.waitedMs / 1000)} s in all`;
           const limit = `beyond --max-wait ${Math.round(this.maxWaitMs / 1000)} s`;
           const message = `Still rate-limited: ${holdText(hold, hold.ms)}, ${limit} (${waited})`;
@@ -106,9 +112,9 @@ export class Turns<T> {
           continue;
         }
         // Once per wait, not again each time a report wakes the queue to look at it anew.
-        if (hold.ms > 0 && Math.abs(now + hold.ms - this.announcedUntil) > 100) {
+        if (limited && hold.ms > 0 && Math.abs(now + hold.ms - this.announcedUntil) > 100) {
           this.announcedUntil = now + hold.ms;
-          this.onWait?.({ ms: hold.ms, reason: hold.reason, limit: hold.limit });
+          this.onWait?.({ ms: hold.ms, reason: hold.reason as WaitInfo['reason'], limit: hold.limit });
         }
         try {
           await this.sleep(hold.ms, changed);
@@ -117,7 +123,7 @@ export class Turns<T> {
           for (const waiter of this.queue.splice(0)) waiter.reject(err);
           return;
         }
-        this.waitedMs += Math.min(hold.ms, Math.max(0, this.clock.now() - now));
+        if (limited) this.waitedMs += Math.min(hold.ms, Math.max(0, this.clock.now() - now));
       }
     } finally {
       this.pumping = false;

@@ -3,8 +3,8 @@
 // is gone (a sync killed with SIGKILL) is taken over. Reads never look at it (WAL: they are never
 // blocked by a sync).
 
-import { readFileSync } from 'node:fs';
 import { ExitCode, MtgError } from '../shared/errors.js';
+import { isAlive } from '../shared/process-alive.js';
 import type { Db } from './driver.js';
 import { readMeta, writeMeta } from './meta.js';
 
@@ -58,24 +58,4 @@ export function acquireSyncLock(db: Db, profile: string): () => void {
       }
     });
   };
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else (still a live holder).
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  // A PID reused by an unrelated program after the holder died is not a sync of mtg.
-  if (process.platform === 'linux') {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
-      return /mtg|node/.test(cmdline);
-    } catch {
-      return true;
-    }
-  }
-  return true;
 }
