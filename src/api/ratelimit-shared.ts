@@ -75,12 +75,14 @@ export class Sharing {
 
   /** What holds our next request, others' requests and answers replayed first; one of theirs out may free it when answered. */
   hold(now: number): Hold | undefined {
-    if (this.store?.claim?.() === false) return { ms: LOOK_AGAIN_MS, reason: 'window' };
+    if (this.store?.claim?.() === false) return { ms: LOOK_AGAIN_MS, reason: 'shared' };
     this.sync(now);
     const hold = this.replay.hold(now);
     // Nothing goes: no log to write, the right to decide goes back (else sent() writes and gives it back).
     if (hold) this.store?.release?.();
-    return hold && hold.ms === undefined && this.othersOut() ? { ...hold, ms: LOOK_AGAIN_MS } : hold;
+    return hold && hold.ms === undefined && this.othersOut()
+      ? { ...hold, ms: LOOK_AGAIN_MS, reason: 'shared' }
+      : hold;
   }
 
   /** Others' requests and answers since the last look, replayed in the order they happened, up to `now`. */
@@ -97,8 +99,8 @@ export class Sharing {
     const longest = longestPeriodMs(this.replay.windows());
     for (const log of logs)
       for (const request of log.requests) {
-        // Answered a longest period ago: no window counts it any more (a writer gone leaves its log).
-        if (request.doneAt !== undefined && now - request.doneAt > longest) continue;
+        // Answered a longest period ago and its report's window refilled: no window counts it any more.
+        if (!stillOfUse(request, now, longest)) continue;
         const id = `${log.writer}\u0000${request.seq}`;
         seen.add(id);
         const known = this.replayed.get(id);
@@ -169,8 +171,7 @@ export class Sharing {
 
   private publish(now: number): void {
     const longest = longestPeriodMs(this.replay.windows());
-    for (const [seq, r] of this.mine)
-      if (r.doneAt !== undefined && now - r.doneAt > longest) this.mine.delete(seq);
+    for (const [seq, r] of this.mine) if (!stillOfUse(r, now, longest)) this.mine.delete(seq);
     const requests = [...this.mine.values()].slice(-SHARED_LOG_MAX);
     try {
       this.store?.write(requests);
@@ -178,6 +179,19 @@ export class Sharing {
       // Only the sharing is lost.
     }
   }
+}
+
+/**
+ * Whether a request still says something to a limiter: out, answered within the longest period it
+ * knows, or answered with a report (a Reset, a 429's Retry-After) whose window has not refilled yet.
+ * A new process knows no window (its longest period is a second): the report of a batch waiting for
+ * a refill 30 s away must still reach it, or its first request goes blind into the empty window.
+ */
+function stillOfUse(r: SharedRequest, now: number, longest: number): boolean {
+  if (r.doneAt === undefined) return true;
+  // At most an hour: a report's Reset is the server's word, and no window of the spec is that long.
+  const refill = r.doneAt + 1000 * Math.min(3600, Math.max(r.reset ?? 0, r.retryAfter ?? 0));
+  return now - r.doneAt <= longest || refill > now;
 }
 
 /** A store in memory: limiters of one process (the simulation, tests) share it, each with its own handle. */

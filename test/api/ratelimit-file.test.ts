@@ -7,6 +7,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -180,12 +181,84 @@ describe('the shared rate-limit store on disk', () => {
       .then(() => {
         went = true;
       });
-    await m.clock.advance(40_000); // past the window's end: only the lock holds it
+    await m.clock.advance(3_000); // a turn of another's: it holds
     expect(went).toBe(false);
     const old = (Date.now() - 60_000) / 1000;
     utimesSync(lock, old, old); // its holder ended a minute ago
     await m.clock.settle(next);
-    expect(m.clock.now() - asked).toBeGreaterThanOrEqual(40_000);
+    // The lock broken, the other's log read: the window it emptied still holds the request.
+    expect(m.clock.now() - asked).toBeGreaterThanOrEqual(30_000 - 20);
     expect(existsSync(lock)).toBe(false);
+  });
+
+  it('breaks a lock dated in the future (a clock stepped back), as one left long ago', async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    const lock = join(m.folder, '.lock');
+    writeFileSync(lock, 'someone', { mode: 0o600 });
+    const ahead = (Date.now() + 3_600_000) / 1000;
+    utimesSync(lock, ahead, ahead);
+    const asked = m.clock.now();
+    await m.clock.settle(m.limiter().acquire());
+    const waited = m.clock.now() - asked;
+    expect(waited).toBeGreaterThanOrEqual(30_000 - 20); // the other's log read: no blind request
+    expect(waited).toBeLessThan(40_000); // the lock held nothing past the window
+  });
+
+  it('a lock that stays taken at every look is not waited on past a few seconds, and the others are still heard', async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    const lock = join(m.folder, '.lock');
+    writeFileSync(lock, 'someone', { mode: 0o600 }); // fresh at every look: the clock and the file disagree
+    let went = false;
+    const asked = m.clock.now();
+    const next = m
+      .limiter()
+      .acquire()
+      .then(() => {
+        went = true;
+      });
+    await m.clock.advance(20_000);
+    expect(went).toBe(false); // not blind: the window is empty for 30 s
+    await m.clock.settle(next);
+    expect(m.clock.now() - asked).toBeGreaterThanOrEqual(30_000 - 20);
+    expect(m.clock.now() - asked).toBeLessThan(40_000);
+    expect(readFileSync(lock, 'utf8')).toBe('someone'); // not ours to remove
+  });
+
+  it('gives back only its own lock: one broken as stale and taken by another stays theirs', async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    const store = m.store()!;
+    store.claim?.(); // shows itself
+    store.read();
+    expect(store.claim?.()).toBe(true);
+    const lock = join(m.folder, '.lock');
+    writeFileSync(lock, 'another process', { mode: 0o600 }); // ours broken meanwhile, theirs now
+    store.release?.();
+    expect(readFileSync(lock, 'utf8')).toBe('another process');
+  });
+
+  it('writes its log again after another process swept its folder away', async () => {
+    const m = machine();
+    const first = await emptiedWindow(m);
+    rmSync(m.folder, { recursive: true });
+    const t = await m.clock.settle(first.acquire()); // the window it emptied refills first
+    rmSync(m.folder, { recursive: true, force: true });
+    first.observe(t, { limit: 20, remaining: 19, reset: 60 });
+    expect(readdirSync(m.folder).filter((f) => f.endsWith('.json'))).toHaveLength(1);
+    expect(m.troubles).toEqual([]);
+  });
+
+  it("sweeps the temp file of a writer killed mid-write with that writer's logs", async () => {
+    const m = machine();
+    const ended = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
+    );
+    mkdirSync(m.folder, { recursive: true, mode: 0o700 });
+    const temp = join(m.folder, `.${ended}-0123456789ab.json.${ended}.00112233aabb.tmp`);
+    writeFileSync(temp, '{', { mode: 0o600 });
+    await emptiedWindow(m);
+    expect(existsSync(temp)).toBe(false);
   });
 });

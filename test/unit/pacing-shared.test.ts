@@ -32,6 +32,33 @@ describe('limiters sharing the newest reports', () => {
     expect(clock.now() - asked).toBeGreaterThanOrEqual(30_000 - 20);
   });
 
+  it.each([2_000, 5_000, 20_000])(
+    "a process started %i ms after another's answer emptied the window still waits for its refill",
+    async (gap) => {
+      // The newcomer knows no window yet: the other's report must reach it while its window is empty.
+      const { clock, second, answer } = twoProcesses();
+      await answer({ limit: 20, remaining: 0, reset: 30 });
+      await clock.advance(gap);
+      const fresh = second();
+      const asked = clock.now();
+      await clock.settle(fresh.acquire());
+      expect(clock.now() - asked).toBeGreaterThanOrEqual(30_000 - 20 - gap);
+    },
+  );
+
+  it('--max-wait 0 beside another process: its turns to decide are no rate-limit wait', async () => {
+    const clock = new VirtualClock(1_000_000);
+    const store = new MemoryReports();
+    const handle = store.handle();
+    let busy = 3; // the other holds the right to decide at the first three looks
+    const shared: SharedReports = { ...handle, claim: () => busy-- <= 0, release: () => undefined };
+    const waits: unknown[] = [];
+    const limiter = new RateLimiter({ maxWaitMs: 0, clock, shared, onWait: (w) => waits.push(w) });
+    await clock.settle(limiter.acquire());
+    expect(busy).toBeLessThan(0);
+    expect(waits).toEqual([]); // nothing said of a rate limit
+  });
+
   it("two processes do not both spend the last slots: the other's request in flight counts", async () => {
     const { clock, first, second, answer } = twoProcesses();
     await answer({ limit: 3, remaining: 2, reset: 30 });
