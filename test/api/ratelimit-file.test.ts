@@ -52,6 +52,15 @@ async function emptiedWindow(m: ReturnType<typeof machine>) {
   return first;
 }
 
+/** A promise and whether it has settled yet. */
+function tracked<T>(promise: Promise<T>): { promise: Promise<T>; settled: boolean } {
+  const t = { promise, settled: false };
+  void promise.finally(() => {
+    t.settled = true;
+  });
+  return t;
+}
+
 /** How long a new process's first request waits (ms). */
 async function firstWait(m: ReturnType<typeof machine>): Promise<number> {
   const asked = m.clock.now();
@@ -173,19 +182,13 @@ describe('the shared rate-limit store on disk', () => {
     await emptiedWindow(m);
     const lock = join(m.folder, '.lock');
     writeFileSync(lock, '', { mode: 0o600 });
-    let went = false;
     const asked = m.clock.now();
-    const next = m
-      .limiter()
-      .acquire()
-      .then(() => {
-        went = true;
-      });
+    const next = tracked(m.limiter().acquire());
     await m.clock.advance(3_000); // a turn of another's: it holds
-    expect(went).toBe(false);
+    expect(next.settled).toBe(false);
     const old = (Date.now() - 60_000) / 1000;
     utimesSync(lock, old, old); // its holder ended a minute ago
-    await m.clock.settle(next);
+    await m.clock.settle(next.promise);
     // The lock broken, the other's log read: the window it emptied still holds the request.
     expect(m.clock.now() - asked).toBeGreaterThanOrEqual(30_000 - 20);
     expect(existsSync(lock)).toBe(false);
@@ -210,17 +213,11 @@ describe('the shared rate-limit store on disk', () => {
     await emptiedWindow(m);
     const lock = join(m.folder, '.lock');
     writeFileSync(lock, 'someone', { mode: 0o600 }); // fresh at every look: the clock and the file disagree
-    let went = false;
     const asked = m.clock.now();
-    const next = m
-      .limiter()
-      .acquire()
-      .then(() => {
-        went = true;
-      });
+    const next = tracked(m.limiter().acquire());
     await m.clock.advance(20_000);
-    expect(went).toBe(false); // not blind: the window is empty for 30 s
-    await m.clock.settle(next);
+    expect(next.settled).toBe(false); // not blind: the window is empty for 30 s
+    await m.clock.settle(next.promise);
     expect(m.clock.now() - asked).toBeGreaterThanOrEqual(30_000 - 20);
     expect(m.clock.now() - asked).toBeLessThan(40_000);
     expect(readFileSync(lock, 'utf8')).toBe('someone'); // not ours to remove
