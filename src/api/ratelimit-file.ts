@@ -201,7 +201,10 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
           return false;
         }
         // Alone at the last look: nobody to decide beside.
-        if (!others) return true;
+        if (!others) {
+          busySince = undefined;
+          return true;
+        }
         prepare();
         // The file system's time, as the lock's mtime is (not the limiter's clock).
         locked = takeLock(join(folder, LOCK_NAME), token, Date.now());

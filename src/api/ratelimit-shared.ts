@@ -100,7 +100,7 @@ export class Sharing {
     for (const log of logs)
       for (const request of log.requests) {
         // Answered a longest period ago and its report's window refilled: no window counts it any more.
-        if (!stillOfUse(request, now, longest)) continue;
+        if (!stillCounts(request, now, longest)) continue;
         const id = `${log.writer}\u0000${request.seq}`;
         seen.add(id);
         const known = this.replayed.get(id);
@@ -171,7 +171,7 @@ export class Sharing {
 
   private publish(now: number): void {
     const longest = longestPeriodMs(this.replay.windows());
-    for (const [seq, r] of this.mine) if (!stillOfUse(r, now, longest)) this.mine.delete(seq);
+    for (const [seq, r] of this.mine) if (!stillCounts(r, now, longest)) this.mine.delete(seq);
     const requests = [...this.mine.values()].slice(-SHARED_LOG_MAX);
     try {
       this.store?.write(requests);
@@ -187,7 +187,7 @@ export class Sharing {
  * A new process knows no window (its longest period is a second): the report of a batch waiting for
  * a refill 30 s away must still reach it, or its first request goes blind into the empty window.
  */
-function stillOfUse(r: SharedRequest, now: number, longest: number): boolean {
+function stillCounts(r: SharedRequest, now: number, longest: number): boolean {
   if (r.doneAt === undefined) return true;
   // At most an hour: a report's Reset is the server's word, and no window of the spec is that long.
   const refill = r.doneAt + 1000 * Math.min(3600, Math.max(r.reset ?? 0, r.retryAfter ?? 0));

@@ -98,11 +98,12 @@ export class Turns<T> {
         // An end already past (an estimate from a window's stale start) is no wait: never a negative
         // one, which would be announced and would give back --max-wait's allowance.
         if (hold.ms !== undefined && hold.ms < 0) hold.ms = 0;
-        const limited = hold.reason !== 'shared';
-        if (limited && hold.ms !== undefined && this.waitedMs + hold.ms > this.maxWaitMs) {
+        // A rate limit's wait (not a look beside another mtg): counted, announced.
+        const waitReason = hold.reason === 'shared' ? undefined : hold.reason;
+        if (waitReason && hold.ms !== undefined && this.waitedMs + hold.ms > this.maxWaitMs) {
           const waited = `waited ${Math.round(this.waitedMs / 1000)} s in all`;
-          const limit = `beyond --max-wait ${Math.round(this.maxWaitMs / 1000)} s`;
-          const message = `Still rate-limited: ${holdText(hold, hold.ms)}, ${limit} (${waited})`;
+          const beyond = `beyond --max-wait ${Math.round(this.maxWaitMs / 1000)} s`;
+          const message = `Still rate-limited: ${holdText(hold, hold.ms)}, ${beyond} (${waited})`;
           this.queue.shift()!.reject(new RateLimitExhaustedError(message));
           continue;
         }
@@ -112,9 +113,9 @@ export class Turns<T> {
           continue;
         }
         // Once per wait, not again each time a report wakes the queue to look at it anew.
-        if (limited && hold.ms > 0 && Math.abs(now + hold.ms - this.announcedUntil) > 100) {
+        if (waitReason && hold.ms > 0 && Math.abs(now + hold.ms - this.announcedUntil) > 100) {
           this.announcedUntil = now + hold.ms;
-          this.onWait?.({ ms: hold.ms, reason: hold.reason as WaitInfo['reason'], limit: hold.limit });
+          this.onWait?.({ ms: hold.ms, reason: waitReason, limit: hold.limit });
         }
         try {
           await this.sleep(hold.ms, changed);
@@ -123,7 +124,7 @@ export class Turns<T> {
           for (const waiter of this.queue.splice(0)) waiter.reject(err);
           return;
         }
-        if (limited) this.waitedMs += Math.min(hold.ms, Math.max(0, this.clock.now() - now));
+        if (waitReason) this.waitedMs += Math.min(hold.ms, Math.max(0, this.clock.now() - now));
       }
     } finally {
       this.pumping = false;

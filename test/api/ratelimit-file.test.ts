@@ -223,6 +223,24 @@ describe('the shared rate-limit store on disk', () => {
     expect(readFileSync(lock, 'utf8')).toBe('someone'); // not ours to remove
   });
 
+  it('counts how long the lock was taken from the look it was taken at, not from a turn before a time alone', async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    const store = m.store()!;
+    expect(store.claim?.()).toBe(false); // a newcomer shows itself first
+    store.read();
+    writeFileSync(join(m.folder, '.lock'), 'someone', { mode: 0o600 });
+    expect(store.claim?.()).toBe(false); // another's turn
+    await m.clock.advance(4_000);
+    for (const f of readdirSync(m.folder)) if (f.endsWith('.json')) rmSync(join(m.folder, f)); // the other ended
+    store.read(); // alone now
+    expect(store.claim?.()).toBe(true);
+    await emptiedWindow(m); // another again
+    store.read();
+    await m.clock.advance(2_000);
+    expect(store.claim?.()).toBe(false); // a lock taken 2 s, not 6: still another's turn
+  });
+
   it('gives back only its own lock: one broken as stale and taken by another stays theirs', async () => {
     const m = machine();
     await emptiedWindow(m);
