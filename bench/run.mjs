@@ -139,6 +139,8 @@ async function startSandbox(options) {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       MTG_CONFIG_DIR: CONFIG_DIR,
+      // The data folder in the bench's own: mtg writes its rate-limit logs there (ratelimit-file.ts).
+      MTG_DATA_DIR: join(work, 'data'),
       MTG_BASE_URL: hello.baseUrl,
       MTG_API_KEY: hello.apiKey,
     },
@@ -196,7 +198,12 @@ function row(figure, { value, baseline, ratio, target, met, n, extra = '', range
 // a) start-up, interleaved so that the noise hits all three alike.
 async function startup() {
   const n = runs(9);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, MTG_CONFIG_DIR: CONFIG_DIR };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    MTG_CONFIG_DIR: CONFIG_DIR,
+    MTG_DATA_DIR: join(work, 'data'),
+  };
   const commands = {
     base: [process.execPath, ['-e', '']],
     version: [process.execPath, [BIN, '--version']],
