@@ -175,6 +175,7 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
       }
       for (const file of cache.keys()) if (!names.includes(file)) cache.delete(file);
       others = logs.length > 0;
+      if (!others) busySince = undefined; // alone: a lock seen later is a new turn's
       return logs;
     },
     write(requests) {
@@ -201,10 +202,7 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
           return false;
         }
         // Alone at the last look: nobody to decide beside.
-        if (!others) {
-          busySince = undefined;
-          return true;
-        }
+        if (!others) return true;
         prepare();
         // The file system's time, as the lock's mtime is (not the limiter's clock).
         locked = takeLock(join(folder, LOCK_NAME), token, Date.now());
