@@ -35,6 +35,9 @@ declare -A VERSION=([22]=22.23.3 [24]=24.21.0 [26]=26.10.0)
 #   node loading the keyring's N-API module (hardening/credential-store). Every process test here
 #   starts mtg through the start-up path with the line's compile cache, whose folder each line's
 #   node makes and follows differently (Node 22 ignored NODE_COMPILE_CACHE in the call): compile-cache.
+# - The file system as libuv gives it: the rate-limit logs mtg processes share (opened without
+#   following links, their stat fields and modes, renames over a lock, a dead writer's PID) and the
+#   pacing through them (ratelimit-file, pacing-shared).
 # Left out: tests of mtg's own logic (arguments, output formats, pacing on windows, the sandbox,
 # the export, refusals), which do not change with the runtime and took five minutes on each line;
 # help-fast-path (a process per command path: the costliest file, and what it checks is mtg's
@@ -47,7 +50,7 @@ RUNTIME_TESTS=(
   test/commands/sql/sql.test.ts test/e2e/sql-interrupt.test.ts test/e2e/read-during-sync.test.ts
   test/hardening/odd-server.test.ts test/hardening/timeouts.test.ts test/hardening/proxy-loop.test.ts
   test/e2e/interrupts.test.ts test/e2e/mcp.test.ts test/hardening/credential-store.test.ts
-  test/e2e/compile-cache.test.ts)
+  test/e2e/compile-cache.test.ts test/api/ratelimit-file.test.ts test/unit/pacing-shared.test.ts)
 
 # RUNTIME_TESTS that exist: a file renamed or removed fails the line by name instead of passing
 # without it.
