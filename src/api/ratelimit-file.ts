@@ -265,27 +265,65 @@ function makeFolder(folder: string, dataDir: string, uid: number): boolean {
 
 /** A log as read, with its writer's process and when it was written. */
 type Log = SharedLog & { pid: number; writtenAt: number };
+/** In `ratelimit/`: the last key folder the previous sweep looked at (the next starts after it). */
+const SWEEP_CURSOR = '.swept-last';
 /**
  * Once per process: the logs of processes that have ended, in every key's folder (keys and origins
  * change, and their folders would pile up), and the folders left empty. Bounded: SHARED_FILES_MAX
- * folders, SHARED_FILES_MAX logs each. A log's name starts with its writer's process ID.
+ * folders, SHARED_FILES_MAX logs each, in name order from where the previous sweep stopped, so that
+ * past SHARED_FILES_MAX folders every one is reached over runs (the first ones in readdir order, kept
+ * by a live log or a left lock, were the only ones ever looked at). A log's name starts with its
+ * writer's process ID.
  */
 function sweep(root: string, uid: number): void {
   try {
-    if (!lstatSync(root).isDirectory()) return;
-    for (const dir of readdirSync(root).slice(0, SHARED_FILES_MAX)) {
-      const folder = join(root, dir);
-      if (!lstatSync(folder).isDirectory()) continue;
-      for (const file of readdirSync(folder).slice(0, SHARED_FILES_MAX)) {
-        // A log (<pid>-<hex>.json), or the temp file of a writer killed mid-write (.<log>.<pid>.<hex>.tmp).
-        const pid = /^\.?(\d+)-[0-9a-f]+\.json(?:\.\d+\.[0-9a-f]+\.tmp)?$/.exec(file)?.[1];
-        const path = join(folder, file);
-        if (pid && !isAlive(Number(pid)) && lstatSync(path).uid === uid) unlinkSync(path);
-      }
-      if (readdirSync(folder).length === 0) rmdirSync(folder);
-    }
+    const stat = lstatSync(root);
+    if (!stat.isDirectory()) return;
+    const dirs = readdirSync(root)
+      .filter((d) => !d.startsWith('.'))
+      .sort();
+    const many = dirs.length > SHARED_FILES_MAX;
+    // The cursor is trusted only in a private folder of this user's; any name is just a place to start.
+    const ours = stat.uid === uid && (stat.mode & 0o077) === 0;
+    const cursor = join(root, SWEEP_CURSOR);
+    const after = many && ours ? readCursor(cursor) : undefined;
+    const start = Math.max(0, after === undefined ? 0 : dirs.findIndex((d) => d > after));
+    const turn = [...dirs.slice(start), ...dirs.slice(0, start)].slice(0, SHARED_FILES_MAX);
+    for (const dir of turn) sweepFolder(join(root, dir), uid);
+    if (many && ours) writeFileAtomicSync(cursor, turn.at(-1)!, FILE_MODE);
   } catch {
     // Only tidiness is lost.
+  }
+}
+
+/** The name the last sweep stopped at, or undefined (none, or not a plain file). */
+function readCursor(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buffer = Buffer.alloc(256);
+    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** One key's folder: the logs (and temp files) of ended writers removed, the folder too when left empty. */
+function sweepFolder(folder: string, uid: number): void {
+  try {
+    if (!lstatSync(folder).isDirectory()) return;
+    for (const file of readdirSync(folder).slice(0, SHARED_FILES_MAX)) {
+      // A log (<pid>-<hex>.json), or the temp file of a writer killed mid-write (.<log>.<pid>.<hex>.tmp).
+      const pid = /^\.?(\d+)-[0-9a-f]+\.json(?:\.\d+\.[0-9a-f]+\.tmp)?$/.exec(file)?.[1];
+      const path = join(folder, file);
+      if (pid && !isAlive(Number(pid)) && lstatSync(path).uid === uid) unlinkSync(path);
+    }
+    if (readdirSync(folder).length === 0) rmdirSync(folder);
+  } catch {
+    // This folder's tidiness only: the next ones are still looked at.
   }
 }
 

@@ -16,7 +16,12 @@ import {
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/api/ratelimit.js';
-import { fileReports, SHARED_FILE_MAX_BYTES, sharedFolder } from '../../src/api/ratelimit-file.js';
+import {
+  fileReports,
+  SHARED_FILE_MAX_BYTES,
+  SHARED_FILES_MAX,
+  sharedFolder,
+} from '../../src/api/ratelimit-file.js';
 import { tempDir } from '../helpers/temp.js';
 import { VirtualClock } from '../helpers/virtual-clock.js';
 
@@ -275,5 +280,30 @@ describe('the shared rate-limit store on disk', () => {
     writeFileSync(temp, '{', { mode: 0o600 });
     await emptiedWindow(m);
     expect(existsSync(temp)).toBe(false);
+  });
+  it(`sweeps every key's folder over a few runs, past the ${SHARED_FILES_MAX} one run looks at`, async () => {
+    const m = machine();
+    const ended = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
+    );
+    const dead: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const folder = sharedFolder(m.dataDir, ORIGIN, `key number ${i}`);
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      // A live process's log keeps the folder (a long-running `mtg mcp` on that key).
+      writeFileSync(join(folder, `${process.pid}-0123456789ab.json`), '{}', { mode: 0o600 });
+      dead.push(join(folder, `${ended}-0123456789ab.json`));
+      writeFileSync(dead.at(-1)!, '{}', { mode: 0o600 });
+    }
+    const left = () => dead.filter((path) => existsSync(path)).length;
+    const sweptByRun: number[] = [];
+    for (let run = 0; run < 10 && left() > 0; run++) {
+      const before = left();
+      m.store()!.write([]); // a new process's first write sweeps, once
+      sweptByRun.push(before - left());
+    }
+    expect(left()).toBe(0);
+    for (const swept of sweptByRun) expect(swept).toBeLessThanOrEqual(SHARED_FILES_MAX);
+    expect(m.troubles).toEqual([]);
   });
 });
