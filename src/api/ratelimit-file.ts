@@ -327,7 +327,16 @@ function sweepFolder(folder: string, uid: number): void {
   }
 }
 
-type Cached = { ino: number; mtimeMs: number; size: number; log?: Log };
+/**
+ * A log read before, as its file was then. Trusted only once the file had been still for
+ * SETTLED_MS when read: a rewrite within a file system's time granularity (1 s on ext3 and HFS+,
+ * 2 s on FAT, some network mounts) can keep its mtime and ctime, and a same-sized log renamed in
+ * may take the freed inode (ext4 hands it to the next temp file); any change after that time
+ * dates the file later, whatever the granularity.
+ */
+type Cached = { ino: number; mtimeMs: number; ctimeMs: number; size: number; settled: boolean; log?: Log };
+/** How long a file must have been still for its read to be remembered (FAT's mtimes: 2 s). */
+const SETTLED_MS = 3000;
 
 /**
  * One limiter's log, or undefined when it is not to be trusted (a link, another user's, readable by
@@ -344,12 +353,26 @@ function readLog(
   try {
     const seen = lstatSync(path);
     if (!seen.isFile()) return undefined;
-    if (cached && cached.ino === seen.ino && cached.mtimeMs === seen.mtimeMs && cached.size === seen.size)
+    if (
+      cached?.settled &&
+      cached.ino === seen.ino &&
+      cached.mtimeMs === seen.mtimeMs &&
+      cached.ctimeMs === seen.ctimeMs &&
+      cached.size === seen.size
+    )
       return fresh(path, cached.log, now);
     // O_NOFOLLOW: a link planted under a log's name is refused, not followed.
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
     const stat = fstatSync(fd);
-    const entry: Cached = { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size };
+    // The file system's time (Date.now()), as the file's times are, not the limiter's clock.
+    const settled = Date.now() - Math.max(stat.mtimeMs, stat.ctimeMs) > SETTLED_MS;
+    const entry: Cached = {
+      ino: stat.ino,
+      mtimeMs: stat.mtimeMs,
+      ctimeMs: stat.ctimeMs,
+      size: stat.size,
+      settled,
+    };
     keep(entry);
     if (!stat.isFile() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return undefined;
     if (stat.size > SHARED_FILE_MAX_BYTES) return undefined;

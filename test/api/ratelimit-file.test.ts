@@ -281,6 +281,34 @@ describe('the shared rate-limit store on disk', () => {
     await emptiedWindow(m);
     expect(existsSync(temp)).toBe(false);
   });
+  it('reads a log rewritten with the same inode, size and times (a file system of whole-second times), not the older one it read before', async () => {
+    const m = machine();
+    mkdirSync(m.folder, { recursive: true, mode: 0o700 });
+    const path = join(m.folder, `${process.pid}-0123456789ab.json`);
+    const at = m.clock.now() - 1_000;
+    const log = (remaining: number) =>
+      JSON.stringify({
+        version: 1,
+        pid: process.pid,
+        writtenAt: at,
+        requests: [{ seq: 1, sentAt: at - 20, doneAt: at, limit: 20, remaining, reset: 30 }],
+      });
+    // Times of whole seconds, as ext3, HFS+ or FAT keep them: the rewrite keeps them all.
+    const second = Math.floor(Date.now() / 1000);
+    writeFileSync(path, log(9), { mode: 0o600 });
+    utimesSync(path, second, second);
+    const reader = m.store()!;
+    const remaining = () => reader.read().flatMap((l) => l.requests.map((r) => r.remaining));
+    expect(remaining()).toEqual([9]);
+    const before = statSync(path);
+    writeFileSync(path, log(0));
+    utimesSync(path, second, second);
+    const after = statSync(path);
+    expect([after.ino, after.mtimeMs, after.size]).toEqual([before.ino, before.mtimeMs, before.size]);
+    // The other process's newest answer: its window is empty.
+    expect(remaining()).toEqual([0]);
+  });
+
   it(`sweeps every key's folder over a few runs, past the ${SHARED_FILES_MAX} one run looks at`, async () => {
     const m = machine();
     const ended = Number(
