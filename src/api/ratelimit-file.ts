@@ -28,7 +28,7 @@ import { z } from 'zod';
 import { writeFileAtomicSync } from '../shared/atomic-file.js';
 import type { Clock } from '../shared/clock.js';
 import { isAlive } from '../shared/process-alive.js';
-import { SHARED_LOG_MAX, type SharedLog, type SharedReports } from './ratelimit-shared.js';
+import { refilledAt, SHARED_LOG_MAX, type SharedLog, type SharedReports } from './ratelimit-shared.js';
 
 /** A log of SHARED_LOG_MAX requests, each under ~150 bytes as JSON. */
 export const SHARED_FILE_MAX_BYTES = 256 * 1024;
@@ -164,17 +164,9 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') trouble(err);
         return [];
       }
-      const logs: SharedLog[] = [];
-      const now = options.clock.now();
-      for (const file of names) {
-        if (logs.length >= SHARED_FILES_MAX) break;
-        if (file === name || file.startsWith('.') || !file.endsWith('.json')) continue;
-        const path = join(folder, file);
-        const log = readLog(path, uid, now, cache.get(file), (entry) => cache.set(file, entry));
-        if (log) logs.push(log);
-      }
-      for (const file of cache.keys()) if (!names.includes(file)) cache.delete(file);
-      others = logs.length > 0;
+      const logs = readLogs(folder, names, name, uid, options.clock.now(), cache);
+      // An ended command's log is read, but nobody decides beside it.
+      others = logs.some((log) => log.alive);
       if (!others) busySince = undefined; // alone: a lock seen later is a new turn's
       return logs;
     },
@@ -197,7 +189,8 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
         // one that was alone decides without the lock, sees it at its next look, and then takes it.
         if (!shown) {
           shown = true;
-          if (this.read().length === 0) return true;
+          this.read();
+          if (!others) return true;
           writeLog(JSON.stringify(emptyLog()));
           return false;
         }
@@ -263,8 +256,8 @@ function makeFolder(folder: string, dataDir: string, uid: number): boolean {
   return true;
 }
 
-/** A log as read, with its writer's process and when it was written. */
-type Log = SharedLog & { pid: number; writtenAt: number };
+/** A log as read, with its writer's process, when it was written, and whether that process still runs. */
+type Log = SharedLog & { pid: number; writtenAt: number; alive?: boolean };
 /** In `ratelimit/`: the last key folder the previous sweep looked at (the next starts after it). */
 const SWEEP_CURSOR = '.swept-last';
 /**
@@ -275,7 +268,7 @@ const SWEEP_CURSOR = '.swept-last';
  * by a live log or a left lock, were the only ones ever looked at). A log's name starts with its
  * writer's process ID.
  */
-function sweep(root: string, uid: number): void {
+function sweep(root: string, uid: number, now = Date.now()): void {
   try {
     const stat = lstatSync(root);
     if (!stat.isDirectory()) return;
@@ -289,7 +282,7 @@ function sweep(root: string, uid: number): void {
     const after = many && ours ? readCursor(cursor) : undefined;
     const start = Math.max(0, after === undefined ? 0 : dirs.findIndex((d) => d > after));
     const turn = [...dirs.slice(start), ...dirs.slice(0, start)].slice(0, SHARED_FILES_MAX);
-    for (const dir of turn) sweepFolder(join(root, dir), uid);
+    for (const dir of turn) sweepFolder(join(root, dir), uid, now);
     if (many && ours) writeFileAtomicSync(cursor, turn.at(-1)!, FILE_MODE);
   } catch {
     // Only tidiness is lost.
@@ -312,14 +305,17 @@ function readCursor(path: string): string | undefined {
 }
 
 /** One key's folder: the logs (and temp files) of ended writers removed, the folder too when left empty. */
-function sweepFolder(folder: string, uid: number): void {
+function sweepFolder(folder: string, uid: number, now: number): void {
   try {
     if (!lstatSync(folder).isDirectory()) return;
     for (const file of readdirSync(folder).slice(0, SHARED_FILES_MAX)) {
       // A log (<pid>-<hex>.json), or the temp file of a writer killed mid-write (.<log>.<pid>.<hex>.tmp).
       const pid = /^\.?(\d+)-[0-9a-f]+\.json(?:\.\d+\.[0-9a-f]+\.tmp)?$/.exec(file)?.[1];
       const path = join(folder, file);
-      if (pid && !isAlive(Number(pid)) && lstatSync(path).uid === uid) unlinkSync(path);
+      const stat = pid ? lstatSync(path) : undefined;
+      // An ended command's log is of use to the next until its windows refill (fresh()): at most an hour.
+      if (stat && !isAlive(Number(pid)) && stat.uid === uid && now - stat.mtimeMs > FORGOTTEN_MS)
+        unlinkSync(path);
     }
     if (readdirSync(folder).length === 0) rmdirSync(folder);
   } catch {
@@ -337,6 +333,26 @@ function sweepFolder(folder: string, uid: number): void {
 type Cached = { ino: number; mtimeMs: number; ctimeMs: number; size: number; settled: boolean; log?: Log };
 /** How long a file must have been still for its read to be remembered (FAT's mtimes: 2 s). */
 const SETTLED_MS = 3000;
+
+/** The logs of the folder's files `names` but `own` (SHARED_FILES_MAX at most), `cache` kept to those files. */
+function readLogs(
+  folder: string,
+  names: string[],
+  own: string,
+  uid: number,
+  now: number,
+  cache: Map<string, Cached>,
+) {
+  const logs: Log[] = [];
+  for (const file of names) {
+    if (logs.length >= SHARED_FILES_MAX) break;
+    if (file === own || file.startsWith('.') || !file.endsWith('.json')) continue;
+    const log = readLog(join(folder, file), uid, now, cache.get(file), (entry) => cache.set(file, entry));
+    if (log) logs.push(log);
+  }
+  for (const file of cache.keys()) if (!names.includes(file)) cache.delete(file);
+  return logs;
+}
 
 /**
  * One limiter's log, or undefined when it is not to be trusted (a link, another user's, readable by
@@ -393,11 +409,21 @@ function readLog(
   }
 }
 
-/** The log, unless its writer has ended or it is long forgotten: then the file goes. */
+/**
+ * The log, while it says something: its writer runs and it is not long forgotten, or its writer has
+ * ended and one of its answers names a window that has not refilled yet (the next command of a shell
+ * loop or a cron job then waits for that refill instead of sending blind into it); its requests left
+ * unanswered are over. Else the file goes.
+ */
 function fresh(path: string, log: Log | undefined, now: number): Log | undefined {
   if (!log) return undefined;
-  const forgotten = now - log.writtenAt > FORGOTTEN_MS && log.requests.every((r) => r.doneAt !== undefined);
-  if (isAlive(log.pid) && !forgotten) return log;
+  if (isAlive(log.pid)) {
+    const forgotten = now - log.writtenAt > FORGOTTEN_MS && log.requests.every((r) => r.doneAt !== undefined);
+    if (!forgotten) return { ...log, alive: true };
+  } else {
+    const answered = log.requests.filter((r) => r.doneAt !== undefined);
+    if (answered.some((r) => refilledAt(r) > now)) return { ...log, requests: answered, alive: false };
+  }
   try {
     unlinkSync(path);
   } catch {}

@@ -189,9 +189,18 @@ export class Sharing {
  */
 function stillCounts(r: SharedRequest, now: number, longest: number): boolean {
   if (r.doneAt === undefined) return true;
-  // At most an hour: a report's Reset is the server's word, and no window of the spec is that long.
-  const refill = r.doneAt + 1000 * Math.min(3600, Math.max(r.reset ?? 0, r.retryAfter ?? 0));
-  return now - r.doneAt <= longest || refill > now;
+  return now - r.doneAt <= longest || refilledAt(r) > now;
+}
+
+/**
+ * When the window an answered request's report named has refilled (ms; never while unanswered), as the report says (its
+ * Reset, a 429's Retry-After). At most an hour: a report's Reset is the server's word, and no window
+ * of the spec is that long.
+ */
+export function refilledAt(r: SharedRequest): number {
+  return (
+    (r.doneAt ?? Number.POSITIVE_INFINITY) + 1000 * Math.min(3600, Math.max(r.reset ?? 0, r.retryAfter ?? 0))
+  );
 }
 
 /** A store in memory: limiters of one process (the simulation, tests) share it, each with its own handle. */

@@ -148,15 +148,55 @@ describe('the shared rate-limit store on disk', () => {
     ).toBe(0);
   });
 
-  it('removes the log of a process that has ended, and its requests hold nobody', async () => {
-    const m = machine();
-    await emptiedWindow(m);
+  /** The first process's log, as if written by a process that has ended since (a shell loop's last command). */
+  function endedWriter(m: ReturnType<typeof machine>, change = (log: { requests: object[] }) => log) {
     const [file] = readdirSync(m.folder);
     const path = join(m.folder, file!);
     const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
-    writeFileSync(path, readFileSync(path, 'utf8').replace(`"pid":${process.pid}`, `"pid":${ended.stdout}`));
+    const log = JSON.parse(readFileSync(path, 'utf8'));
+    writeFileSync(path, JSON.stringify(change({ ...log, pid: Number(ended.stdout) })));
+    return path;
+  }
+
+  it("holds the next command with an ended one's answers until their window refills, then removes its log", async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    const path = endedWriter(m);
+    // The next command of a shell loop waits for the refill the ended one heard of, not a 429.
+    const asked = m.clock.now();
+    const next = tracked(m.limiter().acquire());
+    await m.clock.advance(10_000);
+    expect(next.settled).toBe(false);
+    expect(existsSync(path)).toBe(true);
+    await m.clock.settle(next.promise);
+    expect(m.clock.now() - asked).toBeGreaterThanOrEqual(30_000 - 20 - 20);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it("an ended command's requests left unanswered hold nobody, and its log is no other to decide beside", async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    const path = endedWriter(m, (log) => ({
+      ...log,
+      requests: log.requests.map((r) => ({
+        ...r,
+        doneAt: undefined,
+        limit: undefined,
+        remaining: undefined,
+        reset: undefined,
+      })),
+    }));
     expect(await firstWait(m)).toBe(0);
     expect(existsSync(path)).toBe(false);
+    // With an answer that leaves room, the next command goes at once: no lock, no newcomer's look.
+    const m2 = machine();
+    const first = m2.limiter();
+    const t = await first.acquire();
+    await m2.clock.advance(20);
+    first.observe(t, { limit: 20, remaining: 12, reset: 30 });
+    endedWriter(m2);
+    expect(await firstWait(m2)).toBe(0);
+    expect(existsSync(join(m2.folder, '.lock'))).toBe(false);
   });
 
   it('a folder it cannot use loses the sharing, never a request', async () => {
@@ -177,8 +217,15 @@ describe('the shared rate-limit store on disk', () => {
     const old = sharedFolder(m.dataDir, 'http://127.0.0.1:1', 'an old key');
     mkdirSync(old, { recursive: true, mode: 0o700 });
     writeFileSync(join(old, `${ended}-0123456789ab.json`), '{}', { mode: 0o600 });
+    const hoursAgo = (Date.now() - 2 * 3_600_000) / 1000;
+    utimesSync(join(old, `${ended}-0123456789ab.json`), hoursAgo, hoursAgo);
+    // An ended command's log of a minute ago may still hold the next one on that key: it stays.
+    const recent = sharedFolder(m.dataDir, 'http://127.0.0.1:2', 'a key in use');
+    mkdirSync(recent, { recursive: true, mode: 0o700 });
+    writeFileSync(join(recent, `${ended}-0123456789ab.json`), '{}', { mode: 0o600 });
     await emptiedWindow(m);
     expect(existsSync(old)).toBe(false);
+    expect(readdirSync(recent)).toHaveLength(1);
     expect(readdirSync(m.folder)).toHaveLength(1);
   });
 
@@ -278,6 +325,8 @@ describe('the shared rate-limit store on disk', () => {
     mkdirSync(m.folder, { recursive: true, mode: 0o700 });
     const temp = join(m.folder, `.${ended}-0123456789ab.json.${ended}.00112233aabb.tmp`);
     writeFileSync(temp, '{', { mode: 0o600 });
+    const hoursAgo = (Date.now() - 2 * 3_600_000) / 1000;
+    utimesSync(temp, hoursAgo, hoursAgo);
     await emptiedWindow(m);
     expect(existsSync(temp)).toBe(false);
   });
@@ -322,6 +371,9 @@ describe('the shared rate-limit store on disk', () => {
       writeFileSync(join(folder, `${process.pid}-0123456789ab.json`), '{}', { mode: 0o600 });
       dead.push(join(folder, `${ended}-0123456789ab.json`));
       writeFileSync(dead.at(-1)!, '{}', { mode: 0o600 });
+      // Written over an hour ago: no answer of it can still hold the next command.
+      const hoursAgo = (Date.now() - 2 * 3_600_000) / 1000;
+      utimesSync(dead.at(-1)!, hoursAgo, hoursAgo);
     }
     const left = () => dead.filter((path) => existsSync(path)).length;
     const sweptByRun: number[] = [];
