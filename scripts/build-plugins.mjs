@@ -187,6 +187,7 @@ export const undiciWithoutHttp = {
           contents: text.replace(
             from,
             // node's default (16 KiB) unless the option was given on the command line or in NODE_OPTIONS.
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: source text for the bundle, its template read there
             "const http = /max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http') : { maxHeaderSize: 16384 }",
           ),
           loader: 'js',
