@@ -205,12 +205,14 @@ const ENTRY_ROUNDS = 200;
 /**
  * `copy` (changed in place) within `room` where cutting strings could not bring it (a meeting of
  * thousands of attendees, an object of thousands of keys: 100,000 tokens sent for a bound of
- * 20,000): the array or object of the most entries keeps as many as fit and ends with one saying
- * how many were left out; then the next, until it fits. Each round that does not make it fit cuts
- * a list of 2 entries or more to its mark alone (1 entry, never cut again), so the rounds end; past
- * ENTRY_ROUNDS, or with no list left to cut (a huge key), dropLargest.
+ * 20,000). First an entry that alone passes the room (a huge key, at any depth) is left out where
+ * it is, its siblings kept (dropOversized). Then the array or object of the most entries keeps as
+ * many as fit and ends with one saying how many were left out; then the next, until it fits. Each
+ * round that does not make it fit cuts a list of 2 entries or more to its mark alone (1 entry,
+ * never cut again), so the rounds end; past ENTRY_ROUNDS, or with no list left to cut, dropLargest.
  */
 function cutEntries(copy: unknown, room: number): unknown {
+  dropOversized(copy, room);
   let cost = jsonCost(copy);
   for (let round = 0; cost > room && round < ENTRY_ROUNDS; round++) {
     let largest: unknown[] | Record<string, unknown> | undefined;
@@ -247,35 +249,125 @@ function cutEntries(copy: unknown, room: number): unknown {
   return cost > room ? dropLargest(copy, room) : copy;
 }
 
+/** An array or object: what entries are left out of. */
+type List = unknown[] | Record<string, unknown>;
+const isList = (v: unknown): v is List => typeof v === 'object' && v !== null;
+/** A list's entries: an array's values, an object's [key, value] pairs (a key costs as its value does). */
+const entriesOf = (list: List): unknown[] => (Array.isArray(list) ? [...list] : Object.entries(list));
+const entryValue = (list: List, entry: unknown): unknown =>
+  Array.isArray(list) ? entry : (entry as [string, unknown])[1];
+
+/** Levels the walk down an item goes at most: past the API's depth bound (256: a body is cut there). */
+const DROP_DEPTH = 300;
+/** Rounds of dropOversized and dropLargest at most (each a walk down and a few measures). */
+const DROP_ROUNDS = 64;
+
 /**
- * The last resort, where cutting lists could not bring `copy` within `room` (an entry whose key is
- * huge: keys are never cut; more lists than ENTRY_ROUNDS): the item's largest entries left out,
- * largest first, as few as make it fit, and a last entry saying how many.
+ * Where to leave entries out of `copy`: from the top, down into the largest entry while it alone
+ * passes `room` and its value is a list that alone passes it too (cutting inside it can make it
+ * fit); the list reached, its entries, their costs and its largest. A loop, not a recursion:
+ * item values are server text.
+ */
+function deepestOver(copy: List, room: number) {
+  const cost = listCosts();
+  let list = copy;
+  for (let depth = 0; ; depth++) {
+    const entries = entriesOf(list);
+    const costs = entries.map((e) =>
+      Array.isArray(list) ? cost(e) : entryCost(e as [string, unknown], cost),
+    );
+    let largest = 0;
+    for (let i = 1; i < costs.length; i++) if (costs[i]! > costs[largest]!) largest = i;
+    const inner = entries.length > 0 ? entryValue(list, entries[largest]) : undefined;
+    if (depth >= DROP_DEPTH || !(costs[largest]! > room) || !isList(inner) || cost(inner) <= room)
+      return { list, entries, costs, largest };
+    list = inner;
+  }
+}
+
+/** What an object's entry costs: its key, a colon, its value. */
+const entryCost = ([key, value]: [string, unknown], cost: (v: unknown) => number) =>
+  jsonCost(key) + 1 + cost(value);
+
+/**
+ * About what a value's JSON costs, each list measured once (the walk down measures every level's
+ * entries: measuring each whole, a huge key 256 levels down was estimated 256 times, 17 s), as the
+ * sum of its parts; only to choose where to cut, the fit itself is measured whole. Past DROP_DEPTH
+ * levels a value is measured whole (no deeper recursion).
+ */
+function listCosts(): (v: unknown) => number {
+  const known = new WeakMap<object, number>();
+  const cost = (v: unknown, depth = 0): number => {
+    if (!isList(v) || depth >= DROP_DEPTH) return jsonCost(v);
+    let sum = known.get(v);
+    if (sum !== undefined) return sum;
+    sum = 2;
+    if (Array.isArray(v)) for (const x of v) sum += cost(x, depth + 1) + 1;
+    else for (const [k, x] of Object.entries(v)) sum += jsonCost(k) + 2 + cost(x, depth + 1);
+    known.set(v, sum);
+    return sum;
+  };
+  return cost;
+}
+
+/**
+ * Entries of `copy` (changed in place) that alone pass `room` and cannot be cut inside (an entry of
+ * a huge key; keys are never cut), each left out at the depth it is at: the entries beside it, at
+ * every level, stay. Cutting the list of the most entries first (the meeting's own fields) left out
+ * every field after the one that held it.
+ */
+function dropOversized(copy: unknown, room: number): void {
+  for (let round = 0; round < DROP_ROUNDS && isList(copy); round++) {
+    const { list, entries, costs, largest } = deepestOver(copy, room);
+    if (!(costs[largest]! > room)) return;
+    dropEntries(list, entries, new Set([largest]));
+  }
+}
+
+/**
+ * The last resort, where cutting lists could not bring `copy` within `room` (more lists than
+ * ENTRY_ROUNDS): at the deepest list where the excess lies (deepestOver), its largest entries left
+ * out, largest first, as few as make it fit, and its last entry saying how many; again where that
+ * was not enough.
  */
 function dropLargest(copy: unknown, room: number): unknown {
-  if (!copy || typeof copy !== 'object') return copy;
-  const list = copy as unknown[] | Record<string, unknown>;
-  const entries: unknown[] = Array.isArray(list) ? [...list] : Object.entries(list);
-  const costs = entries.map((e) => jsonCost(e));
-  const largestFirst = entries.map((_, i) => i).sort((a, b) => costs[b]! - costs[a]!);
-  const drop = (d: number) => {
-    const out = new Set(largestFirst.slice(0, d));
-    setEntries(
-      list,
-      entries.filter((_, i) => !out.has(i)),
-      d,
-    );
-  };
-  let lo = 1;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    drop(mid);
-    if (jsonCost(copy) <= room) hi = mid;
-    else lo = mid + 1;
+  for (let round = 0; round < DROP_ROUNDS && isList(copy) && jsonCost(copy) > room; round++) {
+    const { list, entries, costs } = deepestOver(copy, room);
+    if (entries.length === 0) break;
+    const largestFirst = entries.map((_, i) => i).sort((a, b) => costs[b]! - costs[a]!);
+    const drop = (d: number) => dropEntries(list, entries, new Set(largestFirst.slice(0, d)));
+    let lo = 1;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      drop(mid);
+      if (jsonCost(copy) <= room) hi = mid;
+      else lo = mid + 1;
+    }
+    drop(lo);
   }
-  drop(lo);
   return copy;
+}
+
+/** `list` (changed in place) without the `out` of its `entries`; its mark counts them with those it had left out before. */
+function dropEntries(list: List, entries: unknown[], out: Set<number>): void {
+  let left = 0;
+  const kept = entries.filter((e, i) => {
+    const marked = leftOutBy(list, e);
+    if (marked !== undefined || out.has(i)) left += marked ?? 1;
+    return marked === undefined && !out.has(i);
+  });
+  setEntries(list, kept, left);
+}
+
+/** How many entries `entry` says were left out, if it is a list's mark (setEntries), else undefined. */
+function leftOutBy(list: List, entry: unknown): number | undefined {
+  const text = Array.isArray(list)
+    ? /^…\[cut: ([\d,]+) more\]$/.exec(String(entry))?.[1]
+    : (entry as [string, unknown])[0] === '…[cut]'
+      ? /^([\d,]+) more$/.exec(String((entry as [string, unknown])[1]))?.[1]
+      : undefined;
+  return text === undefined ? undefined : Number(text.replaceAll(',', ''));
 }
 
 /** `list` (changed in place) holding `kept` of its entries, in order, and one saying `left` more were left out. */

@@ -171,18 +171,32 @@ describe('shortenStrings: the bound is a bound, whatever the shape', () => {
     expect(cut.list39).toEqual(value.list39);
   });
 
-  it('an entry whose key is huge: the entry is left out, said so, the rest kept', () => {
+  it('an entry whose key is huge: the entry is left out where it is, said so, the rest kept', () => {
     const huge = 'k'.repeat(200_000);
     const nested = { id: 'm1', extra: { [huge]: true } };
     const cut = shortenStrings(nested, ITEMS_BOUND);
     expect(jsonCost(cut)).toBeLessThanOrEqual(ITEMS_BOUND);
-    expect(cut).toEqual({ id: 'm1', '…[cut]': '1 more' });
+    expect(cut).toEqual({ id: 'm1', extra: { '…[cut]': '1 more' } });
 
     // The item's only entry: the item is its mark.
     const alone = shortenStrings({ [huge]: { [huge]: 1 } }, ITEMS_BOUND);
     expect(alone).toEqual({ '…[cut]': '1 more' });
     const r = takePage([{ [huge]: 1 }], 0, 10, (i) => i, shortenStrings);
     expect(jsonCost(r.page[0]) + 1).toBeLessThanOrEqual(ITEMS_BOUND);
+  });
+
+  it('a huge key 255 levels down (as deep as a body may nest): left out there, every level beside it kept', () => {
+    type Level = { inner: Level | Record<string, unknown>; side: number };
+    let deep: Level | Record<string, unknown> = { ['k'.repeat(500_000)]: 1, small: 's' };
+    for (let i = 0; i < 255; i++) deep = { inner: deep, side: i };
+    const cut = shortenStrings(deep, ITEMS_BOUND);
+    expect(jsonCost(cut)).toBeLessThanOrEqual(ITEMS_BOUND);
+    let level = cut as Level;
+    for (let i = 254; i >= 0; i--) {
+      expect(level.side).toBe(i);
+      level = level.inner as Level;
+    }
+    expect(level).toEqual({ small: 's', '…[cut]': '1 more' });
   });
 });
 
