@@ -85,6 +85,8 @@ export const isIndex = (n: unknown): n is number => Number.isSafeInteger(n) && (
 export interface CutAnywhere {
   minRoom: number;
   maxRoom: number;
+  /** What the page's items may take (default ITEMS_BOUND): less where the result holds more beside them (sql's column names). */
+  bound?: number;
 }
 
 /**
@@ -111,6 +113,7 @@ export function takePage<T, U>(
   let last: T | undefined;
   let used = 0;
   let index = 0;
+  const bound = cutAnywhere?.bound ?? ITEMS_BOUND;
   const ended = (more: boolean) => ({ page, more, next: offset + page.length, last, shortened });
   const it = items[Symbol.iterator]();
   try {
@@ -121,11 +124,11 @@ export function takePage<T, U>(
       // Shortening the item never lengthens what is beside it (a link's name is a label).
       const outside = beside(item);
       let size = jsonCost(item) + 1 + outside;
-      const room = ITEMS_BOUND - used;
+      const room = bound - used;
       if (size > room) {
         if (cutAnywhere) {
           // One that fits a page alone is not cut: it comes whole on a page of its own.
-          if (size <= ITEMS_BOUND || room < cutAnywhere.minRoom) return ended(true);
+          if (size <= bound || room < cutAnywhere.minRoom) return ended(true);
           item = shorten(item, Math.min(room, cutAnywhere.maxRoom) - 1 - outside);
           size = jsonCost(item) + 1 + outside;
           if (size > room) return ended(true);

@@ -161,6 +161,29 @@ describe('the sql tool and a row too wide to send whole', () => {
   }, 60_000);
 });
 
+describe('the sql tool and a row of 2,000 columns (the most SQLite allows) of long names and values', () => {
+  it('stays within the bound, the column names, the cut cells and the note included', async () => {
+    const c = await server(20_000);
+    const name = (i: number) => `a column with a long and descriptive name, number ${i}`;
+    const cells = Array.from({ length: 2_000 }, (_, i) => `printf('%0200d', ${i}) AS "${name(i)}"`);
+    const r = await c.call('sql', { query: `SELECT ${cells.join(', ')}` });
+    expect(r.isError, r.text).toBe(false);
+    expect(realTokens(r.text)).toBeLessThanOrEqual(20_000);
+    expect(r.data.truncated).toBe(true);
+    const row = r.data.rows[0] as Record<string, string>;
+    const kept = Object.keys(row).filter((k) => k !== '…[cut]');
+    expect(kept.length).toBeGreaterThan(10);
+    // The columns left out are said once, as a count, not each.
+    expect(row['…[cut]']).toBe(`${(2_000 - kept.length).toLocaleString('en')} more`);
+    expect(r.data.note).toContain(`row 0: ${2_000 - kept.length} of its 2000 columns`);
+    // The names: the first ones, and how many more.
+    const columns = r.data.columns as string[];
+    expect(columns.slice(0, 3)).toEqual([name(0), name(1), name(2)]);
+    expect(columns.at(-1)).toMatch(/^…\[cut: [\d,]+ more\]$/);
+    for (const cell of r.data.cut ?? []) expect(row).toHaveProperty([cell.column]);
+  }, 60_000);
+});
+
 describe('the sql tool and rows left out by the size bound', () => {
   it('says how many rows came and from which to read on, and that OFFSET gives the next ones', async () => {
     const c = await server(20_000);

@@ -58,10 +58,18 @@ const MIN_CUT_ROOM = 2_000;
 /** The most a row alone past the bound is cut to: a quarter of a page, leaving room for the rows after it. */
 const CUT_ROOM = Math.floor(ITEMS_BOUND / 4);
 
-/** Cut cells (and rows that lost columns) named at most: `cut` and the note are outside the page's measure. */
+/** Cut cells (and rows that lost columns) named at most. */
 const CUT_LISTED = 10;
-/** Characters of a column's name in `cut` (a name is the statement's, of any length). */
+/**
+ * What `cut` may take (tokens). It and the note come after the page is measured, within the 1,000
+ * tokens the page's items leave of the bound (the note's parts are a few sentences, its rows at
+ * most CUT_LISTED); a cell's column name is the statement's, of any length and any characters.
+ */
+const CUT_LIST_ROOM = 300;
+/** Characters of a column's name in `cut`. */
 const SHORT_COLUMN = 64;
+/** What the column names may take (tokens): 2,000 long names (SQLite's most) were 26,000 tokens, beside the page. */
+const COLUMNS_ROOM = CUT_ROOM;
 
 /** A cell cut to fit: its row (0-based, in `rows`), column, and the whole value's length. */
 interface CutCell {
@@ -71,16 +79,19 @@ interface CutCell {
 }
 
 /**
- * The result of the rows read: those that fit in the bound, in order (takePage). A row that alone passes it (a whole transcript's JSON)
- * is kept, its long values cut to the room left (a quarter of a page at most) and each cut cell
- * named with its whole length: the statement has no next page, so a row left out would be lost to
- * the assistant. A row past the room left that would fit alone ends the page, and the note says
- * from which row to read on.
+ * The result of the rows read: those that fit in the bound, in order (takePage), beside the column
+ * names (the first ones, within COLUMNS_ROOM, and how many more). A row that alone passes it (a
+ * whole transcript's JSON) is kept, its long values cut to the room left (a quarter of a page at
+ * most) and each cut cell named with its whole length: the statement has no next page, so a row
+ * left out would be lost to the assistant. A row past the room left that would fit alone ends the
+ * page, and the note says from which row to read on.
  */
 function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
+  const names = jsonCost(columns) > COLUMNS_ROOM ? shortenStrings(columns, COLUMNS_ROOM) : columns;
   const { page, shortened } = takePage(read, 0, read.length, exactValues, shortenStrings, {
     minRoom: MIN_CUT_ROOM,
     maxRoom: CUT_ROOM,
+    bound: ITEMS_BOUND - jsonCost(names),
   });
   const cut: CutCell[] = [];
   const narrowed: string[] = [];
@@ -98,18 +109,26 @@ function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
   }
   const leftBySize = page.length < read.length || stop === 'size';
   const result: Obj = {
-    columns,
+    columns: names,
     rows: page,
-    truncated: leftBySize || stop === 'limit' || cut.length > 0 || narrowed.length > 0,
+    truncated: leftBySize || stop === 'limit' || cut.length > 0 || narrowed.length > 0 || names !== columns,
   };
   const notes: string[] = [];
-  if (cut.length > 0) {
-    // Outside the page's measure: a few cells, each column named by at most SHORT_COLUMN characters.
-    result.cut = cut
-      .slice(0, CUT_LISTED)
-      .map((c) => (c.column.length > SHORT_COLUMN ? { ...c, column: cutString(c.column, SHORT_COLUMN) } : c));
+  if (names !== columns)
     notes.push(
-      `a value too long to send whole was cut (it ends with …[cut]; cut names its row, column and whole length${cut.length > CUT_LISTED ? `, the first ${CUT_LISTED} of ${cut.length} cut cells` : ''}): select it in pieces with substr(column, start, length)`,
+      'columns was cut to fit (its "…[cut" entries say what was left out): each row names its columns',
+    );
+  if (cut.length > 0) {
+    const listed = firstWithin(
+      cut.slice(0, CUT_LISTED).map((c) => ({
+        ...c,
+        column: c.column.length > SHORT_COLUMN ? cutString(c.column, SHORT_COLUMN) : c.column,
+      })),
+      CUT_LIST_ROOM,
+    );
+    result.cut = listed;
+    notes.push(
+      `a value too long to send whole was cut (it ends with …[cut]; cut names its row, column and whole length${cut.length > listed.length ? `, the first ${listed.length} of ${cut.length} cut cells` : ''}): select it in pieces with substr(column, start, length)`,
     );
   }
   if (narrowed.length > 0) {
@@ -124,6 +143,18 @@ function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
   }
   if (notes.length > 0) result.note = notes.join('; ');
   return result;
+}
+
+/** The first of `items` whose JSON, together, costs at most `tokens`. */
+function firstWithin<T>(items: T[], tokens: number): T[] {
+  let used = 0;
+  const taken: T[] = [];
+  for (const item of items) {
+    used += jsonCost(item) + 1;
+    if (used > tokens) break;
+    taken.push(item);
+  }
+  return taken;
 }
 
 /** A cell's length in characters (a BLOB's: its base64 text), to tell a cut one. */
