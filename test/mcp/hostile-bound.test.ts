@@ -283,13 +283,15 @@ describe('hostile text: every tool within the bound, an item cut to fit keeps mo
     expect(text).toMatch(/\[notes shortened: the first [\d,]+ of [\d,]+ characters/);
   });
 
-  it('get_meeting: a key of 2 MB two levels down is left out there, the small entries beside it at every level kept', async ({
+  it('get_meeting: a key of 2 MB two levels down is left out there, the entries beside it at every level kept whole', async ({
     m,
     c,
   }) => {
     const id = m.sandbox.snapshot().meetings[6]!.id as string;
     // Keys are never cut: only leaving the entry out brings the meeting within the bound.
-    const meta = { notes: { ['k'.repeat(2_000_000)]: 1, small: 'stays' }, keep: 'beside it' };
+    // Beside it, a text of 600 words: it fits, and is not cut for the key's sake either.
+    const beside = 'the budget is approved '.repeat(150);
+    const meta = { notes: { ['k'.repeat(2_000_000)]: 1, small: 'stays' }, keep: beside };
     updateMirror(
       m.dataDir,
       "UPDATE meetings SET json = json_set(json, '$.meta', json(?), '$.after', 'after it') WHERE id = ?",
@@ -300,7 +302,7 @@ describe('hostile text: every tool within the bound, an item cut to fit keeps mo
       const { data } = await bounded(c, 'get_meeting', { id });
       expect(data.truncated).toBe(true);
       expect(data.meeting.id).toBe(id);
-      expect(data.meeting.meta).toEqual({ notes: { small: 'stays', '…[cut]': '1 more' }, keep: 'beside it' });
+      expect(data.meeting.meta).toEqual({ notes: { small: 'stays', '…[cut]': '1 more' }, keep: beside });
       expect(data.meeting.after).toBe('after it');
     } finally {
       updateMirror(
