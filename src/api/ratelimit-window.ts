@@ -140,6 +140,21 @@ export function firstShowsOthers(
   return windows.size === 0 && limit !== undefined && limit - remaining > sent - (refused ? 1 : 0);
 }
 
+/**
+ * Slots of `w` ours leave to another client that surely shares the key: the last one (its next
+ * request), and one more where a longer window needs no more than the rest of each of `w`'s periods
+ * (3 a second beside the Free plan's 20 a minute), which costs nothing there: a new process's first
+ * request, sent blind, then finds room (cron starts one as the run before ends, whose last request
+ * had taken the last slot). A longer window's rate is bounded by its longest Reset less the second of
+ * its rounding, not by a guessed period; a per-second key of a longer window's allowance is its last second.
+ */
+export function leftToOthers(w: Window, windows: Map<string, Window>): number {
+  if (!w.limit || windows.has(windowKey(w.limit, Number.POSITIVE_INFINITY))) return 1;
+  const longer = [...windows.values()].filter((x) => x.limit && (x.longestResetMs ?? 0) > periodMs(w) + 1000);
+  const need = (x: Window) => (x.limit! * periodMs(w)) / (x.longestResetMs! - 1000);
+  return longer.some((x) => need(x) <= w.limit! - 2) ? 2 : 1;
+}
+
 /** Requests of `sent` the report of request `seq` does not count: sent after it, or still in flight. */
 export function used(sent: readonly Sent[], seq: number): number {
   return sent.filter((s) => !s.refused && (s.doneStep === undefined || s.seq > seq)).length;

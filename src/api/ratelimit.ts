@@ -219,13 +219,13 @@ export class RateLimiter {
       // Maybe another client: a refilled window's first request goes alone, to hear what others left.
       if (this.others !== 'none' && w.resetAt === undefined && inFlight)
         return { ms: undefined, reason: 'window' };
-      // Surely another: a window's last slot is left to it, whose requests since the report are unseen
-      // (both taking it is a 429), unless ours spread the binding window's allowance, which leaves it
-      // room; one unreported since its refill has at most the newest report's share.
+      // Surely another: a window's last slot is left to it (and a newcomer's, leftToOthers), whose requests
+      // since the report are unseen (both taking it is a 429), unless ours spread the binding window's
+      // allowance, which leaves it room; one unreported since its refill has at most the newest report's share.
       const cap = this.others === 'sure' ? shareCap(w, this.share, now) : undefined;
       const counted = this.usedSince(w.seq) + win.unplaced(this.sent, w);
       const left = Math.min(w.remaining - counted, cap ? cap.left - this.usedSince(cap.seq) : Infinity);
-      const full = left <= (this.others === 'sure' && !spread ? 1 : 0);
+      const full = left <= (this.others === 'sure' && !spread ? win.leftToOthers(w, this.windows) : 0);
       const spreadAt = w === spread ? win.spreadAt(w, counted, burst) : undefined;
       if (!full && (spreadAt === undefined || spreadAt <= now)) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.

@@ -390,6 +390,29 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(clock.sleeps[0]).toBeGreaterThan(39_000);
   });
 
+  /** With another client shown (a first report of 12 left of 20, Reset `resetS`), how long after a per-second window's first report (2 of 3 left) the next request goes. */
+  async function besideAnother(resetS: number) {
+    const { clock, limiter, answer } = answering();
+    await answer({ limit: 20, remaining: 12, reset: resetS });
+    const b = await answer({ limit: 3, remaining: 2, reset: 1 });
+    const next = await limiter.acquire();
+    return { waited: next.at! - b.at!, clock };
+  }
+
+  it("leaves a per-second window two slots, not one, beside another client where the minute window needs less than the rest (a new process's blind first request finds room)", async () => {
+    // Free plan: 20 a minute need a third of a request a second; ours take 1 of each second's 3,
+    // the other client 1, and a newcomer (cron starts one as the run before ends) the third.
+    const { waited } = await besideAnother(54);
+    expect(waited).toBeGreaterThanOrEqual(900);
+  });
+
+  it('leaves a per-second window only its last slot where the longer window needs more (20 in 10 s: 2 a second)', async () => {
+    // A window named only 8 s before its end is not taken for a minute: its rate is bounded by its Reset.
+    const { waited, clock } = await besideAnother(8);
+    expect(waited).toBeLessThan(100);
+    expect(clock.sleeps).toEqual([]);
+  });
+
   it("takes a refused first request's count for another client's: the server counted none of ours", async () => {
     // A new process's first request meets a full minute window (429, 0 of 20 left). After the pause,
     // ours alone take 19 of the refilled window; the last is left to the other client.
