@@ -23,7 +23,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../shared/atomic-file.js';
 import type { Clock } from '../shared/clock.js';
@@ -32,8 +32,18 @@ import { refilledAt, SHARED_LOG_MAX, type SharedLog, type SharedReports } from '
 
 /** A log of SHARED_LOG_MAX requests, each under ~150 bytes as JSON. */
 export const SHARED_FILE_MAX_BYTES = 256 * 1024;
-/** Logs read at most per look: processes of one user on one key at once. */
+/** Running commands' logs read at most per look: processes of one user on one key at once. */
 export const SHARED_FILES_MAX = 64;
+/** Ended commands' logs read at most per look, the newest: their answers say what the older ones' did (the rest go). */
+const ENDED_READ_MAX = 8;
+/**
+ * How long an ended command's answer holds the next commands at most (s): the spec's longest window
+ * is a minute, and a Retry-After of an hour (a proxy's) must not shut the key for an hour after the
+ * command that heard it ended, when nobody is left to wait it out.
+ */
+const ENDED_HOLD_S = 65;
+/** The log names this process made: another log under this process's ID is an earlier process's (a reused PID). */
+const madeHere = new Set<string>();
 /** A log whose requests are all answered and that was written longer ago than this is removed (no window of the spec lasts more than a minute). */
 const FORGOTTEN_MS = 3_600_000;
 
@@ -137,6 +147,7 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
   if (uid === undefined || constants.O_NOFOLLOW === undefined) return undefined;
   const folder = sharedFolder(options.dataDir, options.origin, options.apiKey);
   const name = `${process.pid}-${randomBytes(6).toString('hex')}.json`;
+  madeHere.add(name);
   let troubled = false;
   const trouble = (err: unknown) => {
     if (troubled) return;
@@ -313,8 +324,8 @@ function sweepFolder(folder: string, uid: number, now: number): void {
       const pid = /^\.?(\d+)-[0-9a-f]+\.json(?:\.\d+\.[0-9a-f]+\.tmp)?$/.exec(file)?.[1];
       const path = join(folder, file);
       const stat = pid ? lstatSync(path) : undefined;
-      // An ended command's log is of use to the next until its windows refill (fresh()): at most an hour.
-      if (stat && !isAlive(Number(pid)) && stat.uid === uid && now - stat.mtimeMs > FORGOTTEN_MS)
+      // An ended command's log holds the next ones a while after its last write (fresh()), no longer.
+      if (stat && !isAlive(Number(pid)) && stat.uid === uid && now - stat.mtimeMs > ENDED_HOLD_S * 1000)
         unlinkSync(path);
     }
     if (readdirSync(folder).length === 0) rmdirSync(folder);
@@ -334,7 +345,11 @@ type Cached = { ino: number; mtimeMs: number; ctimeMs: number; size: number; set
 /** How long a file must have been still for its read to be remembered (FAT's mtimes: 2 s). */
 const SETTLED_MS = 3000;
 
-/** The logs of the folder's files `names` but `own` (SHARED_FILES_MAX at most), `cache` kept to those files. */
+/**
+ * The logs of the folder's files `names` but `own`, `cache` kept to those files: running commands'
+ * first (SHARED_FILES_MAX at most), so that ended ones never hide a running one, then the newest
+ * ENDED_READ_MAX ended ones; older ended ones go.
+ */
 function readLogs(
   folder: string,
   names: string[],
@@ -343,15 +358,52 @@ function readLogs(
   now: number,
   cache: Map<string, Cached>,
 ) {
-  const logs: Log[] = [];
+  const running: string[] = [];
+  const ended: { file: string; mtimeMs: number }[] = [];
   for (const file of names) {
+    const pid = /^(\d+)-[0-9a-f]+\.json$/.exec(file)?.[1];
+    if (file === own || pid === undefined) continue;
+    if (writerRuns(Number(pid), file)) running.push(file);
+    else
+      ended.push({ file, mtimeMs: lstatSync(join(folder, file), { throwIfNoEntry: false })?.mtimeMs ?? 0 });
+  }
+  ended.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { file } of ended.slice(ENDED_READ_MAX)) removeLog(join(folder, file), uid);
+  const read = (file: string) =>
+    readLog(join(folder, file), uid, now, cache.get(file), (entry) => cache.set(file, entry));
+  const logs: Log[] = [];
+  for (const file of running) {
     if (logs.length >= SHARED_FILES_MAX) break;
-    if (file === own || file.startsWith('.') || !file.endsWith('.json')) continue;
-    const log = readLog(join(folder, file), uid, now, cache.get(file), (entry) => cache.set(file, entry));
+    const log = read(file);
+    if (log) logs.push(log);
+  }
+  for (const { file } of ended.slice(0, ENDED_READ_MAX)) {
+    const log = read(file);
     if (log) logs.push(log);
   }
   for (const file of cache.keys()) if (!names.includes(file)) cache.delete(file);
   return logs;
+}
+
+/** Whether the process that wrote log `file` (its ID `pid`) still runs: one under this process's ID is this one's only if made here. */
+function writerRuns(pid: number, file: string): boolean {
+  return pid === process.pid ? madeHere.has(file) : isAlive(pid);
+}
+
+/** An ended command's log of this user's, removed (one gone meanwhile is no matter). */
+function removeLog(path: string, uid: number): void {
+  try {
+    if (lstatSync(path).uid === uid) unlinkSync(path);
+  } catch {}
+}
+
+/** Whether a file read before (`cached`) is the one `seen` now: the same, and still long enough when read that no rewrite can share its times. */
+export function unchangedSince(
+  cached: Omit<Cached, 'log'>,
+  seen: { ino: number; mtimeMs: number; ctimeMs: number; size: number },
+): boolean {
+  const same = cached.ino === seen.ino && cached.size === seen.size;
+  return cached.settled && same && cached.mtimeMs === seen.mtimeMs && cached.ctimeMs === seen.ctimeMs;
 }
 
 /**
@@ -369,14 +421,7 @@ function readLog(
   try {
     const seen = lstatSync(path);
     if (!seen.isFile()) return undefined;
-    if (
-      cached?.settled &&
-      cached.ino === seen.ino &&
-      cached.mtimeMs === seen.mtimeMs &&
-      cached.ctimeMs === seen.ctimeMs &&
-      cached.size === seen.size
-    )
-      return fresh(path, cached.log, now);
+    if (cached && unchangedSince(cached, seen)) return fresh(path, cached.log, now);
     // O_NOFOLLOW: a link planted under a log's name is refused, not followed.
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
     const stat = fstatSync(fd);
@@ -412,16 +457,19 @@ function readLog(
 /**
  * The log, while it says something: its writer runs and it is not long forgotten, or its writer has
  * ended and one of its answers names a window that has not refilled yet (the next command of a shell
- * loop or a cron job then waits for that refill instead of sending blind into it); its requests left
- * unanswered are over. Else the file goes.
+ * loop or a cron job then waits for that refill instead of sending blind into it), ENDED_HOLD_S at
+ * most after the answer; its requests left unanswered are over. Else the file goes.
  */
 function fresh(path: string, log: Log | undefined, now: number): Log | undefined {
   if (!log) return undefined;
-  if (isAlive(log.pid)) {
+  if (writerRuns(log.pid, basename(path))) {
     const forgotten = now - log.writtenAt > FORGOTTEN_MS && log.requests.every((r) => r.doneAt !== undefined);
     if (!forgotten) return { ...log, alive: true };
   } else {
-    const answered = log.requests.filter((r) => r.doneAt !== undefined);
+    const held = (s?: number) => (s === undefined ? undefined : Math.min(s, ENDED_HOLD_S));
+    const answered = log.requests
+      .filter((r) => r.doneAt !== undefined)
+      .map((r) => ({ ...r, reset: held(r.reset), retryAfter: held(r.retryAfter) }));
     if (answered.some((r) => refilledAt(r) > now)) return { ...log, requests: answered, alive: false };
   }
   try {

@@ -21,6 +21,7 @@ import {
   SHARED_FILE_MAX_BYTES,
   SHARED_FILES_MAX,
   sharedFolder,
+  unchangedSince,
 } from '../../src/api/ratelimit-file.js';
 import { tempDir } from '../helpers/temp.js';
 import { VirtualClock } from '../helpers/virtual-clock.js';
@@ -385,5 +386,66 @@ describe('the shared rate-limit store on disk', () => {
     expect(left()).toBe(0);
     for (const swept of sweptByRun) expect(swept).toBeLessThanOrEqual(SHARED_FILES_MAX);
     expect(m.troubles).toEqual([]);
+  });
+
+  it("reads every running command's log however many ended ones there are, and keeps only the newest ended ones", async () => {
+    const m = machine();
+    const ended = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
+    );
+    mkdirSync(m.folder, { recursive: true, mode: 0o700 });
+    // A parallel loop on the Pro plan: 150 ended commands whose answers left room, Reset 50 s.
+    const at = m.clock.now() - 1_000;
+    for (let i = 0; i < 150; i++) {
+      const requests = [{ seq: 1, sentAt: at - 20, doneAt: at, limit: 300, remaining: 200, reset: 50 }];
+      const log = { version: 1, pid: ended, writtenAt: at, requests };
+      writeFileSync(join(m.folder, `${ended}-${String(i).padStart(12, '0')}.json`), JSON.stringify(log), {
+        mode: 0o600,
+      });
+    }
+    // A running command with a request out, its log written last.
+    const running = m.limiter();
+    await running.acquire();
+    const logs = m.store()!.read();
+    expect(logs.filter((log) => log.requests.some((r) => r.doneAt === undefined))).toHaveLength(1);
+    expect(logs.length).toBeLessThanOrEqual(1 + 8);
+    expect(readdirSync(m.folder).filter((f) => f.startsWith(`${ended}-`))).toHaveLength(8);
+  });
+
+  it("holds the next commands for an ended one's 429 a minute or so at most, not the hour a proxy asked", async () => {
+    const m = machine();
+    const first = m.limiter();
+    const t = await first.acquire();
+    await m.clock.advance(20);
+    first.observe(t, { limit: 20, remaining: 0, reset: 3_600 }, 3_600);
+    endedWriter(m);
+    const waited = await firstWait(m);
+    expect(waited).toBeGreaterThan(30_000);
+    expect(waited).toBeLessThanOrEqual(70_000);
+  });
+
+  it("takes a log under this process's ID that this process did not make for an earlier process's (a reused PID)", async () => {
+    const m = machine();
+    mkdirSync(m.folder, { recursive: true, mode: 0o700 });
+    const path = join(m.folder, `${process.pid}-0123456789ab.json`);
+    const requests = [{ seq: 1, sentAt: m.clock.now() - 5_000 }]; // out when its process ended
+    writeFileSync(
+      path,
+      JSON.stringify({ version: 1, pid: process.pid, writtenAt: m.clock.now() - 5_000, requests }),
+      {
+        mode: 0o600,
+      },
+    );
+    expect(await firstWait(m)).toBe(0);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('trusts a log read before only when it had been still for a while when read', () => {
+    const seen = { ino: 7, mtimeMs: 1_000_000, ctimeMs: 1_000_000, size: 120 };
+    // A rewrite within a whole second keeps ino, size and both times: only the settled rule tells.
+    expect(unchangedSince({ ...seen, settled: false }, seen)).toBe(false);
+    expect(unchangedSince({ ...seen, settled: true }, seen)).toBe(true);
+    expect(unchangedSince({ ...seen, settled: true }, { ...seen, ctimeMs: seen.ctimeMs + 1 })).toBe(false);
+    expect(unchangedSince({ ...seen, settled: true }, { ...seen, size: 121 })).toBe(false);
   });
 });
