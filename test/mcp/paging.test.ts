@@ -198,6 +198,22 @@ describe('shortenStrings: the bound is a bound, whatever the shape', () => {
     }
     expect(level).toEqual({ small: 's', '…[cut]': '1 more' });
   });
+
+  it('more lists over the room than the rounds cut: still within the room, the short fields kept', () => {
+    // 270 lists each past the room: cutEntries' 200 rounds and the last resort's 64 cut one each,
+    // and the item came out at 10,452 tokens against 500 (a meeting of 280 such lists: 337,072
+    // tokens against 19,000, sent by get_meeting as it was).
+    const meeting = {
+      id: 'm1',
+      name: 'Weekly',
+      meta: Array.from({ length: 270 }, () => Array.from({ length: 280 }, () => 'ab')),
+    };
+    const cut = shortenStrings(meeting, 500);
+    expect(jsonCost(cut)).toBeLessThanOrEqual(500);
+    expect(cut.id).toBe('m1');
+    expect(cut.name).toBe('Weekly');
+    expect((cut as Record<string, unknown>)['…[cut]']).toBe('1 more');
+  });
 });
 
 describe("takePage and a tool's shortening that does not fit", () => {
