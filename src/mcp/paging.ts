@@ -227,23 +227,22 @@ function dropHugeKeys(copy: unknown, room: number): void {
   }
 }
 
-/** Rounds of cutEntries at most (each a walk and a measure of the item); dropLargest ends the rest. */
+/** Rounds of cutEntries at most (each a measure of the list it cuts); dropLargest ends the rest. */
 const ENTRY_ROUNDS = 200;
 
 /**
  * `copy` (changed in place) within `room` where cutting strings could not bring it (a meeting of
  * thousands of attendees, an object of thousands of keys: 100,000 tokens sent for a bound of
- * 20,000). First an entry that alone passes the room (a huge key, at any depth) is left out where
- * it is, its siblings kept (dropOversized). Then the array or object of the most entries keeps as
- * many as fit and ends with one saying how many were left out; then the next, until it fits. Each
- * round that does not make it fit cuts a list of 2 entries or more to its mark alone (1 entry,
- * never cut again), so the rounds end; past ENTRY_ROUNDS, or with no list left to cut, dropLargest.
+ * 20,000); an entry that alone passes the room by its key is already out (dropHugeKeys). The
+ * array or object of the most entries keeps as many as fit and ends with one saying how many were
+ * left out; then the next, until it fits. Each round that does not make it fit cuts a list of 2
+ * entries or more to its mark alone (1 entry, never cut again), so the rounds end; past
+ * ENTRY_ROUNDS, or with no list left to cut, dropLargest.
  * The lists are found in one walk and the item measured whole only once it may fit (a round
  * subtracts what its list lost): a walk and a measure of the whole item each round made a meeting
  * of 7 MB take 61 s.
  */
 function cutEntries(copy: unknown, room: number): unknown {
-  dropOversized(copy, room);
   let cost = jsonCost(copy);
   if (cost <= room) return copy;
   const byCount = listsByCount(copy);
@@ -316,14 +315,14 @@ const entryValue = (list: List, entry: unknown): unknown =>
 
 /** Levels the walk down an item goes at most: past the API's depth bound (256: a body is cut there). */
 const DROP_DEPTH = 300;
-/** Rounds of dropOversized and dropLargest at most (each a walk down and a few measures). */
+/** Rounds of dropLargest at most (each a walk down and a few measures of the list it cuts). */
 const DROP_ROUNDS = 64;
 
 /**
  * Where to leave entries out of `copy`: from the top, down into the largest entry while it alone
  * passes `room` and its value is a list that alone passes it too (cutting inside it can make it
- * fit); the list reached, its entries, their costs, its largest, and the lists above it (`path`,
- * whose costs change with it). A loop, not a recursion: item values are server text.
+ * fit); the list reached, its entries, their costs, and the lists above it (`path`, whose costs
+ * change with it). A loop, not a recursion: item values are server text.
  */
 function deepestOver(copy: List, room: number, cost: ListCosts = listCosts()) {
   const path: List[] = [];
@@ -338,7 +337,7 @@ function deepestOver(copy: List, room: number, cost: ListCosts = listCosts()) {
     for (let i = 1; i < costs.length; i++) if (costs[i]! > costs[largest]!) largest = i;
     const inner = entries.length > 0 ? entryValue(list, entries[largest]) : undefined;
     if (depth >= DROP_DEPTH || !(costs[largest]! > room) || !isList(inner) || cost(inner) <= room)
-      return { list, entries, costs, largest, path };
+      return { list, entries, costs, path };
     list = inner;
   }
 }
@@ -369,20 +368,6 @@ function listCosts(): ListCosts {
     return sum;
   };
   return Object.assign((v: unknown) => cost(v), { forget: (list: List) => known.delete(list) });
-}
-
-/**
- * Entries of `copy` (changed in place) that alone pass `room` and cannot be cut inside (an entry of
- * a huge key; keys are never cut), each left out at the depth it is at: the entries beside it, at
- * every level, stay. Cutting the list of the most entries first (the meeting's own fields) left out
- * every field after the one that held it.
- */
-function dropOversized(copy: unknown, room: number): void {
-  for (let round = 0; round < DROP_ROUNDS && isList(copy); round++) {
-    const { list, entries, costs, largest } = deepestOver(copy, room);
-    if (!(costs[largest]! > room)) return;
-    dropEntries(list, entries, new Set([largest]));
-  }
 }
 
 /**
