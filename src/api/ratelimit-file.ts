@@ -37,11 +37,12 @@ export const SHARED_FILES_MAX = 64;
 /** Ended commands' logs read at most per look, the newest: their answers say what the older ones' did (the rest go). */
 const ENDED_READ_MAX = 8;
 /**
- * How long an ended command's answer holds the next commands at most (s): the spec's longest window
- * is a minute, and a Retry-After of an hour (a proxy's) must not shut the key for an hour after the
- * command that heard it ended, when nobody is left to wait it out.
+ * How long another command's answer holds this one at most (s): the spec's longest window is a
+ * minute, and a Retry-After or Reset of an hour (a proxy's, or a file planted or gone wrong) must not
+ * shut the key for an hour, least of all after the command that heard it ended. A longer wait the
+ * server really asks for, this command then hears itself.
  */
-const ENDED_HOLD_S = 65;
+const SHARED_HOLD_S = 65;
 /** The log names this process made: another log under this process's ID is an earlier process's (a reused PID). */
 const madeHere = new Set<string>();
 /** A log whose requests are all answered and that was written longer ago than this is removed (no window of the spec lasts more than a minute). */
@@ -170,6 +171,10 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
       if (troubled) return [];
       let names: string[];
       try {
+        // Read (and tidy) nothing through a link planted in place of either folder.
+        const ours = [join(options.dataDir, 'ratelimit'), folder].map((dir) => privateFolder(dir, owner));
+        if (ours.includes(undefined)) return [];
+        if (ours.includes(false)) throw new Error(`${folder} is not a private folder of this user's`);
         names = readdirSync(folder);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') trouble(err);
@@ -258,13 +263,24 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
 
 /** `ratelimit/` and the key's folder in it, 0700, this user's, and no link (false: they are not). */
 function makeFolder(folder: string, dataDir: string, uid: number): boolean {
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  // The data folder is the user's (a link to it is their choice); in it, nothing is made through a link.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   for (const dir of [join(dataDir, 'ratelimit'), folder]) {
-    const stat = lstatSync(dir);
-    if (!stat.isDirectory() || stat.uid !== uid) return false;
-    if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (!privateFolder(dir, uid)) return false;
+    if ((lstatSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
   }
   return true;
+}
+
+/** A real folder (not a link to one) of this user's: undefined when there is none. */
+function privateFolder(dir: string, uid: number): boolean | undefined {
+  const stat = lstatSync(dir, { throwIfNoEntry: false });
+  return stat === undefined ? undefined : stat.isDirectory() && stat.uid === uid;
 }
 
 /** A log as read, with its writer's process, when it was written, and whether that process still runs. */
@@ -323,10 +339,11 @@ function sweepFolder(folder: string, uid: number, now: number): void {
       // A log (<pid>-<hex>.json), or the temp file of a writer killed mid-write (.<log>.<pid>.<hex>.tmp).
       const pid = /^\.?(\d+)-[0-9a-f]+\.json(?:\.\d+\.[0-9a-f]+\.tmp)?$/.exec(file)?.[1];
       const path = join(folder, file);
-      const stat = pid ? lstatSync(path) : undefined;
-      // An ended command's log holds the next ones a while after its last write (fresh()), no longer.
-      if (stat && !isAlive(Number(pid)) && stat.uid === uid && now - stat.mtimeMs > ENDED_HOLD_S * 1000)
-        unlinkSync(path);
+      const stat = pid ? lstatSync(path, { throwIfNoEntry: false }) : undefined;
+      // An ended command's log holds the next ones a while after its last write (fresh()), no longer;
+      // a folder planted under a log's name is no log (and no reason to stop the sweep).
+      if (!stat || stat.isDirectory() || stat.uid !== uid || isAlive(Number(pid))) continue;
+      if (now - stat.mtimeMs > SHARED_HOLD_S * 1000) unlinkSync(path);
     }
     if (readdirSync(folder).length === 0) rmdirSync(folder);
   } catch {
@@ -457,19 +474,18 @@ function readLog(
 /**
  * The log, while it says something: its writer runs and it is not long forgotten, or its writer has
  * ended and one of its answers names a window that has not refilled yet (the next command of a shell
- * loop or a cron job then waits for that refill instead of sending blind into it), ENDED_HOLD_S at
- * most after the answer; its requests left unanswered are over. Else the file goes.
+ * loop or a cron job then waits for that refill instead of sending blind into it); its requests left
+ * unanswered are over. An answer holds this command SHARED_HOLD_S at most. Else the file goes.
  */
 function fresh(path: string, log: Log | undefined, now: number): Log | undefined {
   if (!log) return undefined;
+  const held = (s?: number) => (s === undefined ? undefined : Math.min(s, SHARED_HOLD_S));
+  const requests = log.requests.map((r) => ({ ...r, reset: held(r.reset), retryAfter: held(r.retryAfter) }));
   if (writerRuns(log.pid, basename(path))) {
-    const forgotten = now - log.writtenAt > FORGOTTEN_MS && log.requests.every((r) => r.doneAt !== undefined);
-    if (!forgotten) return { ...log, alive: true };
+    const forgotten = now - log.writtenAt > FORGOTTEN_MS && requests.every((r) => r.doneAt !== undefined);
+    if (!forgotten) return { ...log, requests, alive: true };
   } else {
-    const held = (s?: number) => (s === undefined ? undefined : Math.min(s, ENDED_HOLD_S));
-    const answered = log.requests
-      .filter((r) => r.doneAt !== undefined)
-      .map((r) => ({ ...r, reset: held(r.reset), retryAfter: held(r.retryAfter) }));
+    const answered = requests.filter((r) => r.doneAt !== undefined);
     if (answered.some((r) => refilledAt(r) > now)) return { ...log, requests: answered, alive: false };
   }
   try {

@@ -448,4 +448,68 @@ describe('the shared rate-limit store on disk', () => {
     expect(unchangedSince({ ...seen, settled: true }, { ...seen, ctimeMs: seen.ctimeMs + 1 })).toBe(false);
     expect(unchangedSince({ ...seen, settled: true }, { ...seen, size: 121 })).toBe(false);
   });
+
+  /** A dead process's ID, and a log-shaped file of its under `dir` (as a planted or stale file would be). */
+  function deadLog(dir: string, name = 'notes.json') {
+    const ended = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
+    );
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const path = join(dir, name.replace('PID', String(ended)));
+    writeFileSync(
+      path,
+      JSON.stringify({ version: 1, pid: ended, writtenAt: Date.now() - 1_000, requests: [] }),
+      {
+        mode: 0o600,
+      },
+    );
+    return path;
+  }
+
+  it('reads, tidies and makes nothing through a link planted in place of the key folder or of ratelimit/', async () => {
+    const m = machine();
+    const outside = tempDir('mtg-share-outside-');
+    const victims = [deadLog(outside), deadLog(outside, 'PID-0123456789ab.json')];
+    mkdirSync(join(m.dataDir, 'ratelimit'), { recursive: true, mode: 0o700 });
+    symlinkSync(outside, m.folder);
+    await emptiedWindow(m);
+    for (const path of victims) expect(existsSync(path)).toBe(true);
+    expect(m.troubles).toEqual([
+      `rate-limit sharing off for this command: ${m.folder} is not a private folder of this user's`,
+    ]);
+
+    const m2 = machine();
+    const elsewhere = tempDir('mtg-share-outside-');
+    symlinkSync(elsewhere, join(m2.dataDir, 'ratelimit'));
+    await emptiedWindow(m2);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(m2.troubles).toHaveLength(1);
+  });
+
+  it("holds a command for another running command's report a minute or so at most, whatever Reset it carries", async () => {
+    const m = machine();
+    const other = m.limiter();
+    const t = await other.acquire();
+    await m.clock.advance(20);
+    other.observe(t, { limit: 20, remaining: 0, reset: 3_600 });
+    const waited = await firstWait(m);
+    expect(waited).toBeGreaterThan(30_000);
+    expect(waited).toBeLessThanOrEqual(70_000);
+  });
+
+  it("goes on sweeping past a folder planted under a log's name", async () => {
+    const m = machine();
+    const old = sharedFolder(m.dataDir, 'http://127.0.0.1:3', 'another key');
+    const planted = deadLog(old, 'PID-aaaaaaaaaaaa.json');
+    rmSync(planted);
+    mkdirSync(planted);
+    const hoursAgo = (Date.now() - 2 * 3_600_000) / 1000;
+    const stale = Array.from({ length: 12 }, (_, i) =>
+      deadLog(old, `PID-bbbbbbbbbb${String(i).padStart(2, '0')}.json`),
+    );
+    for (const path of [planted, ...stale]) utimesSync(path, hoursAgo, hoursAgo);
+    await emptiedWindow(m);
+    expect(stale.filter((path) => existsSync(path))).toEqual([]);
+    expect(existsSync(planted)).toBe(true);
+  });
 });
