@@ -493,6 +493,24 @@ export function labelName<T>(name: T): T | string {
   return typeof name === 'string' && name.length > NAME_CHARS ? cutString(name, NAME_CHARS) : name;
 }
 
+/**
+ * `s` whole if its JSON costs at most `tokens`, else its longest beginning that does with the mark
+ * (at least the mark: `tokens` is more than it costs). A cut to a number of characters is no
+ * bound: a control character costs six tokens, escaped.
+ */
+export function cutToTokens(s: string, tokens: number): string {
+  if (jsonCost(s) <= tokens) return s;
+  // A character costs a quarter of a token at least (a run of spaces).
+  let lo = 0;
+  let hi = Math.min(s.length, tokens * 4);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (jsonCost(cutString(s, mid)) <= tokens) lo = mid;
+    else hi = mid - 1;
+  }
+  return cutString(s, lo);
+}
+
 /** The first `keep` characters (never half a surrogate pair) and a mark. */
 export function cutString(s: string, keep: number): string {
   return `${safePrefix(s, keep)}…[cut]`;

@@ -4,6 +4,7 @@
 // serving; `PRAGMA name = value` is isError while reading a PRAGMA works. In-process, over the
 // SDK's in-memory transport; the process (stdin closed, signals mid-query): test/e2e/mcp-sql.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonCost } from '../../src/mcp/paging.js';
 import { realTokens } from '../helpers/real-tokens.js';
 import { type Connected, connect, type McpEnv, mcpEnv, storeTranscript } from './helpers.js';
 
@@ -181,6 +182,38 @@ describe('the sql tool and a row of 2,000 columns (the most SQLite allows) of lo
     expect(columns.slice(0, 3)).toEqual([name(0), name(1), name(2)]);
     expect(columns.at(-1)).toMatch(/^…\[cut: [\d,]+ more\]$/);
     for (const cell of r.data.cut ?? []) expect(row).toHaveProperty([cell.column]);
+  }, 60_000);
+});
+
+describe('the sql tool and the names of cut cells', () => {
+  it('lists at least the first cut cell, its name cut to what a name may cost, whatever its characters', async () => {
+    const c = await server(20_000);
+    // A name of 100 control characters (6 tokens each, escaped): cut to 64 characters it cost 384
+    // tokens, past the 300 of the list, and cut came out [] ("the first 0 of 3 cut cells").
+    const control = '\u0001'.repeat(100);
+    const cells = [0, 1, 2].map((i) => `hex(zeroblob(30000)) AS "${control}${i}"`);
+    const r = await c.call('sql', { query: `SELECT ${cells.join(', ')}` });
+    expect(r.isError, r.text).toBe(false);
+    expect(realTokens(r.text)).toBeLessThanOrEqual(20_000);
+    const cut = r.data.cut as { row: number; column: string; length: number }[];
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut[0]).toMatchObject({ row: 0, length: 60_000 });
+    expect(cut[0]!.column).toMatch(/^\u0001+…\[cut\]$/);
+    expect(r.data.note).not.toContain('the first 0 of');
+  }, 60_000);
+
+  it('lists the first cut cells within its room, and says of how many', async () => {
+    const c = await server(20_000);
+    const name = (i: number) => `${'a column with a long and descriptive name '.repeat(3)}${i}`;
+    const cells = Array.from({ length: 12 }, (_, i) => `hex(zeroblob(20000)) AS "${name(i)}"`);
+    const r = await c.call('sql', { query: `SELECT ${cells.join(', ')}` });
+    expect(r.isError, r.text).toBe(false);
+    const cut = r.data.cut as { row: number; column: string; length: number }[];
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.length).toBeLessThan(12);
+    // What the list may take beside the page (CUT_LIST_ROOM).
+    expect(jsonCost(cut)).toBeLessThanOrEqual(300);
+    expect(r.data.note).toContain(`the first ${cut.length} of 12 cut cells`);
   }, 60_000);
 });
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SqlError } from '../../mirror/sql.js';
 import { SqlTimeoutError } from '../../mirror/sql-runner.js';
 import { UsageError } from '../../shared/errors.js';
-import { cutString, ITEMS_BOUND, jsonCost, shortenStrings, takePage } from '../paging.js';
+import { cutToTokens, ITEMS_BOUND, jsonCost, shortenStrings, takePage } from '../paging.js';
 import {
   DATA_NOT_INSTRUCTIONS,
   defineTool,
@@ -66,8 +66,12 @@ const CUT_LISTED = 10;
  * most CUT_LISTED); a cell's column name is the statement's, of any length and any characters.
  */
 const CUT_LIST_ROOM = 300;
-/** Characters of a column's name in `cut`. */
-const SHORT_COLUMN = 64;
+/**
+ * What a column's name may cost in `cut` (tokens): about 64 characters of a name of words, 6 of
+ * control characters (cut to 64 characters, those cost 384 tokens, and cut listed none); a cut
+ * cell of it takes about 55 of CUT_LIST_ROOM, so the first is always listed.
+ */
+const CUT_NAME_TOKENS = 40;
 /** What the column names may take (tokens): 2,000 long names (SQLite's most) were 26,000 tokens, beside the page. */
 const COLUMNS_ROOM = CUT_ROOM;
 
@@ -122,7 +126,7 @@ function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
     const listed = firstWithin(
       cut.slice(0, CUT_LISTED).map((c) => ({
         ...c,
-        column: c.column.length > SHORT_COLUMN ? cutString(c.column, SHORT_COLUMN) : c.column,
+        column: cutToTokens(c.column, CUT_NAME_TOKENS),
       })),
       CUT_LIST_ROOM,
     );
@@ -145,9 +149,10 @@ function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
   return result;
 }
 
-/** The first of `items` whose JSON, together, costs at most `tokens`. */
+/** The first of `items` whose JSON, as a list, costs at most `tokens`. */
 function firstWithin<T>(items: T[], tokens: number): T[] {
-  let used = 0;
+  // The brackets, less the last item's comma.
+  let used = 1;
   const taken: T[] = [];
   for (const item of items) {
     used += jsonCost(item) + 1;
