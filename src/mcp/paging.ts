@@ -511,6 +511,26 @@ export function cutToTokens(s: string, tokens: number): string {
   return cutString(s, lo);
 }
 
+/**
+ * The first entries of `list` whole, as many as fit `room` with a last one saying how many more
+ * were left out (as cutEntries cuts a list); undefined when not even the first fits whole.
+ */
+export function firstWhole(list: readonly unknown[], room: number): unknown[] | undefined {
+  const kept: unknown[] = [];
+  const keep = (k: number) => setEntries(kept, list.slice(0, k), list.length - k);
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    keep(mid);
+    if (jsonCost(kept) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo === 0) return undefined;
+  keep(lo);
+  return kept;
+}
+
 /** The first `keep` characters (never half a surrogate pair) and a mark. */
 export function cutString(s: string, keep: number): string {
   return `${safePrefix(s, keep)}…[cut]`;

@@ -217,6 +217,28 @@ describe('the sql tool and the names of cut cells', () => {
   }, 60_000);
 });
 
+describe('the sql tool and column names past their room', () => {
+  it('keeps the first names whole (usable in SQL), and says how many more', async () => {
+    const c = await server(20_000);
+    // 200 names of about 100 tokens: the longest texts were cut first, 64 names of them, and the
+    // first names came back ending with "…[cut]", no column's name.
+    const name = (i: number) =>
+      `${String(i).padStart(3, '0')} ${'a long and descriptive column name, '.repeat(12)}`;
+    const cells = Array.from({ length: 200 }, (_, i) => `${i} AS "${name(i)}"`);
+    const r = await c.call('sql', { query: `SELECT ${cells.join(', ')}` });
+    expect(r.isError, r.text).toBe(false);
+    expect(realTokens(r.text)).toBeLessThanOrEqual(20_000);
+    const columns = r.data.columns as string[];
+    const kept = columns.slice(0, -1);
+    expect(kept.length).toBeGreaterThan(5);
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => name(i)));
+    expect(columns.at(-1)).toBe(`…[cut: ${200 - kept.length} more]`);
+    // A kept name works in SQL as sent.
+    const again = await c.call('sql', { query: `SELECT "${kept[1]}" FROM (SELECT ${cells.join(', ')})` });
+    expect(again.data.rows).toEqual([{ [name(1)]: 1 }]);
+  }, 60_000);
+});
+
 describe('the sql tool and rows left out by the size bound', () => {
   it('says how many rows came and from which to read on, and that OFFSET gives the next ones', async () => {
     const c = await server(20_000);

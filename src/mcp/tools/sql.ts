@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SqlError } from '../../mirror/sql.js';
 import { SqlTimeoutError } from '../../mirror/sql-runner.js';
 import { UsageError } from '../../shared/errors.js';
-import { cutToTokens, ITEMS_BOUND, jsonCost, shortenStrings, takePage } from '../paging.js';
+import { cutToTokens, firstWhole, ITEMS_BOUND, jsonCost, shortenStrings, takePage } from '../paging.js';
 import {
   DATA_NOT_INSTRUCTIONS,
   defineTool,
@@ -91,7 +91,7 @@ interface CutCell {
  * page, and the note says from which row to read on.
  */
 function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
-  const names = jsonCost(columns) > COLUMNS_ROOM ? shortenStrings(columns, COLUMNS_ROOM) : columns;
+  const names = jsonCost(columns) > COLUMNS_ROOM ? firstNames(columns, COLUMNS_ROOM) : columns;
   const { page, shortened } = takePage(read, 0, read.length, exactValues, shortenStrings, {
     minRoom: MIN_CUT_ROOM,
     maxRoom: CUT_ROOM,
@@ -147,6 +147,15 @@ function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
   }
   if (notes.length > 0) result.note = notes.join('; ');
   return result;
+}
+
+/**
+ * The column names within `room`: the first ones whole (a name cut is no name to select), and how
+ * many more; cut as any item only when not even the first fits whole. Cut as an item, the longest
+ * names were cut first (64 of them), and the first ones came back ending with "…[cut]".
+ */
+function firstNames(columns: unknown, room: number): unknown {
+  return (Array.isArray(columns) && firstWhole(columns, room)) || shortenStrings(columns, room);
 }
 
 /** The first of `items` whose JSON, as a list, costs at most `tokens`. */
