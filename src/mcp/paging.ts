@@ -268,15 +268,12 @@ function cutEntries(copy: unknown, room: number): unknown {
     if (cost > room) continue;
     cost = jsonCost(copy);
     if (cost > room) continue;
-    let lo = 0;
-    let hi = entries.length - 1;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      keep(mid);
-      if (jsonCost(copy) <= room) lo = mid;
-      else hi = mid - 1;
-    }
-    keep(lo);
+    keep(
+      mostThatFit(0, entries.length - 1, (k) => {
+        keep(k);
+        return jsonCost(copy) <= room;
+      }),
+    );
     cost = jsonCost(copy);
   }
   return cost > room ? dropLargest(copy, room) : copy;
@@ -303,6 +300,26 @@ function forEachListIn(values: unknown[], each: (list: List) => void): void {
     const inner = Array.isArray(v) ? v : Object.values(v);
     for (let i = inner.length - 1; i >= 0; i--) stack.push(inner[i]);
   }
+}
+
+/** The most of `lo`..`hi` that fit (`lo` taken to; `fits` holds up to some number, not past it). */
+function mostThatFit(lo: number, hi: number, fits: (k: number) => boolean): number {
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The fewest of `lo`..`hi` that are enough (`hi` taken to be; `enough` holds from some number on). */
+function fewestEnough(lo: number, hi: number, enough: (k: number) => boolean): number {
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (enough(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** An array or object: what entries are left out of. */
@@ -392,17 +409,13 @@ function dropLargest(copy: unknown, room: number): unknown {
     // A list whose every entry is not enough (most rounds when many are long) loses them all at
     // one measure of it.
     drop(entries.length);
-    if (before - jsonCost(list) > over) {
-      let lo = 1;
-      let hi = entries.length;
-      while (lo < hi) {
-        const mid = Math.floor((lo + hi) / 2);
-        drop(mid);
-        if (before - jsonCost(list) >= over) hi = mid;
-        else lo = mid + 1;
-      }
-      drop(lo);
-    }
+    if (before - jsonCost(list) > over)
+      drop(
+        fewestEnough(1, entries.length, (d) => {
+          drop(d);
+          return before - jsonCost(list) >= over;
+        }),
+      );
     for (const changed of path) cost.forget(changed);
     over -= before - jsonCost(list);
     // What the list lost is the item's loss within a token or so: the fit is measured whole.
@@ -417,15 +430,12 @@ function dropTopLevel(copy: List, room: number): List {
   const costs = entries.map((e) => jsonCost(e));
   const largestFirst = entries.map((_, i) => i).sort((a, b) => costs[b]! - costs[a]!);
   const drop = (d: number) => dropEntries(copy, entries, new Set(largestFirst.slice(0, d)));
-  let lo = 1;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    drop(mid);
-    if (jsonCost(copy) <= room) hi = mid;
-    else lo = mid + 1;
-  }
-  drop(lo);
+  drop(
+    fewestEnough(1, entries.length, (d) => {
+      drop(d);
+      return jsonCost(copy) <= room;
+    }),
+  );
   return copy;
 }
 
@@ -501,14 +511,8 @@ export function labelName<T>(name: T): T | string {
 export function cutToTokens(s: string, tokens: number): string {
   if (jsonCost(s) <= tokens) return s;
   // A character costs a quarter of a token at least (a run of spaces).
-  let lo = 0;
-  let hi = Math.min(s.length, tokens * 4);
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (jsonCost(cutString(s, mid)) <= tokens) lo = mid;
-    else hi = mid - 1;
-  }
-  return cutString(s, lo);
+  const keep = mostThatFit(0, Math.min(s.length, tokens * 4), (k) => jsonCost(cutString(s, k)) <= tokens);
+  return cutString(s, keep);
 }
 
 /**
@@ -518,16 +522,12 @@ export function cutToTokens(s: string, tokens: number): string {
 export function firstWhole(list: readonly unknown[], room: number): unknown[] | undefined {
   const kept: unknown[] = [];
   const keep = (k: number) => setEntries(kept, list.slice(0, k), list.length - k);
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    keep(mid);
-    if (jsonCost(kept) <= room) lo = mid;
-    else hi = mid - 1;
-  }
-  if (lo === 0) return undefined;
-  keep(lo);
+  const k = mostThatFit(0, list.length - 1, (k) => {
+    keep(k);
+    return jsonCost(kept) <= room;
+  });
+  if (k === 0) return undefined;
+  keep(k);
   return kept;
 }
 
