@@ -3,6 +3,7 @@
 // goes by order and keeps only what some window's count still needs; this keeps times, for that.
 
 import type { RateLimitHeaders } from './ratelimit-headers.js';
+import type { Hold } from './ratelimit-turns.js';
 import { periodMs, type Window, windowKey } from './ratelimit-window.js';
 
 interface Recent {
@@ -20,6 +21,8 @@ export class RecentRequests {
   private trips: { at: number; ms: number }[] = [];
   /** Two longest periods (what the list keeps). */
   private keepMs = 0;
+  /** The shortest round trip seen (ms). */
+  private fastestMs = Number.POSITIVE_INFINITY;
   /**
    * An answer came back while a request that left before it was still out: answers reorder. It does
    * not lapse: ours spread go one at a time, and then no answer can overtake another.
@@ -63,6 +66,39 @@ export class RecentRequests {
     return this.reordered ? this.slowestMs() : fastestMs;
   }
 
+  /**
+   * The spread of our requests' way out (ms), taken as half that of the round trips (the slowest kept,
+   * the fastest seen; both legs vary alike): a way out alone is never measured.
+   */
+  outSpreadMs(): number {
+    return Math.max(0, this.slowestMs() - this.fastestMs) / 2;
+  }
+
+  /**
+   * The least gap between ours spread beside a sure other client, from the windows the spread starves
+   * (`paced`): each one's allowance less the other's slot per its period plus the way out's spread
+   * (sent further apart, no more of ours land in one of its periods). Ours fall behind the spread's
+   * schedule so, and catch up once its end is bounded (spreadAt()): a second's last slot is taken only
+   * while behind, where the other's request lands less often than among ours going evenly at 2 a
+   * second (3/1s beside 20/10s, answers reordered).
+   */
+  paceMs(paced: readonly Window[]): number {
+    return Math.max(0, ...paced.map((w) => (periodMs(w) + this.outSpreadMs()) / (w.limit! - 1)));
+  }
+
+  /**
+   * What holds one more of ours back with at most `w`'s allowance of ours sent within its period plus
+   * the way out's spread: sent further apart, no more of them can land in one of its periods. Refused
+   * ones (429) left the list: the server did not count them.
+   */
+  room(w: Window, now: number): Hold | undefined {
+    const spanMs = periodMs(w) + this.outSpreadMs();
+    const within = this.list.map((r) => r.sentAt).filter((at) => at > now - spanMs);
+    if (!w.limit || within.length < w.limit) return undefined;
+    const at = within.sort((a, b) => a - b)[within.length - w.limit]! + spanMs;
+    return { ms: Math.ceil(at - now), reason: 'window', limit: w.limit };
+  }
+
   /** Ours answered after `at`, or still out: a period that began by then may count them (none when `at` is unknown). */
   answeredAfter(at: number | undefined): number {
     if (at === undefined) return 0;
@@ -93,6 +129,7 @@ export class RecentRequests {
     windows: Map<string, Window>,
   ): boolean {
     this.trips.push({ at: at.receivedAt, ms: at.receivedAt - at.sentAt });
+    this.fastestMs = Math.min(this.fastestMs, at.receivedAt - at.sentAt);
     if (!limit || remaining === undefined || reset === undefined || reset > 1) return false;
     const w = windows.get(windowKey(limit, reset));
     if (!w || windows.has(windowKey(limit, Number.POSITIVE_INFINITY))) return false;

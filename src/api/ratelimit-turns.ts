@@ -34,6 +34,10 @@ export type Hold = {
   estimated?: boolean;
 };
 
+/** The longer of two holds (ms undefined: until an answer comes, the longest). */
+export const longer = (a: Hold | undefined, b: Hold | undefined): Hold | undefined =>
+  !a || (b && a.ms !== undefined && (b.ms === undefined || b.ms > a.ms)) ? b : a;
+
 interface Waiter<T> {
   order: number;
   resolve: (value: T) => void;

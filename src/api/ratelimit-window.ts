@@ -390,19 +390,28 @@ export function starved(w: Window, spread: Window | undefined, overheadMs: numbe
  * spends as soon as it would alone, and whose end the first answer then bounds.
  */
 export function burst(windows: Iterable<Window>, spread: Window | undefined, overheadMs: number): number {
-  const starving = [...windows].filter((w) => spread && starves(w, spread, overheadMs));
-  return Math.min(...starving.map((w) => w.limit!), Number.POSITIVE_INFINITY);
+  return Math.min(...starving(windows, spread, overheadMs).map((w) => w.limit!), Number.POSITIVE_INFINITY);
+}
+
+/** The windows ours spread at `spread`'s rate starve (see starves()). */
+export function starving(
+  windows: Iterable<Window>,
+  spread: Window | undefined,
+  overheadMs: number,
+): Window[] {
+  return [...windows].filter((w) => spread && starves(w, spread, overheadMs));
 }
 
 /**
  * When `w`'s next request may go, its allowance spread over its period (`counted`: ours since its
  * newest report): the k-th of a period (another client's counted too) k times its period over its
  * allowance after our first (the first `burst` at once), or, once its end is bounded, early enough
- * that the rest fit before it. Undefined: at once (the period's first).
+ * that the rest fit before it; `paceMs`, the least gap between ours (RecentRequests.paceMs). Undefined:
+ * at once (the period's first).
  */
-export function spreadAt(w: Window, counted: number, burst = 1): number | undefined {
+export function spreadAt(w: Window, counted: number, burst = 1, paceMs = 0): number | undefined {
   if (w.startedAt === undefined || !w.limit) return undefined;
-  const gap = spreadMs(w) / w.limit;
+  const gap = Math.max(spreadMs(w) / w.limit, paceMs);
   const k = w.limit - w.remaining + counted;
   return Math.min(
     w.startedAt + Math.max(0, k - burst + 1) * gap,

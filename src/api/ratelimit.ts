@@ -6,7 +6,7 @@ import type { RateLimitHeaders } from './ratelimit-headers.js';
 import { RecentRequests } from './ratelimit-recent.js';
 import { type Share, settleOthers, shareCap } from './ratelimit-share.js';
 import { type SharedReports, Sharing } from './ratelimit-shared.js';
-import { type Hold, type Ticket, Turns, type WaitInfo } from './ratelimit-turns.js';
+import { type Hold, longer, type Ticket, Turns, type WaitInfo } from './ratelimit-turns.js';
 import type { Sent, Window } from './ratelimit-window.js';
 import * as win from './ratelimit-window.js';
 
@@ -65,14 +65,10 @@ export class RateLimiter {
   }
 
   /** A new --max-wait allowance: a long-running command (mtg watch) grants one per unit of work. */
-  resetWaited(): void {
-    this.turns.resetWaited();
-  }
+  resetWaited = (): void => this.turns.resetWaited();
 
   /** Wait for our turn and for room in every window; `order` (from an earlier ticket) keeps a retry's place. */
-  acquire(order?: number): Promise<Ticket> {
-    return this.turns.take(order);
-  }
+  acquire = (order?: number): Promise<Ticket> => this.turns.take(order);
 
   /**
    * An answer, in one call: its report, of the window closest to exhaustion, and for a 429 its wait
@@ -205,6 +201,9 @@ export class RateLimiter {
     // Ours spread the binding window's allowance beside a light client, or alone while answers keep their order.
     const spread = this.others === 'sure' || !this.recent.reordered ? this.spread() : undefined;
     const burst = this.others === 'sure' ? 1 : win.burst(this.windows.values(), spread, this.overheadMs());
+    // Beside a sure other, answers reordered: the windows the spread starves go by our sends (recent.paceMs).
+    const pacing = this.others === 'sure' && this.recent.reordered;
+    const paced = pacing ? win.starving(this.windows.values(), spread, this.overheadMs()) : [];
     for (const [key, w] of this.windows) {
       if (now >= (win.endOf(w) ?? win.staleAt(w, this.lastDoneAt)) + RESET_MARGIN_MS) {
         // Refilled: the next report says anew (without its allowance it cannot be counted). Another
@@ -216,6 +215,7 @@ export class RateLimiter {
         else win.refill(w, this.seq, now, this.mark(), this.recent.answeredAfter(w.endAfter));
         continue;
       }
+      if (paced.includes(w)) continue; // held below
       // Maybe another client: a refilled window's first request goes alone, to hear what others left.
       if (this.others !== 'none' && w.resetAt === undefined && inFlight)
         return { ms: undefined, reason: 'window' };
@@ -226,16 +226,16 @@ export class RateLimiter {
       const counted = this.usedSince(w.seq) + win.unplaced(this.sent, w);
       const left = Math.min(w.remaining - counted, cap ? cap.left - this.usedSince(cap.seq) : Infinity);
       const full = left <= (this.others === 'sure' && !spread ? win.leftToOthers(w, this.windows) : 0);
-      const spreadAt = w === spread ? win.spreadAt(w, counted, burst) : undefined;
+      const spreadAt = w === spread ? win.spreadAt(w, counted, burst, this.recent.paceMs(paced)) : undefined;
       if (!full && (spreadAt === undefined || spreadAt <= now)) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.
       if (full && w.resetAt === undefined && !cap && !inFlight)
         Object.assign(w, { resetAt: (w.startedAt ?? now) + win.periodMs(w), estimated: true });
       const end = full ? (cap?.until ?? win.endOf(w)) : spreadAt;
       const ms = end === undefined ? undefined : end - now + RESET_MARGIN_MS;
-      if (!hold || (hold.ms !== undefined && (ms === undefined || ms > hold.ms)))
-        hold = { ms, reason: 'window', limit: w.limit, estimated: w.estimated };
+      hold = longer(hold, { ms, reason: 'window', limit: w.limit, estimated: w.estimated });
     }
+    for (const w of paced) hold = longer(hold, this.recent.room(w, now));
     return hold;
   }
 
