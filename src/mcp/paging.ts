@@ -163,6 +163,7 @@ const SHORT_STRING = 64;
  */
 export function shortenStrings<T>(value: T, room: number): T {
   let copy = structuredClone(value) as unknown;
+  carryMarks(value, copy);
   dropHugeKeys(copy, room);
   for (let round = 0; round < 64 && jsonCost(copy) > room; round++) {
     let longest:
@@ -215,13 +216,14 @@ function dropHugeKeys(copy: unknown, room: number): void {
     const { value, depth } = stack.pop()!;
     if (!isList(value) || depth > DROP_DEPTH) continue;
     if (!Array.isArray(value)) {
-      const entries = Object.entries(value);
+      const content = contentOf(value);
+      const entries = content.entries as [string, unknown][];
       // A character costs 6 tokens at most (an escaped control): shorter keys are not measured.
       const out = new Set<number>();
       entries.forEach(([key], i) => {
         if ((key.length + 1) * 6 > room && jsonCost(key) > room) out.add(i);
       });
-      if (out.size > 0) dropEntries(value, entries, out);
+      if (out.size > 0) dropEntries(value, content, out);
     }
     for (const x of Object.values(value)) stack.push({ value: x, depth: depth + 1 });
   }
@@ -252,8 +254,8 @@ function cutEntries(copy: unknown, room: number): unknown {
     while (next < byCount.length && gone.has(byCount[next]!)) next++;
     const list = byCount[next++];
     if (!list) break;
-    const entries = entriesOf(list);
-    const keep = (k: number) => setEntries(list, entries.slice(0, k), entries.length - k);
+    const { entries, left } = contentOf(list);
+    const keep = (k: number) => setEntries(list, entries.slice(0, k), entries.length - k + left);
     // A list alone not enough (most rounds when many are long) is cut to nothing at one measure
     // of the list; the lists inside it are gone from the item.
     const before = jsonCost(list);
@@ -327,6 +329,36 @@ type List = unknown[] | Record<string, unknown>;
 const isList = (v: unknown): v is List => typeof v === 'object' && v !== null;
 /** A list's entries: an array's values, an object's [key, value] pairs (a key costs as its value does). */
 const entriesOf = (list: List): unknown[] => (Array.isArray(list) ? [...list] : Object.entries(list));
+
+/**
+ * The lists mtg left entries out of, and how many: their mark (an array's last entry, an object's
+ * "…[cut]") is mtg's. Known by identity, not by text: a server's "…[cut]": "999,999,999 more" was
+ * read as a mark (the count said 1,000,000,000), and so was a list cut to its mark inside another.
+ */
+const leftOut = new WeakMap<List, number>();
+
+/** A list's entries, mtg's mark aside, and how many that mark says were left out (0 without one). */
+function contentOf(list: List): { entries: unknown[]; left: number } {
+  const left = leftOut.get(list);
+  if (left === undefined) return { entries: entriesOf(list), left: 0 };
+  const entries = Array.isArray(list)
+    ? list.slice(0, -1)
+    : Object.entries(list).filter(([key]) => key !== CUT_KEY);
+  return { entries, left };
+}
+
+/** The marks of `from`'s lists on the same lists of `copy`, its structured clone (a clone has none). */
+function carryMarks(from: unknown, copy: unknown): void {
+  const stack: [unknown, unknown][] = [[from, copy]];
+  while (stack.length > 0) {
+    const [a, b] = stack.pop()!;
+    if (!isList(a) || !isList(b)) continue;
+    const left = leftOut.get(a);
+    if (left !== undefined) leftOut.set(b, left);
+    for (const [key, x] of Object.entries(a))
+      if (isList(x)) stack.push([x, (b as Record<string, unknown>)[key]]);
+  }
+}
 const entryValue = (list: List, entry: unknown): unknown =>
   Array.isArray(list) ? entry : (entry as [string, unknown])[1];
 
@@ -346,7 +378,7 @@ function deepestOver(copy: List, room: number, cost: ListCosts = listCosts()) {
   let list = copy;
   for (let depth = 0; ; depth++) {
     path.push(list);
-    const entries = entriesOf(list);
+    const { entries, left } = contentOf(list);
     const costs = entries.map((e) =>
       Array.isArray(list) ? cost(e) : entryCost(e as [string, unknown], cost),
     );
@@ -354,7 +386,7 @@ function deepestOver(copy: List, room: number, cost: ListCosts = listCosts()) {
     for (let i = 1; i < costs.length; i++) if (costs[i]! > costs[largest]!) largest = i;
     const inner = entries.length > 0 ? entryValue(list, entries[largest]) : undefined;
     if (depth >= DROP_DEPTH || !(costs[largest]! > room) || !isList(inner) || cost(inner) <= room)
-      return { list, entries, costs, path };
+      return { list, entries, left, costs, path };
     list = inner;
   }
 }
@@ -401,10 +433,10 @@ function dropLargest(copy: unknown, room: number): unknown {
   const cost = listCosts();
   let over = jsonCost(copy) - room;
   for (let round = 0; round < DROP_ROUNDS && over > 0; round++) {
-    const { list, entries, costs, path } = deepestOver(copy, room, cost);
+    const { list, entries, left, costs, path } = deepestOver(copy, room, cost);
     if (entries.length === 0) break;
     const largestFirst = entries.map((_, i) => i).sort((a, b) => costs[b]! - costs[a]!);
-    const drop = (d: number) => dropEntries(list, entries, new Set(largestFirst.slice(0, d)));
+    const drop = (d: number) => dropEntries(list, { entries, left }, new Set(largestFirst.slice(0, d)));
     const before = jsonCost(list);
     // A list whose every entry is not enough (most rounds when many are long) loses them all at
     // one measure of it.
@@ -426,10 +458,11 @@ function dropLargest(copy: unknown, room: number): unknown {
 
 /** `copy`'s own largest entries left out, as few as bring it within `room` (all of them at most: its mark alone). */
 function dropTopLevel(copy: List, room: number): List {
-  const entries = entriesOf(copy);
+  const content = contentOf(copy);
+  const { entries } = content;
   const costs = entries.map((e) => jsonCost(e));
   const largestFirst = entries.map((_, i) => i).sort((a, b) => costs[b]! - costs[a]!);
-  const drop = (d: number) => dropEntries(copy, entries, new Set(largestFirst.slice(0, d)));
+  const drop = (d: number) => dropEntries(copy, content, new Set(largestFirst.slice(0, d)));
   drop(
     fewestEnough(1, entries.length, (d) => {
       drop(d);
@@ -439,41 +472,43 @@ function dropTopLevel(copy: List, room: number): List {
   return copy;
 }
 
-/** `list` (changed in place) without the `out` of its `entries`; its mark counts them with those it had left out before. */
-function dropEntries(list: List, entries: unknown[], out: Set<number>): void {
-  let left = 0;
-  const kept = entries.filter((e, i) => {
-    const marked = leftOutBy(list, e);
-    if (marked !== undefined || out.has(i)) left += marked ?? 1;
-    return marked === undefined && !out.has(i);
-  });
-  setEntries(list, kept, left);
+/**
+ * `list` (changed in place) without the `out` of its `entries` (contentOf, taken before any change);
+ * its mark counts them with the `left` it counted before.
+ */
+function dropEntries(
+  list: List,
+  { entries, left }: { entries: unknown[]; left: number },
+  out: Set<number>,
+): void {
+  setEntries(
+    list,
+    entries.filter((_, i) => !out.has(i)),
+    left + out.size,
+  );
 }
 
-/** How many entries `entry` says were left out, if it is a list's mark (setEntries), else undefined. */
-function leftOutBy(list: List, entry: unknown): number | undefined {
-  const text = Array.isArray(list)
-    ? /^…\[cut: ([\d,]+) more\]$/.exec(String(entry))?.[1]
-    : (entry as [string, unknown])[0] === '…[cut]'
-      ? /^([\d,]+) more$/.exec(String((entry as [string, unknown])[1]))?.[1]
-      : undefined;
-  return text === undefined ? undefined : Number(text.replaceAll(',', ''));
-}
+/** The key of an object's mark. */
+const CUT_KEY = '…[cut]';
 
 /** `list` (changed in place) holding `kept` of its entries, in order, and one saying `left` more were left out. */
 function setEntries(list: unknown[] | Record<string, unknown>, kept: unknown[], left: number): void {
-  const more = `${left.toLocaleString('en')} more`;
   if (Array.isArray(list)) {
+    leftOut.set(list, left);
     // One push each: spread into push(), the kept entries were arguments, and past ~200,000 of
     // them the call overflowed the stack.
     list.length = 0;
     for (const x of kept) list.push(x);
-    list.push(`…[cut: ${more}]`);
+    list.push(`…[cut: ${left.toLocaleString('en')} more]`);
     return;
   }
+  // The server's own "…[cut]" entry gives its key to the mark: it is left out, and counted.
+  const entries = (kept as [string, unknown][]).filter(([key]) => key !== CUT_KEY);
+  const counted = left + kept.length - entries.length;
+  leftOut.set(list, counted);
   for (const key of Object.keys(list)) delete list[key];
   // Defined, not assigned: a key "__proto__" (JSON.parse makes it an own key) stays a key.
-  for (const [key, x] of [...(kept as [string, unknown][]), ['…[cut]', more]])
+  for (const [key, x] of [...entries, [CUT_KEY, `${counted.toLocaleString('en')} more`]])
     Object.defineProperty(list, key as string, {
       value: x,
       enumerable: true,

@@ -216,6 +216,43 @@ describe('shortenStrings: the bound is a bound, whatever the shape', () => {
   });
 });
 
+describe("shortenStrings and the server's own '…[cut' texts", () => {
+  it('an object\'s "…[cut]" entry from the server is no count of mtg\'s: the mark counts what mtg left out', () => {
+    const extra = { '…[cut]': '999,999,999 more', a: 1, ['k'.repeat(200_000)]: true };
+    const cut = shortenStrings({ id: 'm1', extra }, ITEMS_BOUND);
+    expect(jsonCost(cut)).toBeLessThanOrEqual(ITEMS_BOUND);
+    // The huge key left out, and the server's entry, whose key the mark takes (it said 1,000,000,000).
+    expect(cut).toEqual({ id: 'm1', extra: { a: 1, '…[cut]': '2 more' } });
+  });
+
+  it('a server\'s string "…[cut: 7 more]" in a list is an entry like any other, and the count is of entries', () => {
+    // A list ending in such a text (or holding lists cut to their mark) was read as mtg's mark: its
+    // number added to the count, and the entry dropped unsaid.
+    const value: unknown[] = [
+      '…[cut: 7 more]',
+      'kept',
+      ...Array.from({ length: 270 }, () => Array.from({ length: 280 }, () => 'ab')),
+    ];
+    const cut = shortenStrings(value, 500);
+    expect(jsonCost(cut)).toBeLessThanOrEqual(500);
+    const mark = cut.at(-1) as string;
+    const left = Number(/^…\[cut: ([\d,]+) more\]$/.exec(mark)![1]!.replaceAll(',', ''));
+    // What was kept and what the mark says was left out are the list's 272 entries.
+    expect(cut.length - 1 + left).toBe(272);
+    expect(cut).toContain('kept');
+  });
+
+  it("mtg's own mark, cut again (a tool's shortening cut once more), counts what both cuts left out", () => {
+    const value = { id: 'm1', seats: Array.from({ length: 20_000 }, (_, i) => i * 7919) };
+    const once = shortenStrings(value, 5_000);
+    const twice = shortenStrings(once, 2_000);
+    expect(jsonCost(twice)).toBeLessThanOrEqual(2_000);
+    const kept = twice.seats.length - 1;
+    expect(kept).toBeLessThan(once.seats.length - 1);
+    expect(twice.seats.at(-1)).toBe(`…[cut: ${(20_000 - kept).toLocaleString('en')} more]`);
+  });
+});
+
 describe("takePage and a tool's shortening that does not fit", () => {
   it('an item its tool shortened past the bound again (a note naming a long ID) is cut as any item is', () => {
     type Noted = { id: string; text: string; readWhole?: string };
