@@ -85,12 +85,11 @@ export const isIndex = (n: unknown): n is number => Number.isSafeInteger(n) && (
 export interface CutAnywhere {
   minRoom: number;
   maxRoom: number;
-  /** What the page's items may take (default ITEMS_BOUND): less where the result holds more beside them (sql's column names). */
-  bound?: number;
 }
 
 /**
- * Up to `limit` items after skipping `offset`, as many as fit in ITEMS_BOUND tokens of JSON;
+ * Up to `limit` items after skipping `offset`, as many as fit in `bound` tokens of JSON (ITEMS_BOUND;
+ * less where the result holds more beside them: sql's column names);
  * `more` when items are left; `last` the item the page ends with, as given (a keyset cursor's
  * key); `shortened` the positions in `page` of the items `shorten` cut. An item that alone passes
  * the bound is shortened when it comes first, to the whole bound, and ends the page otherwise: the
@@ -107,13 +106,13 @@ export function takePage<T, U>(
   shorten: (item: U, room: number) => U,
   cutAnywhere?: CutAnywhere,
   beside: (item: U) => number = () => 0,
+  bound = ITEMS_BOUND,
 ): { page: U[]; more: boolean; next: number; last?: T; shortened: number[] } {
   const page: U[] = [];
   const shortened: number[] = [];
   let last: T | undefined;
   let used = 0;
   let index = 0;
-  const bound = cutAnywhere?.bound ?? ITEMS_BOUND;
   const ended = (more: boolean) => ({ page, more, next: offset + page.length, last, shortened });
   const it = items[Symbol.iterator]();
   try {
@@ -134,7 +133,7 @@ export function takePage<T, U>(
           if (size > room) return ended(true);
         } else {
           if (page.length > 0) return ended(true);
-          const whole = ITEMS_BOUND - outside;
+          const whole = bound - outside;
           item = shorten(item, whole);
           // A tool's shortening that adds what passes the bound again (a note naming an ID of
           // any length): its strings cut as any item's.
