@@ -230,6 +230,24 @@ export function oursAlone(w: Window, used: number, windows: Map<string, Window>)
   return w.oursAlone === true && w.reports.length > 0 && w.remaining - used >= 1;
 }
 
+/**
+ * The fastest round trip with `ms` seen. One under half the fastest before shows that one slow for a
+ * reason of its own (a new connection's handshake, a cold server deciding late in it: 218 ms, then
+ * 9), not the legs' jitter: the bounds taken that much early (a report's end less the fastest round
+ * trip, an end from a period's start) move later by what it shrank. They otherwise left the window's
+ * end early for good, and the next request, this process's or another's that read its log, met the
+ * window still full.
+ */
+export function fastestRoundTrip(windows: Iterable<Window>, fastestMs: number, ms: number): number {
+  if (!(ms < fastestMs)) return fastestMs;
+  if (Number.isFinite(fastestMs) && ms < fastestMs / 2)
+    for (const w of windows) {
+      if (w.resetAt !== undefined && !w.estimated) w.resetAt += fastestMs - ms;
+      if (w.endBy !== undefined) w.endBy += fastestMs - ms;
+    }
+  return ms;
+}
+
 /** `w`'s period began by `at` (a request's decision, as a report's bound): it ends within its period of that. */
 export function endsBy(w: Window, at: number): void {
   if (w.resetAt !== undefined) w.resetAt = Math.min(w.resetAt, at + periodMs(w));
