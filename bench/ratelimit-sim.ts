@@ -41,6 +41,8 @@ export interface Shape {
     batch: number;
     concurrency: number;
     fresh?: boolean;
+    /** Its processes share a data folder of their machine's, not ours (cron's runs one after another: an ended run's answers hold the next). */
+    ownStore?: boolean;
     outMs?: number | [number, number];
     backMs?: number | [number, number];
   };
@@ -259,6 +261,20 @@ export const SHAPES: Shape[] = [
     backMs: 10,
     holds: { per1000: 15 },
   },
+  // The same cron on a machine of its own whose runs share that machine's data folder (#31): a run
+  // that ended leaves its answers for the next (ratelimit-file.ts), so a run starts blind only when the
+  // one before heard nothing that still holds. A first run refused while ours, alone, take every slot
+  // is still unseen by ours (seed 3).
+  {
+    name: 'Free plan, cron on another machine, its runs sharing their data folder',
+    windows: FREE,
+    requests: 3000,
+    companion: { everyMs: 120_000, batch: 20, concurrency: 8, fresh: true, ownStore: true },
+    concurrency: 4,
+    outMs: 10,
+    backMs: 10,
+    holds: { per1000: 17 },
+  },
   // The same machine (#31): the second mtg shares the newest reports with ours (ratelimit-shared.ts).
   sameMachine('Free plan, cron running mtg beside', FREE, {
     companion: { everyMs: 120_000, batch: 20, concurrency: 8, fresh: true },
@@ -311,11 +327,12 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
     typeof ms === 'number' ? ms : ms[0] + random() * (ms[1] - ms[0]);
   let refused = 0;
   const store = new MemoryReports();
-  const newLimiter = () =>
+  const companionStore = new MemoryReports();
+  const newLimiter = (own?: MemoryReports) =>
     new RateLimiter({
       maxWaitMs: Number.POSITIVE_INFINITY,
       clock,
-      shared: shape.shared ? store.handle() : undefined,
+      shared: shape.shared ? store.handle() : own?.handle(),
     });
 
   // One request as the client sends it (src/api/client.ts): a turn, the way out, the server's
@@ -389,7 +406,7 @@ export async function simulate(shape: Shape, seed = 1): Promise<Outcome> {
     await clock.sleep(random() * c.everyMs, ours.signal);
     while (!ours.signal.aborted) {
       const began = clock.now();
-      if (c.fresh) limiter = newLimiter();
+      if (c.fresh) limiter = newLimiter(c.ownStore ? companionStore : undefined);
       let left = c.batch;
       const worker = async () => {
         while (left > 0 && !ours.signal.aborted) {
