@@ -172,7 +172,7 @@ export function fileReports(options: FileReportsOptions): SharedReports | undefi
       let names: string[];
       try {
         // Read (and tidy) nothing through a link planted in place of either folder.
-        const ours = [join(options.dataDir, 'ratelimit'), folder].map((dir) => privateFolder(dir, owner));
+        const ours = [join(options.dataDir, 'ratelimit'), folder].map((dir) => realFolderOfOwner(dir, owner));
         if (ours.includes(undefined)) return [];
         if (ours.includes(false)) throw new Error(`${folder} is not a private folder of this user's`);
         names = readdirSync(folder);
@@ -271,14 +271,14 @@ function makeFolder(folder: string, dataDir: string, uid: number): boolean {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    if (!privateFolder(dir, uid)) return false;
+    if (!realFolderOfOwner(dir, uid)) return false;
     if ((lstatSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
   }
   return true;
 }
 
 /** A real folder (not a link to one) of this user's: undefined when there is none. */
-function privateFolder(dir: string, uid: number): boolean | undefined {
+function realFolderOfOwner(dir: string, uid: number): boolean | undefined {
   const stat = lstatSync(dir, { throwIfNoEntry: false });
   return stat === undefined ? undefined : stat.isDirectory() && stat.uid === uid;
 }
@@ -342,7 +342,8 @@ function sweepFolder(folder: string, uid: number, now: number): void {
       const stat = pid ? lstatSync(path, { throwIfNoEntry: false }) : undefined;
       // An ended command's log holds the next ones a while after its last write (fresh()), no longer;
       // a folder planted under a log's name is no log (and no reason to stop the sweep).
-      if (!stat || stat.isDirectory() || stat.uid !== uid || isAlive(Number(pid))) continue;
+      const runs = file.startsWith('.') ? isAlive(Number(pid)) : writerRuns(Number(pid), file);
+      if (!stat || stat.isDirectory() || stat.uid !== uid || runs) continue;
       if (now - stat.mtimeMs > SHARED_HOLD_S * 1000) unlinkSync(path);
     }
     if (readdirSync(folder).length === 0) rmdirSync(folder);
@@ -362,12 +363,16 @@ type Cached = { ino: number; mtimeMs: number; ctimeMs: number; size: number; set
 /** How long a file must have been still for its read to be remembered (FAT's mtimes: 2 s). */
 const SETTLED_MS = 3000;
 
+/** A log's file name: its writer's process ID, then a random part. */
+const LOG_NAME = /^(\d+)-[0-9a-f]+\.json$/;
+
 /**
  * The logs of the folder's files `names` but `own`, `cache` kept to those files: running commands'
- * first (SHARED_FILES_MAX at most), so that ended ones never hide a running one, then the newest
- * ENDED_READ_MAX ended ones; older ended ones go.
+ * first (SHARED_FILES_MAX at most), so that ended ones never hide a running one; then ended ones,
+ * newest first, until ENDED_READ_MAX that still hold something (one that holds nothing goes as it is
+ * read: corrupt, its requests unanswered, its windows refilled), the older ones going unread.
  */
-function readLogs(
+export function readLogs(
   folder: string,
   names: string[],
   own: string,
@@ -378,25 +383,31 @@ function readLogs(
   const running: string[] = [];
   const ended: { file: string; mtimeMs: number }[] = [];
   for (const file of names) {
-    const pid = /^(\d+)-[0-9a-f]+\.json$/.exec(file)?.[1];
+    const pid = LOG_NAME.exec(file)?.[1];
     if (file === own || pid === undefined) continue;
     if (writerRuns(Number(pid), file)) running.push(file);
-    else
-      ended.push({ file, mtimeMs: lstatSync(join(folder, file), { throwIfNoEntry: false })?.mtimeMs ?? 0 });
+    else {
+      const mtimeMs = lstatSync(join(folder, file), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      // A time ahead of now (a clock stepped back) says nothing of when it was written: the oldest.
+      ended.push({ file, mtimeMs: mtimeMs > Date.now() ? 0 : mtimeMs });
+    }
   }
-  ended.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  for (const { file } of ended.slice(ENDED_READ_MAX)) removeLog(join(folder, file), uid);
-  const read = (file: string) =>
-    readLog(join(folder, file), uid, now, cache.get(file), (entry) => cache.set(file, entry));
+  const read = (file: string, runs: boolean) =>
+    readLog(join(folder, file), uid, now, runs, cache.get(file), (entry) => cache.set(file, entry));
   const logs: Log[] = [];
   for (const file of running) {
     if (logs.length >= SHARED_FILES_MAX) break;
-    const log = read(file);
+    const log = read(file, true);
     if (log) logs.push(log);
   }
-  for (const { file } of ended.slice(0, ENDED_READ_MAX)) {
-    const log = read(file);
-    if (log) logs.push(log);
+  let kept = 0;
+  let looked = 0;
+  for (const { file } of ended.sort((a, b) => b.mtimeMs - a.mtimeMs)) {
+    const log = kept < ENDED_READ_MAX && looked++ < SHARED_FILES_MAX ? read(file, false) : undefined;
+    if (log) {
+      logs.push(log);
+      kept++;
+    } else removeLog(join(folder, file), uid);
   }
   for (const file of cache.keys()) if (!names.includes(file)) cache.delete(file);
   return logs;
@@ -431,6 +442,7 @@ function readLog(
   path: string,
   uid: number,
   now: number,
+  runs: boolean,
   cached: Cached | undefined,
   keep: (entry: Cached) => void,
 ): Log | undefined {
@@ -438,7 +450,7 @@ function readLog(
   try {
     const seen = lstatSync(path);
     if (!seen.isFile()) return undefined;
-    if (cached && unchangedSince(cached, seen)) return fresh(path, cached.log, now);
+    if (cached && unchangedSince(cached, seen)) return fresh(path, cached.log, now, runs);
     // O_NOFOLLOW: a link planted under a log's name is refused, not followed.
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
     const stat = fstatSync(fd);
@@ -459,11 +471,13 @@ function readLog(
     const parsed = fileSchema.safeParse(JSON.parse(buffer.subarray(0, read).toString('utf8')));
     if (!parsed.success) return undefined;
     const { pid, writtenAt, requests } = parsed.data;
+    // Its writer is the process its name says (running or ended is judged by the name).
+    if (String(pid) !== LOG_NAME.exec(basename(path))?.[1]) return undefined;
     // From the future (a clock stepped back, or a forged file): it says nothing of now.
     if (writtenAt > now || requests.some((r) => r.sentAt > writtenAt || (r.doneAt ?? 0) > writtenAt))
       return undefined;
     entry.log = { writer: path, requests, pid, writtenAt };
-    return fresh(path, entry.log, now);
+    return fresh(path, entry.log, now, runs);
   } catch {
     return undefined;
   } finally {
@@ -477,11 +491,11 @@ function readLog(
  * loop or a cron job then waits for that refill instead of sending blind into it); its requests left
  * unanswered are over. An answer holds this command SHARED_HOLD_S at most. Else the file goes.
  */
-function fresh(path: string, log: Log | undefined, now: number): Log | undefined {
+function fresh(path: string, log: Log | undefined, now: number, runs: boolean): Log | undefined {
   if (!log) return undefined;
   const held = (s?: number) => (s === undefined ? undefined : Math.min(s, SHARED_HOLD_S));
   const requests = log.requests.map((r) => ({ ...r, reset: held(r.reset), retryAfter: held(r.retryAfter) }));
-  if (writerRuns(log.pid, basename(path))) {
+  if (runs) {
     const forgotten = now - log.writtenAt > FORGOTTEN_MS && requests.every((r) => r.doneAt !== undefined);
     if (!forgotten) return { ...log, requests, alive: true };
   } else {

@@ -231,14 +231,14 @@ export function oursAlone(w: Window, used: number, windows: Map<string, Window>)
 }
 
 /**
- * The fastest round trip with `ms` seen. One under half the fastest before shows that one slow for a
+ * A round trip of `ms` seen: the fastest one (returned). One under half the fastest before shows that one slow for a
  * reason of its own (a new connection's handshake, a cold server deciding late in it: 218 ms, then
  * 9), not the legs' jitter: the bounds taken that much early (a report's end less the fastest round
  * trip, an end from a period's start) move later by what it shrank. They otherwise left the window's
  * end early for good, and the next request, this process's or another's that read its log, met the
  * window still full.
  */
-export function fastestRoundTrip(windows: Iterable<Window>, fastestMs: number, ms: number): number {
+export function noteRoundTrip(windows: Iterable<Window>, fastestMs: number, ms: number): number {
   if (!(ms < fastestMs)) return fastestMs;
   if (Number.isFinite(fastestMs) && ms < fastestMs / 2)
     for (const w of windows) {

@@ -98,7 +98,7 @@ export class RateLimiter {
     const { limit, remaining, reset } = headers;
     if (remaining === undefined || reset === undefined) return;
     const sentAt = ticket.at ?? receivedAt;
-    this.fastestMs = win.fastestRoundTrip(this.windows.values(), this.fastestMs, receivedAt - sentAt);
+    this.fastestMs = win.noteRoundTrip(this.windows.values(), this.fastestMs, receivedAt - sentAt);
     const bound = receivedAt + reset * 1000 - this.fastestMs;
     if (!refused && this.others === 'none')
       for (const other of this.windows.values()) win.noteStart(other, sentAt, receivedAt, this.fastestMs);

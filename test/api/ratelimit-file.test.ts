@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/api/ratelimit.js';
 import {
   fileReports,
+  readLogs,
   SHARED_FILE_MAX_BYTES,
   SHARED_FILES_MAX,
   sharedFolder,
@@ -153,10 +154,15 @@ describe('the shared rate-limit store on disk', () => {
   function endedWriter(m: ReturnType<typeof machine>, change = (log: { requests: object[] }) => log) {
     const [file] = readdirSync(m.folder);
     const path = join(m.folder, file!);
-    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    const ended = String(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
+    );
     const log = JSON.parse(readFileSync(path, 'utf8'));
-    writeFileSync(path, JSON.stringify(change({ ...log, pid: Number(ended.stdout) })));
-    return path;
+    // Its name and its content both name the ended process, as that process wrote it.
+    const renamed = join(m.folder, file!.replace(/^\d+/, ended));
+    writeFileSync(renamed, JSON.stringify(change({ ...log, pid: Number(ended) })), { mode: 0o600 });
+    rmSync(path);
+    return renamed;
   }
 
   it("holds the next command with an ended one's answers until their window refills, then removes its log", async () => {
@@ -403,13 +409,62 @@ describe('the shared rate-limit store on disk', () => {
         mode: 0o600,
       });
     }
-    // A running command with a request out, its log written last.
+    // A running command with a request out, its log listed last (whatever order the folder lists).
     const running = m.limiter();
     await running.acquire();
-    const logs = m.store()!.read();
+    const names = readdirSync(m.folder).sort(
+      (a, b) => Number(a.startsWith(`${process.pid}-`)) - Number(b.startsWith(`${process.pid}-`)),
+    );
+    expect(names.at(-1)!.startsWith(`${process.pid}-`)).toBe(true);
+    const logs = readLogs(
+      m.folder,
+      names,
+      'a reader of its own.json',
+      process.getuid!(),
+      m.clock.now(),
+      new Map(),
+    );
     expect(logs.filter((log) => log.requests.some((r) => r.doneAt === undefined))).toHaveLength(1);
     expect(logs.length).toBeLessThanOrEqual(1 + 8);
     expect(readdirSync(m.folder).filter((f) => f.startsWith(`${ended}-`))).toHaveLength(8);
+  });
+
+  it("keeps an ended command's 429 among the ended logs that say something, however many killed ones came after it", async () => {
+    const m = machine();
+    const first = m.limiter();
+    const t = await first.acquire();
+    await m.clock.advance(20);
+    first.observe(t, { limit: 20, remaining: 0, reset: 40 }, 40);
+    endedWriter(m);
+    // Eight commands of an `xargs -P` batch killed mid-request after it: their logs hold only requests out.
+    const killed = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
+    );
+    for (let i = 0; i < 8; i++) {
+      const path = join(m.folder, `${killed}-${String(i).padStart(12, 'f')}.json`);
+      const log = {
+        version: 1,
+        pid: killed,
+        writtenAt: m.clock.now() - 10,
+        requests: [{ seq: 1, sentAt: m.clock.now() - 15 }],
+      };
+      writeFileSync(path, JSON.stringify(log), { mode: 0o600 });
+      const later = (Date.now() + 10) / 1000; // written after the 429's log
+      utimesSync(path, later, later);
+    }
+    expect(await firstWait(m)).toBeGreaterThanOrEqual(39_000);
+  });
+
+  it("trusts no log whose content names another process than its file's name", async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    const [file] = readdirSync(m.folder);
+    const path = join(m.folder, file!);
+    const other = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
+    );
+    writeFileSync(path, readFileSync(path, 'utf8').replace(`"pid":${process.pid}`, `"pid":${other}`));
+    expect(await firstWait(m)).toBe(0);
   });
 
   it("holds the next commands for an ended one's 429 a minute or so at most, not the hour a proxy asked", async () => {
