@@ -131,7 +131,7 @@ describe('the sql tool and a cell alone past the size bound', () => {
     const kept = cell.length - '…[cut]'.length;
     expect(whole.startsWith(cell.slice(0, kept))).toBe(true);
     expect(r.data.truncated).toBe(true);
-    expect(r.data.cut).toEqual([{ row: at, column: 'json', length: whole.length }]);
+    expect(r.data.cut).toEqual([{ row: at, column: 'json', index: 1, length: whole.length }]);
     expect(r.data.note).toMatch(/substr\(/);
     // What the note says works: the rest of the cell, read in pieces.
     const rest = await c.call('sql', {
@@ -195,10 +195,12 @@ describe('the sql tool and the names of cut cells', () => {
     const r = await c.call('sql', { query: `SELECT ${cells.join(', ')}` });
     expect(r.isError, r.text).toBe(false);
     expect(realTokens(r.text)).toBeLessThanOrEqual(20_000);
-    const cut = r.data.cut as { row: number; column: string; length: number }[];
+    const cut = r.data.cut as { row: number; column: string; index: number; length: number }[];
     expect(cut.length).toBeGreaterThan(0);
     expect(cut[0]).toMatchObject({ row: 0, length: 60_000 });
     expect(cut[0]!.column).toMatch(/^\u0001+…\[cut\]$/);
+    // The name cut is no name to write again: its place among the columns says which to alias.
+    expect(cut.map((cell) => cell.index)).toEqual([0, 1, 2].slice(0, cut.length));
     expect(r.data.note).not.toContain('the first 0 of');
   }, 60_000);
 

@@ -75,10 +75,14 @@ const CUT_NAME_TOKENS = 40;
 /** What the column names may take (tokens): 2,000 long names (SQLite's most) were 26,000 tokens, beside the page. */
 const COLUMNS_ROOM = CUT_ROOM;
 
-/** A cell cut to fit: its row (0-based, in `rows`), column, and the whole value's length. */
+/**
+ * A cell cut to fit: its row (0-based, in `rows`), column, its column's place among the statement's
+ * (0-based: a name cut here is no name to substr(), an alias is), and the whole value's length.
+ */
 interface CutCell {
   row: number;
   column: string;
+  index: number;
   length: number;
 }
 
@@ -108,11 +112,11 @@ function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
     const whole = exactValues(read[row]!);
     const sent = page[row]!;
     let leftOut = 0;
-    for (const column of Object.keys(whole)) {
+    for (const [index, column] of Object.keys(whole).entries()) {
       // A column left out of the row is no cell to substr(): the row says how many (its …[cut]).
       if (!Object.hasOwn(sent, column)) leftOut++;
       else if (valueLength(whole[column]) !== valueLength(sent[column]))
-        cut.push({ row, column, length: valueLength(whole[column]) });
+        cut.push({ row, column, index, length: valueLength(whole[column]) });
     }
     if (leftOut > 0) narrowed.push(`row ${row}: ${leftOut} of its ${Object.keys(whole).length} columns`);
   }
@@ -137,7 +141,7 @@ function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
     );
     result.cut = listed;
     notes.push(
-      `a value too long to send whole was cut (it ends with …[cut]; cut names its row, column and whole length${cut.length > listed.length ? `, the first ${listed.length} of ${cut.length} cut cells` : ''}): select it in pieces with substr(column, start, length)`,
+      `a value too long to send whole was cut (it ends with …[cut]; cut names its row, column (a long name cut: index is its place among the columns, from 0, to alias it), and whole length${cut.length > listed.length ? `, the first ${listed.length} of ${cut.length} cut cells` : ''}): select it in pieces with substr(column, start, length)`,
     );
   }
   if (narrowed.length > 0) {
