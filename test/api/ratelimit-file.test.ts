@@ -68,6 +68,11 @@ function tracked<T>(promise: Promise<T>): { promise: Promise<T>; settled: boolea
   return t;
 }
 
+/** The ID of a process that has ended (a node run to its end): its logs are an ended command's. */
+function endedPid(): number {
+  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout);
+}
+
 /** How long a new process's first request waits (ms). */
 async function firstWait(m: ReturnType<typeof machine>): Promise<number> {
   const asked = m.clock.now();
@@ -154,9 +159,7 @@ describe('the shared rate-limit store on disk', () => {
   function endedWriter(m: ReturnType<typeof machine>, change = (log: { requests: object[] }) => log) {
     const [file] = readdirSync(m.folder);
     const path = join(m.folder, file!);
-    const ended = String(
-      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
-    );
+    const ended = String(endedPid());
     const log = JSON.parse(readFileSync(path, 'utf8'));
     // Its name and its content both name the ended process, as that process wrote it.
     const renamed = join(m.folder, file!.replace(/^\d+/, ended));
@@ -218,9 +221,7 @@ describe('the shared rate-limit store on disk', () => {
 
   it("tidies up once per process: the logs of ended processes in every key's folder, and folders left empty", async () => {
     const m = machine();
-    const ended = Number(
-      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
-    );
+    const ended = endedPid();
     const old = sharedFolder(m.dataDir, 'http://127.0.0.1:1', 'an old key');
     mkdirSync(old, { recursive: true, mode: 0o700 });
     writeFileSync(join(old, `${ended}-0123456789ab.json`), '{}', { mode: 0o600 });
@@ -326,9 +327,7 @@ describe('the shared rate-limit store on disk', () => {
 
   it("sweeps the temp file of a writer killed mid-write with that writer's logs", async () => {
     const m = machine();
-    const ended = Number(
-      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
-    );
+    const ended = endedPid();
     mkdirSync(m.folder, { recursive: true, mode: 0o700 });
     const temp = join(m.folder, `.${ended}-0123456789ab.json.${ended}.00112233aabb.tmp`);
     writeFileSync(temp, '{', { mode: 0o600 });
@@ -367,9 +366,7 @@ describe('the shared rate-limit store on disk', () => {
 
   it(`sweeps every key's folder over a few runs, past the ${SHARED_FILES_MAX} one run looks at`, async () => {
     const m = machine();
-    const ended = Number(
-      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
-    );
+    const ended = endedPid();
     const dead: string[] = [];
     for (let i = 0; i < 100; i++) {
       const folder = sharedFolder(m.dataDir, ORIGIN, `key number ${i}`);
@@ -396,9 +393,7 @@ describe('the shared rate-limit store on disk', () => {
 
   it("reads every running command's log however many ended ones there are, and keeps only the newest ended ones", async () => {
     const m = machine();
-    const ended = Number(
-      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
-    );
+    const ended = endedPid();
     mkdirSync(m.folder, { recursive: true, mode: 0o700 });
     // A parallel loop on the Pro plan: 150 ended commands whose answers left room, Reset 50 s.
     const at = m.clock.now() - 1_000;
@@ -437,9 +432,7 @@ describe('the shared rate-limit store on disk', () => {
     first.observe(t, { limit: 20, remaining: 0, reset: 40 }, 40);
     endedWriter(m);
     // Eight commands of an `xargs -P` batch killed mid-request after it: their logs hold only requests out.
-    const killed = Number(
-      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
-    );
+    const killed = endedPid();
     for (let i = 0; i < 8; i++) {
       const path = join(m.folder, `${killed}-${String(i).padStart(12, 'f')}.json`);
       const log = {
@@ -460,9 +453,7 @@ describe('the shared rate-limit store on disk', () => {
     await emptiedWindow(m);
     const [file] = readdirSync(m.folder);
     const path = join(m.folder, file!);
-    const other = Number(
-      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
-    );
+    const other = endedPid();
     writeFileSync(path, readFileSync(path, 'utf8').replace(`"pid":${process.pid}`, `"pid":${other}`));
     expect(await firstWait(m)).toBe(0);
   });
@@ -506,9 +497,7 @@ describe('the shared rate-limit store on disk', () => {
 
   /** A dead process's ID, and a log-shaped file of its under `dir` (as a planted or stale file would be). */
   function deadLog(dir: string, name = 'notes.json') {
-    const ended = Number(
-      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout,
-    );
+    const ended = endedPid();
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, name.replace('PID', String(ended)));
     writeFileSync(
