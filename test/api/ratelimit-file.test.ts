@@ -50,12 +50,12 @@ function machine() {
   return { dataDir, clock, store, limiter, troubles, folder: sharedFolder(dataDir, ORIGIN, KEY) };
 }
 
-/** A first process whose only request emptied the window for 30 s: its log is on disk. */
-async function emptiedWindow(m: ReturnType<typeof machine>) {
+/** A first process whose only request emptied the window for `reset` s (a 429's: `retryAfter` s): its log is on disk. */
+async function emptiedWindow(m: ReturnType<typeof machine>, reset = 30, retryAfter?: number) {
   const first = m.limiter();
   const t = await first.acquire();
   await m.clock.advance(20);
-  first.observe(t, { limit: 20, remaining: 0, reset: 30 });
+  first.observe(t, { limit: 20, remaining: 0, reset }, retryAfter);
   return first;
 }
 
@@ -426,10 +426,7 @@ describe('the shared rate-limit store on disk', () => {
 
   it("keeps an ended command's 429 among the ended logs that say something, however many killed ones came after it", async () => {
     const m = machine();
-    const first = m.limiter();
-    const t = await first.acquire();
-    await m.clock.advance(20);
-    first.observe(t, { limit: 20, remaining: 0, reset: 40 }, 40);
+    await emptiedWindow(m, 40, 40);
     endedWriter(m);
     // Eight commands of an `xargs -P` batch killed mid-request after it: their logs hold only requests out.
     const killed = endedPid();
@@ -460,10 +457,7 @@ describe('the shared rate-limit store on disk', () => {
 
   it("holds the next commands for an ended one's 429 a minute or so at most, not the hour a proxy asked", async () => {
     const m = machine();
-    const first = m.limiter();
-    const t = await first.acquire();
-    await m.clock.advance(20);
-    first.observe(t, { limit: 20, remaining: 0, reset: 3_600 }, 3_600);
+    await emptiedWindow(m, 3_600, 3_600);
     endedWriter(m);
     const waited = await firstWait(m);
     expect(waited).toBeGreaterThan(30_000);
