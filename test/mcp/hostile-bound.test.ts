@@ -159,7 +159,7 @@ describe('hostile text: every tool within the bound, an item cut to fit keeps mo
     const row = data.rows.length - 1;
     expect(data.rows[row].id).toBe(id);
     const whole = stored(m, "SELECT json ->> '$.notes' FROM meetings WHERE id = ?", id);
-    expect(data.cut).toEqual([{ row, column: 'notes', length: whole.length }]);
+    expect(data.cut).toEqual([{ row, column: 'notes', index: 1, length: whole.length }]);
     // A quarter of a page at most, leaving room for the rows after it.
     keptOf(data.rows[row].notes, whole, Math.floor(ITEMS_BOUND / 4));
   });
