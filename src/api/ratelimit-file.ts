@@ -28,7 +28,13 @@ import { z } from 'zod';
 import { writeFileAtomicSync } from '../shared/atomic-file.js';
 import type { Clock } from '../shared/clock.js';
 import { isAlive } from '../shared/process-alive.js';
-import { refilledAt, SHARED_LOG_MAX, type SharedLog, type SharedReports } from './ratelimit-shared.js';
+import {
+  refilledAt,
+  SHARED_HOLD_S,
+  SHARED_LOG_MAX,
+  type SharedLog,
+  type SharedReports,
+} from './ratelimit-shared.js';
 
 /** A log of SHARED_LOG_MAX requests, each under ~150 bytes as JSON. */
 export const SHARED_FILE_MAX_BYTES = 256 * 1024;
@@ -36,13 +42,6 @@ export const SHARED_FILE_MAX_BYTES = 256 * 1024;
 export const SHARED_FILES_MAX = 64;
 /** Ended commands' logs read at most per look, the newest: their answers say what the older ones' did (the rest go). */
 const ENDED_READ_MAX = 8;
-/**
- * How long another command's answer holds this one at most (s): the spec's longest window is a
- * minute, and a Retry-After or Reset of an hour (a proxy's, or a file planted or gone wrong) must not
- * shut the key for an hour, least of all after the command that heard it ended. A longer wait the
- * server really asks for, this command then hears itself.
- */
-const SHARED_HOLD_S = 65;
 /** The log names this process made: another log under this process's ID is an earlier process's (a reused PID). */
 const madeHere = new Set<string>();
 /** A log whose requests are all answered and that was written longer ago than this is removed (no window of the spec lasts more than a minute). */
@@ -342,9 +341,9 @@ function sweepFolder(folder: string, uid: number, now: number): void {
       const stat = pid ? lstatSync(path, { throwIfNoEntry: false }) : undefined;
       // An ended command's log holds the next ones a while after its last write (fresh()), no longer;
       // a folder planted under a log's name is no log (and no reason to stop the sweep).
-      const runs = file.startsWith('.') ? isAlive(Number(pid)) : writerRuns(Number(pid), file);
-      if (!stat || stat.isDirectory() || stat.uid !== uid || runs) continue;
-      if (now - stat.mtimeMs > SHARED_HOLD_S * 1000) unlinkSync(path);
+      if (!stat || stat.isDirectory() || stat.uid !== uid || now - stat.mtimeMs <= SHARED_HOLD_S * 1000)
+        continue;
+      if (!(file.startsWith('.') ? isAlive(Number(pid)) : writerRuns(Number(pid), file))) unlinkSync(path);
     }
     if (readdirSync(folder).length === 0) rmdirSync(folder);
   } catch {
@@ -489,17 +488,15 @@ function readLog(
  * The log, while it says something: its writer runs and it is not long forgotten, or its writer has
  * ended and one of its answers names a window that has not refilled yet (the next command of a shell
  * loop or a cron job then waits for that refill instead of sending blind into it); its requests left
- * unanswered are over. An answer holds this command SHARED_HOLD_S at most. Else the file goes.
+ * unanswered are over (an answer holds the next SHARED_HOLD_S at most: refilledAt). Else the file goes.
  */
 function fresh(path: string, log: Log | undefined, now: number, runs: boolean): Log | undefined {
   if (!log) return undefined;
-  const held = (s?: number) => (s === undefined ? undefined : Math.min(s, SHARED_HOLD_S));
-  const requests = log.requests.map((r) => ({ ...r, reset: held(r.reset), retryAfter: held(r.retryAfter) }));
   if (runs) {
-    const forgotten = now - log.writtenAt > FORGOTTEN_MS && requests.every((r) => r.doneAt !== undefined);
-    if (!forgotten) return { ...log, requests, alive: true };
+    const forgotten = now - log.writtenAt > FORGOTTEN_MS && log.requests.every((r) => r.doneAt !== undefined);
+    if (!forgotten) return { ...log, alive: true };
   } else {
-    const answered = requests.filter((r) => r.doneAt !== undefined);
+    const answered = log.requests.filter((r) => r.doneAt !== undefined);
     if (answered.some((r) => refilledAt(r) > now)) return { ...log, requests: answered, alive: false };
   }
   try {

@@ -59,6 +59,14 @@ export interface Replay {
   windows(): Iterable<Window>;
 }
 
+/**
+ * How long another command's answer holds this one at most (s): the spec's longest window is a
+ * minute, and a Retry-After or Reset of an hour (a proxy's, or a log planted or gone wrong) must not
+ * shut the key for an hour, least of all after the command that heard it ended. A longer wait the
+ * server really asks for, this command then hears itself.
+ */
+export const SHARED_HOLD_S = 65;
+
 /** The most requests one log keeps (the newest): a Pro plan's minute is 300. */
 export const SHARED_LOG_MAX = 1000;
 
@@ -135,13 +143,11 @@ export class Sharing {
 
   private replayEnd(ticket: Ticket, at: number, r: SharedRequest): void {
     if (r.remaining === undefined && r.retryAfter === undefined) this.limiter.settle(ticket, at);
-    else
-      this.limiter.observe(
-        ticket,
-        { limit: r.limit, remaining: r.remaining, reset: r.reset },
-        r.retryAfter,
-        at,
-      );
+    else {
+      const held = (s?: number) => (s === undefined ? undefined : Math.min(s, SHARED_HOLD_S));
+      const headers = { limit: r.limit, remaining: r.remaining, reset: held(r.reset) };
+      this.limiter.observe(ticket, headers, held(r.retryAfter), at);
+    }
   }
 
   private othersOut(): boolean {
@@ -193,14 +199,12 @@ function stillCounts(r: SharedRequest, now: number, longest: number): boolean {
 }
 
 /**
- * When the window an answered request's report named has refilled (ms; never while unanswered), as the report says (its
- * Reset, a 429's Retry-After). At most an hour: a report's Reset is the server's word, and no window
- * of the spec is that long.
+ * When the window an answered request's report named has refilled for the others (ms; never while
+ * unanswered), as the report says (its Reset, a 429's Retry-After), SHARED_HOLD_S at most.
  */
 export function refilledAt(r: SharedRequest): number {
-  return (
-    (r.doneAt ?? Number.POSITIVE_INFINITY) + 1000 * Math.min(3600, Math.max(r.reset ?? 0, r.retryAfter ?? 0))
-  );
+  const heldS = Math.min(SHARED_HOLD_S, Math.max(r.reset ?? 0, r.retryAfter ?? 0));
+  return (r.doneAt ?? Number.POSITIVE_INFINITY) + 1000 * heldS;
 }
 
 /** A store in memory: limiters of one process (the simulation, tests) share it, each with its own handle. */
