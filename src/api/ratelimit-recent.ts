@@ -16,13 +16,14 @@ interface Recent {
 }
 
 export class RecentRequests {
+  /** `fastestMs`: the shortest round trip the limiter has seen (ms), kept there. */
+  constructor(private readonly fastestMs: () => number = () => Number.POSITIVE_INFINITY) {}
+
   private list: Recent[] = [];
   /** Round trips of reported answers (ms), by when they came back: kept as long as the list's answers. */
   private trips: { at: number; ms: number }[] = [];
   /** Two longest periods (what the list keeps). */
   private keepMs = 0;
-  /** The shortest round trip seen (ms). */
-  private fastestMs = Number.POSITIVE_INFINITY;
   /**
    * An answer came back while a request that left before it was still out: answers reorder. It does
    * not lapse: ours spread go one at a time, and then no answer can overtake another.
@@ -71,7 +72,7 @@ export class RecentRequests {
    * the fastest seen; both legs vary alike): a way out alone is never measured.
    */
   outSpreadMs(): number {
-    return Math.max(0, this.slowestMs() - this.fastestMs) / 2;
+    return Math.max(0, this.slowestMs() - this.fastestMs()) / 2;
   }
 
   /**
@@ -129,7 +130,6 @@ export class RecentRequests {
     windows: Map<string, Window>,
   ): boolean {
     this.trips.push({ at: at.receivedAt, ms: at.receivedAt - at.sentAt });
-    this.fastestMs = Math.min(this.fastestMs, at.receivedAt - at.sentAt);
     if (!limit || remaining === undefined || reset === undefined || reset > 1) return false;
     const w = windows.get(windowKey(limit, reset));
     if (!w || windows.has(windowKey(limit, Number.POSITIVE_INFINITY))) return false;

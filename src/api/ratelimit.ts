@@ -38,7 +38,7 @@ export class RateLimiter {
   private readonly windows = new Map<string, Window>();
   /** Requests let out and still of use to some window's count: in flight, or answered after its report left. */
   private sent: Sent[] = [];
-  private readonly recent = new RecentRequests();
+  private readonly recent = new RecentRequests(() => this.fastestMs);
   private seq = 0;
   /** Counts sends and answers: their order, which the clock may not tell (one instant, or its resolution). */
   private step = 0;
