@@ -20,6 +20,7 @@ import {
   readSync,
   renameSync,
   rmdirSync,
+  rmSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -122,7 +123,8 @@ function takeLock(path: string, token: string, now: number): boolean {
           linkSync(aside, path); // not the stale one: put it back, unless a new one is there already
         } catch {}
       }
-      unlinkSync(aside);
+      // A planted folder under the lock's name goes too (renamed aside by us, links not followed).
+      rmSync(aside, { recursive: true, force: true });
     }
   }
   return false;

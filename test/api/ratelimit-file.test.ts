@@ -301,6 +301,20 @@ describe('the shared rate-limit store on disk', () => {
     expect(store.claim?.()).toBe(false); // a lock taken 2 s, not 6: still another's turn
   });
 
+  it('breaks a stale lock that is a folder, and leaves nothing of it aside', async () => {
+    const m = machine();
+    await emptiedWindow(m);
+    const lock = join(m.folder, '.lock');
+    mkdirSync(join(lock, 'inside'), { recursive: true });
+    writeFileSync(join(lock, 'inside', 'f'), 'x');
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(lock, old, old);
+    const asked = m.clock.now();
+    await m.clock.settle(m.limiter().acquire());
+    expect(m.clock.now() - asked).toBeGreaterThanOrEqual(30_000 - 20); // the lock broken, the log read
+    expect(readdirSync(m.folder).filter((f) => f.startsWith('.lock'))).toEqual([]);
+  });
+
   it('gives back only its own lock: one broken as stale and taken by another stays theirs', async () => {
     const m = machine();
     await emptiedWindow(m);
