@@ -87,8 +87,19 @@ export interface CutAnywhere {
   maxRoom: number;
 }
 
+/** How takePage pages: what each parameter means is said there. */
+export interface PageOptions<T, U> {
+  offset?: number;
+  limit: number;
+  map: (item: T) => U;
+  shorten: (item: U, room: number) => U;
+  cutAnywhere?: CutAnywhere;
+  beside?: (item: U) => number;
+  bound?: number;
+}
+
 /**
- * Up to `limit` items after skipping `offset`, as many as fit in `bound` tokens of JSON (ITEMS_BOUND;
+ * Up to `limit` items after skipping `offset` (0), as many as fit in `bound` tokens of JSON (ITEMS_BOUND;
  * less where the result holds more beside them: sql's column names);
  * `more` when items are left; `last` the item the page ends with, as given (a keyset cursor's
  * key); `shortened` the positions in `page` of the items `shorten` cut. An item that alone passes
@@ -100,13 +111,7 @@ export interface CutAnywhere {
  */
 export function takePage<T, U>(
   items: Iterable<T>,
-  offset: number,
-  limit: number,
-  map: (item: T) => U,
-  shorten: (item: U, room: number) => U,
-  cutAnywhere?: CutAnywhere,
-  beside: (item: U) => number = () => 0,
-  bound = ITEMS_BOUND,
+  { offset = 0, limit, map, shorten, cutAnywhere, beside = () => 0, bound = ITEMS_BOUND }: PageOptions<T, U>,
 ): { page: U[]; more: boolean; next: number; last?: T; shortened: number[] } {
   const page: U[] = [];
   const shortened: number[] = [];

@@ -22,7 +22,7 @@ const CUT = { minRoom: 2_000, maxRoom: Math.floor(ITEMS_BOUND / 4) };
 describe('takePage, cutAnywhere (the sql tool)', () => {
   it('keeps an item past the bound where it comes, cut to the room left (at most maxRoom), and names its position', () => {
     const items = [item(0, 3_000), item(1, 3_000), item(2, 60_000), item(3, 3_000)];
-    const r = takePage(items, 0, 10, identity, shortenStrings, CUT);
+    const r = takePage(items, { limit: 10, map: identity, shorten: shortenStrings, cutAnywhere: CUT });
     expect(ids(r.page)).toEqual([0, 1, 2, 3]);
     expect(r.more).toBe(false);
     expect(r.shortened).toEqual([2]);
@@ -37,12 +37,22 @@ describe('takePage, cutAnywhere (the sql tool)', () => {
   });
 
   it('cuts to the room left when less than maxRoom is left, and ends the page when less than minRoom is', () => {
-    const roomy = takePage([item(0, 15_000), item(1, 60_000)], 0, 10, identity, shortenStrings, CUT);
+    const roomy = takePage([item(0, 15_000), item(1, 60_000)], {
+      limit: 10,
+      map: identity,
+      shorten: shortenStrings,
+      cutAnywhere: CUT,
+    });
     expect(ids(roomy.page)).toEqual([0, 1]);
     expect(roomy.shortened).toEqual([1]);
     expect(cost(roomy.page)).toBeLessThanOrEqual(ITEMS_BOUND);
 
-    const full = takePage([item(0, 17_500), item(1, 60_000)], 0, 10, identity, shortenStrings, CUT);
+    const full = takePage([item(0, 17_500), item(1, 60_000)], {
+      limit: 10,
+      map: identity,
+      shorten: shortenStrings,
+      cutAnywhere: CUT,
+    });
     expect(ids(full.page)).toEqual([0]);
     expect(full.more).toBe(true);
     expect(full.next).toBe(1);
@@ -51,7 +61,7 @@ describe('takePage, cutAnywhere (the sql tool)', () => {
 
   it('an item that fits a page alone but not the room left ends the page, whole, as without cutAnywhere', () => {
     const items = [item(0, 10_000), item(1, 12_000), item(2, 100)];
-    const r = takePage(items, 0, 10, identity, shortenStrings, CUT);
+    const r = takePage(items, { limit: 10, map: identity, shorten: shortenStrings, cutAnywhere: CUT });
     expect(ids(r.page)).toEqual([0]);
     expect(r.more).toBe(true);
     expect(r.next).toBe(1);
@@ -62,18 +72,20 @@ describe('takePage, cutAnywhere (the sql tool)', () => {
 describe('takePage without cutAnywhere (the tools with a cursor)', () => {
   it('an item past the bound ends the page it does not fit in, and is cut to the bound when it comes first', () => {
     const items = [item(0, 3_000), item(1, 60_000), item(2, 12_000)];
-    const first = takePage(items, 0, 10, identity, shortenStrings);
+    const first = takePage(items, { limit: 10, map: identity, shorten: shortenStrings });
     expect(ids(first.page)).toEqual([0]);
     expect(first.more).toBe(true);
     expect(first.shortened).toEqual([]);
-    const second = takePage(items, first.next, 10, identity, shortenStrings);
+    const second = takePage(items, { offset: first.next, limit: 10, map: identity, shorten: shortenStrings });
     expect(ids(second.page)).toEqual([1]);
     expect(second.shortened).toEqual([0]);
     expect(jsonCost(second.page[0])).toBeLessThanOrEqual(ITEMS_BOUND);
     // Cut to the bound, not below: one a few tokens over the bound after a first cut was cut in half.
     expect(jsonCost(second.page[0])).toBeGreaterThan(0.95 * ITEMS_BOUND);
     expect(second.more).toBe(true);
-    expect(ids(takePage(items, second.next, 10, identity, shortenStrings).page)).toEqual([2]);
+    expect(
+      ids(takePage(items, { offset: second.next, limit: 10, map: identity, shorten: shortenStrings }).page),
+    ).toEqual([2]);
   });
 });
 
@@ -86,8 +98,19 @@ describe('the two modes are one mechanism', () => {
     let pages = 0;
     for (const limit of [1, 3, 7, 100]) {
       for (let offset = 0; offset < items.length; offset++) {
-        const plain = takePage(items, offset, limit, identity, shortenStrings);
-        const anywhere = takePage(items, offset, limit, identity, shortenStrings, CUT);
+        const plain = takePage(items, {
+          offset: offset,
+          limit: limit,
+          map: identity,
+          shorten: shortenStrings,
+        });
+        const anywhere = takePage(items, {
+          offset: offset,
+          limit: limit,
+          map: identity,
+          shorten: shortenStrings,
+          cutAnywhere: CUT,
+        });
         expect(anywhere, `offset ${offset}, limit ${limit}`).toEqual(plain);
         expect(plain.shortened).toEqual([]);
         expect(cost(plain.page)).toBeLessThanOrEqual(ITEMS_BOUND);
@@ -99,8 +122,8 @@ describe('the two modes are one mechanism', () => {
 
   it('an item past the bound: both keep it cut within the bound, and count it as the page it is on', () => {
     const items = [item(0, 40_000), item(1, 12_000)];
-    const plain = takePage(items, 0, 10, identity, shortenStrings);
-    const anywhere = takePage(items, 0, 10, identity, shortenStrings, CUT);
+    const plain = takePage(items, { limit: 10, map: identity, shorten: shortenStrings });
+    const anywhere = takePage(items, { limit: 10, map: identity, shorten: shortenStrings, cutAnywhere: CUT });
     for (const r of [plain, anywhere]) {
       expect(r.shortened).toEqual([0]);
       expect(r.page[0]!.id).toBe(0);
@@ -141,7 +164,7 @@ describe('shortenStrings past what cutting strings can do', () => {
     // Spreading the kept entries into push() passed each as an argument: past ~200,000 the call
     // overflowed the stack, and get_meeting answered "Maximum call stack size exceeded".
     const items = [{ id: 'm1', attendees: Array.from({ length: 300_000 }, (_, i) => `p${i}`) }];
-    const r = takePage(items, 0, 10, (i) => i, shortenStrings);
+    const r = takePage(items, { limit: 10, map: (i) => i, shorten: shortenStrings });
     expect(r.page).toHaveLength(1);
     expect(r.shortened).toEqual([0]);
     expect(jsonCost(r.page[0]) + 1).toBeLessThanOrEqual(ITEMS_BOUND);
@@ -181,7 +204,7 @@ describe('shortenStrings: the bound is a bound, whatever the shape', () => {
     // The item's only entry: the item is its mark.
     const alone = shortenStrings({ [huge]: { [huge]: 1 } }, ITEMS_BOUND);
     expect(alone).toEqual({ '…[cut]': '1 more' });
-    const r = takePage([{ [huge]: 1 }], 0, 10, (i) => i, shortenStrings);
+    const r = takePage([{ [huge]: 1 }], { limit: 10, map: (i) => i, shorten: shortenStrings });
     expect(jsonCost(r.page[0]) + 1).toBeLessThanOrEqual(ITEMS_BOUND);
   });
 
@@ -261,7 +284,7 @@ describe("takePage and a tool's shortening that does not fit", () => {
       ...shortenStrings(i, room - 300),
       readWhole: `SELECT json FROM action_items WHERE id = '${i.id}'`,
     });
-    const r = takePage(items, 0, 10, (i: Noted) => i, noted);
+    const r = takePage(items, { limit: 10, map: (i: Noted) => i, shorten: noted });
     expect(r.page).toHaveLength(1);
     expect(jsonCost(r.page[0]) + 1).toBeLessThanOrEqual(ITEMS_BOUND);
     expect(r.page[0]!.readWhole).toMatch(/^SELECT json FROM action_items WHERE id = 'x+…\[cut\]$/);

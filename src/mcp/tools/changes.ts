@@ -38,13 +38,11 @@ export const changes = defineTool({
     return access.read((r) => {
       // The library's refusals name this tool's argument (`after`), not the CLI's flag.
       const events = r.changes(after, (a.resource ?? []) as ChangeResource[], limit + 1);
-      const { page, more } = takePage<ChangeEvent, Obj>(
-        events,
-        0,
+      const { page, more } = takePage<ChangeEvent, Obj>(events, {
         limit,
-        (e) => e as unknown as Obj,
-        shortenEvent,
-      );
+        map: (e) => e as unknown as Obj,
+        shorten: shortenEvent,
+      });
       const last = page.length ? (page[page.length - 1]!.seq as number) : after;
       return ok({ changes: page, lastSeq: last, more });
     });

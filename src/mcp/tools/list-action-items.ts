@@ -110,13 +110,11 @@ export const listActionItems = defineTool({
         limit + 1,
         (c) => c.order,
       );
-      const { page, more, last } = takePage(
-        chosen,
-        0,
+      const { page, more, last } = takePage(chosen, {
         limit,
-        (c) => ({ ...c.listed.item, mine: c.listed.mine, meetings: c.listed.meetings }) as Obj,
-        shortenItem,
-      );
+        map: (c) => ({ ...c.listed.item, mine: c.listed.mine, meetings: c.listed.meetings }) as Obj,
+        shorten: shortenItem,
+      });
       const result: Obj = { actionItems: page };
       if (more && last) result.nextCursor = encodeCursor(f, { id: String(last.listed.item.id) });
       return ok(result);

@@ -68,15 +68,12 @@ export const listMeetings = defineTool({
       });
       // Keyset: the next page starts after the last meeting of this one, wherever the sync moved it.
       // A name labels its meeting here: cut past NAME_CHARS (get_meeting has it whole).
-      const { page, more } = takePage(
-        meetings,
-        0,
-        a.limit ?? 20,
-        (m) => ({ ...m, name: labelName(m.name) }),
-        shortenStrings,
-        undefined,
-        linkedOnce((m) => m),
-      );
+      const { page, more } = takePage(meetings, {
+        limit: a.limit ?? 20,
+        map: (m) => ({ ...m, name: labelName(m.name) }),
+        shorten: shortenStrings,
+        beside: linkedOnce((m) => m),
+      });
       const result: Obj = { meetings: page };
       if (more) result.nextCursor = encodeCursor(f, meetingKeyOf(key, page));
       return ok(result, meetingLinks(page));

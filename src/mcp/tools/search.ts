@@ -108,19 +108,17 @@ export const search = defineTool({
         groupBy: a.groupBy,
         limit: offset + limit + 1,
       });
-      const { page, more, next } = takePage<PassageHit | MeetingHit, Hit>(
-        hits,
+      const { page, more, next } = takePage<PassageHit | MeetingHit, Hit>(hits, {
         offset,
         limit,
         // A name labels its hit: cut past NAME_CHARS (get_meeting has it whole).
-        (h) => {
+        map: (h) => {
           const hit = plainHit(h);
           return { ...hit, meetingName: labelName(hit.meetingName) };
         },
-        shortenStrings,
-        undefined,
-        linkedOnce((h) => ({ id: h.meetingId, name: h.meetingName })),
-      );
+        shorten: shortenStrings,
+        beside: linkedOnce((h) => ({ id: h.meetingId, name: h.meetingName })),
+      });
       if (position && mirrorState(r) !== state) throw new StaleSearchCursor();
       const result: Obj = { results: page };
       if (more) result.nextCursor = encodeCursor(f, { o: next, v: state });

@@ -96,16 +96,13 @@ interface CutCell {
  */
 function sqlResult(columns: unknown, { read, stop }: FirstRows): Obj {
   const names = jsonCost(columns) > COLUMNS_ROOM ? firstNames(columns, COLUMNS_ROOM) : columns;
-  const { page, shortened } = takePage(
-    read,
-    0,
-    read.length,
-    exactValues,
-    shortenStrings,
-    { minRoom: MIN_CUT_ROOM, maxRoom: CUT_ROOM },
-    undefined,
-    ITEMS_BOUND - jsonCost(names),
-  );
+  const { page, shortened } = takePage(read, {
+    limit: read.length,
+    map: exactValues,
+    shorten: shortenStrings,
+    cutAnywhere: { minRoom: MIN_CUT_ROOM, maxRoom: CUT_ROOM },
+    bound: ITEMS_BOUND - jsonCost(names),
+  });
   const cut: CutCell[] = [];
   const narrowed: string[] = [];
   for (const row of shortened) {
