@@ -155,6 +155,16 @@ export function leftToOthers(w: Window, windows: Map<string, Window>): number {
   return longer.some((x) => need(x) <= w.limit! - 2) ? 2 : 1;
 }
 
+/**
+ * An answer came back to a request let out since `w`'s refill: it said what others left, of `w`, or of
+ * a window closer to exhaustion (the server names that one), and `w` has at least its share left (beside
+ * a sure other, no more: shareCap()). Until then a refilled window's requests go one at a time. Reports
+ * name the per-second window at a 10 s window's start: that held ours one at a time for most of it.
+ */
+export function heardSince(sent: readonly Sent[], w: Window): boolean {
+  return sent.some((s) => s.seq > w.seq && s.doneStep !== undefined);
+}
+
 /** Requests of `sent` the report of request `seq` does not count: sent after it, or still in flight. */
 export function used(sent: readonly Sent[], seq: number): number {
   return sent.filter((s) => !s.refused && (s.doneStep === undefined || s.seq > seq)).length;

@@ -216,8 +216,8 @@ export class RateLimiter {
         continue;
       }
       if (paced.includes(w)) continue; // held below
-      // Maybe another client: a refilled window's first request goes alone, to hear what others left.
-      if (this.others !== 'none' && w.resetAt === undefined && inFlight)
+      // Maybe another client: a refilled window's first request goes alone, until an answer says what others left.
+      if (this.others !== 'none' && w.resetAt === undefined && inFlight && !win.heardSince(this.sent, w))
         return { ms: undefined, reason: 'window' };
       // Surely another: a window's last slot is left to it (and a newcomer's, leftToOthers), whose requests
       // since the report are unseen (both taking it is a 429), unless ours spread the binding window's

@@ -80,12 +80,14 @@ describe('the rate limiter against the sandbox windows (simulated on a virtual c
   // Answers reordered beside a 6/min trickle, seed 7 (the lowest of seeds 1-8): each second's end found
   // up to 0.8 s late held ours to 1.4 a second of the 1.9 the spread needs, its refilled first request
   // alone waited out its answer, and ours fell behind: 85.9% and 12.3 per 1,000. Held by our own sends
-  // alone, 2 a second and 3 only while behind the spread: 92.3% and 4.3.
+  // alone, 2 a second and 3 only while behind the spread: 92.3% and 4.3. A refilled 10 s window, which
+  // reports name only once it is the closer to exhaustion, held ours one at a time until then, though
+  // answers since had come back: 93.5% and 4.0 now.
   it('a 6/min trickle on 3/1s+20/10s with answers reordered, seed 7: the per-second window holds ours by our sends', async () => {
     const shape = SHAPES.find((s) => s.name.includes('trickling 6/min, reordered answers'))!;
     const outcome = await simulate(shape, 7);
-    expect(outcome.throughput).toBeGreaterThanOrEqual(0.92);
-    expect(outcome.per1000).toBeLessThanOrEqual(8);
+    expect(outcome.throughput).toBeGreaterThanOrEqual(0.934);
+    expect(outcome.per1000).toBeLessThanOrEqual(5);
   });
 
   // Alone with answers in order, ours spread the 10 s window at its rate, but a period's first

@@ -458,6 +458,29 @@ describe('RateLimiter with more than one window (the server reports only the clo
     expect(await afterThePause(clock, limiter, c)).toBeGreaterThanOrEqual(900);
   });
 
+  it("with another client, sends a refilled window's requests one at a time only until an answer since comes back, though it names another window", async () => {
+    // Another client, for sure: the first report counts 8 of 20 besides ours. After both windows
+    // refilled, c's answer names the per-second window (9 of 10 left: the other is the closer to
+    // exhaustion), and so will every report until the 10 s window has the smaller share. Its first
+    // request went alone, and c's answer came back: d in flight holds e no longer (it did until a
+    // report named the 10 s window: one request at a time for most of each period).
+    const { clock, limiter, answer } = answering();
+    await answer({ limit: 20, remaining: 11, reset: 8 });
+    await answer({ limit: 10, remaining: 9, reset: 1 });
+    clock.advance(9_000);
+    await answer({ limit: 10, remaining: 9, reset: 1 });
+    await limiter.acquire();
+    let sent = false;
+    const e = limiter.acquire().then((t) => {
+      sent = true;
+      return t;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toBe(true);
+    await e;
+    expect(clock.sleeps).toEqual([]);
+  });
+
   it("with another client, counts a window not reported since its refill as having no more than the newest report's share left", async () => {
     // Another client, for sure (as above). After the refill, c's report is of the long window (the
     // closest to exhaustion): 6 of 20 left, so the per-second window has at least 3 x 6/20, one,
