@@ -57,6 +57,8 @@ export interface Window {
   othersBefore?: number;
   /** Another client may have spent it unseen: a report of another window settled *maybe* as *none* within the share it leaves this one; its own next period's first report says. */
   unsettled?: boolean;
+  /** Ours, alone, kept a shorter window's slot back at this period's start (slotsKept()): its reports say whether another client took it. */
+  kept?: boolean;
   /** This period's reports of admitted requests, and the period's before it (a refill seen early may not be the server's yet). */
   reports: Report[];
   before: Report[];
@@ -165,6 +167,42 @@ export function heardSince(sent: readonly Sent[], w: Window): boolean {
   return sent.some((s) => s.seq > w.seq && s.doneStep !== undefined);
 }
 
+/**
+ * Slots of `w` ours leave to other clients. Beside a sure one: its last, and a newcomer's
+ * (leftToOthers()), unless ours `spread` the binding window's allowance, which leaves it room. Alone
+ * (answers in order, nothing spread): one at the start of a longer window's period they filled, to a
+ * client refused meanwhile, unseen (a 429 counts in no window), which comes back at that refill, as
+ * its Retry-After names it, within a second and its jitter, where ours, first in each of `w`'s
+ * periods, took every slot before it: a cron run starved for minutes (#31). That costs no period of
+ * `w` where the longer window's allowance is not a multiple of `w`'s (its last period of `w` has a
+ * slot to spare: 20 a minute at 3 a second go 2+3+3+3+3+3+3), nor its end, once its period is known
+ * from a whole one seen (longestPeriodMs): the kept slot puts off its first report by a period of `w`.
+ * The longer window is marked (`kept`): its first request goes alone until a report names it
+ * (ratelimit.ts), so that its count shows whether another client took the slot.
+ */
+export function slotsKept(
+  w: Window,
+  windows: Map<string, Window>,
+  others: 'none' | 'maybe' | 'sure',
+  spread: boolean,
+  reordered: boolean,
+  now: number,
+): number {
+  if (others === 'sure') return spread ? 0 : leftToOthers(w, windows);
+  if (spread || reordered || !w.limit) return 0;
+  const start = w.startedAt ?? now;
+  const refilled = [...windows.values()].find(
+    (x) =>
+      x.fromStart &&
+      x.longestPeriodMs !== undefined &&
+      x.limit! % w.limit! !== 0 &&
+      periodMs(x) > periodMs(w) &&
+      start < x.since + periodMs(w),
+  );
+  if (refilled) refilled.kept = true;
+  return refilled ? 1 : 0;
+}
+
 /** Requests of `sent` the report of request `seq` does not count: sent after it, or still in flight. */
 export function used(sent: readonly Sent[], seq: number): number {
   return sent.filter((s) => !s.refused && (s.doneStep === undefined || s.seq > seq)).length;
@@ -201,6 +239,7 @@ export function refill(w: Window, seq: number, now: number, mark: Partial<Window
     oursAlone: true,
     othersSeen: 0,
     othersBefore: w.othersSeen,
+    kept: false,
   };
   w.endAfter = undefined;
   Object.assign(w, { remaining: w.limit, seq, since: now, before: w.reports, reports: [], ...fresh }, mark);

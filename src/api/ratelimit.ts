@@ -144,6 +144,7 @@ export class RateLimiter {
       win.endsBy(w, this.recent.decidedBy(limit - remaining - 1, receivedAt) - this.fastestMs);
     const at = { reportSeq: ticket.seq, reportSentStep: this.sentStep(ticket), heardStep: this.step };
     win.noteReport(w, { ...at, remaining }, refused, sentAt + (reset - 1) * 1000);
+    if (this.others === 'none' && w.kept && w.othersSeen) this.others = 'sure'; // took the slot kept
   }
 
   /** The request ended (answered, or without a usable report: a network error, a timeout). */
@@ -216,16 +217,15 @@ export class RateLimiter {
         continue;
       }
       if (paced.includes(w)) continue; // held below
-      // Maybe another client: a refilled window's first request goes alone, until an answer says what others left.
-      if (this.others !== 'none' && w.resetAt === undefined && inFlight && !win.heardSince(this.sent, w))
-        return { ms: undefined, reason: 'window' };
-      // Surely another: a window's last slot is left to it (and a newcomer's, leftToOthers), whose requests
-      // since the report are unseen (both taking it is a 429), unless ours spread the binding window's
-      // allowance, which leaves it room; one unreported since its refill has at most the newest report's share.
+      // A refilled window's first request goes alone: maybe beside another, until an answer says what it left;
+      // a slot kept (slotsKept), until a report names the window (its count tells whether the other took it).
+      const alone = w.kept || (this.others !== 'none' && !win.heardSince(this.sent, w));
+      if (alone && w.resetAt === undefined && inFlight) return { ms: undefined, reason: 'window' };
+      // Slots left to others, unseen since the report (slotsKept); one unreported since its refill has its share.
       const cap = this.others === 'sure' ? shareCap(w, this.share, now) : undefined;
       const counted = this.usedSince(w.seq) + win.unplaced(this.sent, w);
       const left = Math.min(w.remaining - counted, cap ? cap.left - this.usedSince(cap.seq) : Infinity);
-      const full = left <= (this.others === 'sure' && !spread ? win.leftToOthers(w, this.windows) : 0);
+      const full = left <= win.slotsKept(w, this.windows, this.others, !!spread, this.recent.reordered, now);
       const spreadAt = w === spread ? win.spreadAt(w, counted, burst, this.recent.paceMs(paced)) : undefined;
       if (!full && (spreadAt === undefined || spreadAt <= now)) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.

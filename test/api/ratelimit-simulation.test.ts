@@ -120,6 +120,19 @@ describe('the rate limiter against the sandbox windows (simulated on a virtual c
     expect(outcome.per1000).toBeLessThanOrEqual(5);
   });
 
+  // Seed 3: a cron run starts while ours are alone and meets the minute window full; it comes back at
+  // the refill its Retry-After names, after ours took the second's 3 slots, and each second's retry
+  // comes after ours again, until the minute is full (a 429 counts in no window: ours saw none of it):
+  // 83 429s in 12 minutes, 14.7 per 1,000. Ours alone keep a slot of the minute's first second, and
+  // the minute's count shows the run that took it.
+  it('cron beside on another machine, seed 3: a run refused while ours are alone finds a slot at the refill', async () => {
+    for (const name of ['Free plan, cron running mtg beside (20', 'Free plan, cron on another machine']) {
+      const outcome = await simulate(SHAPES.find((s) => s.name.startsWith(name))!, 3);
+      expect(outcome.throughput).toBeGreaterThanOrEqual(0.95);
+      expect(outcome.per1000).toBeLessThanOrEqual(2);
+    }
+  });
+
   // Seed 7: a new cron process that knew only the reports sent its first requests at a refill the
   // running one had not reached yet (its bound on the minute window's end was later); the running one
   // counted them in the period before and took its own next request for the new period's first, so
