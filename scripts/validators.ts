@@ -109,7 +109,9 @@ export function validatorsModule(paths: { exactChecks: string; unlisted: string;
     );
   }
   lines.push(
-    'export function arrayOf(item) { return item.array; }',
+    // A schema of no name here (`mtg api --paginate`'s z.unknown(): zod's own .array is a method) is
+    // compiled by the real schemas module, as the source does.
+    'export function arrayOf(item) { return typeof item.array?.validate === "function" ? item.array : schemas().arrayOf(item); }',
     'export function unlistedCheck(item) { return UNLISTED_BY_SCHEMA[item.name]; }',
     'export function unlistedInArray(item) { const check = UNLISTED_BY_SCHEMA[item.name]; return check && unlistedInEach(check); }',
   );

@@ -85,6 +85,9 @@ const cases: [string, string[], string][] = [
   ],
   ['tag: valid', ['tags', 'create', 'x'], JSON.stringify({ id: 7, name: 'x', description: null })],
   ['tag: a description missing', ['tags', 'create', 'x'], JSON.stringify({ id: 7, name: 'x' })],
+  // `mtg api --paginate` pages any path: its items have no schema of their own (z.unknown()).
+  ['api --paginate: any items', ['api', '/anything', '--paginate'], JSON.stringify([1, { a: [] }, 'x'])],
+  ['api --paginate: a page not a list', ['api', '/anything', '--paginate'], JSON.stringify({ a: 1 })],
 ];
 
 let server: OddServer;
