@@ -2,6 +2,7 @@
 // meeting always gets the same name while its name and date do not change), unique even where
 // the file system folds case, and safe whatever the server sends as a meeting name.
 
+import { appendAll } from '../shared/append.js';
 import { INVISIBLE_FORMAT_CHARS, sanitizeForTerminal } from '../shared/sanitize.js';
 
 /** The longest file name (one path component) most file systems accept, in UTF-8 bytes. */
@@ -130,7 +131,7 @@ export function assignPaths(meetings: readonly NameInput[]): Map<string, string>
           paths.set(p.id, candidate);
         });
       } else {
-        next.push(...group);
+        appendAll(next, group);
       }
     }
     pending = next;

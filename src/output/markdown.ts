@@ -3,6 +3,7 @@
 // With color off the markers are dropped and clean text remains. Input is sanitized first, so no
 // server-sent escape sequence survives; the only escapes in the output are our own SGR styles.
 import type { ChalkInstance } from 'chalk';
+import { appendAll } from '../shared/append.js';
 import { hasCjk } from '../shared/cjk.js';
 import { sanitizeForTerminal } from '../shared/sanitize.js';
 import { createChalk } from './color.js';
@@ -152,7 +153,7 @@ export function renderMarkdown(markdown: string, opts: MarkdownOptions): string 
   const out: string[] = [];
   let fence: string | undefined;
   const para = (text: string, first: string, rest: string): void => {
-    out.push(...wrap(renderInline(text, c), width, indent + first, indent + rest));
+    appendAll(out, wrap(renderInline(text, c), width, indent + first, indent + rest));
   };
 
   for (const raw of sanitizeForTerminal(markdown).replace(/\r\n?/g, '\n').split('\n')) {

@@ -2,6 +2,7 @@
 // action items, insights, sharing) rather than a table. Every server string is sanitized.
 import type { ChalkInstance } from 'chalk';
 import type { Meeting } from '../api/schemas.js';
+import { appendAll } from '../shared/append.js';
 import { sanitizeOneLine } from '../shared/sanitize.js';
 import { createChalk } from './color.js';
 import { renderMarkdown, visibleWidth, wrap } from './markdown.js';
@@ -151,7 +152,7 @@ function insights(m: Meeting, c: ChalkInstance, width: number): string[] {
       const where = [text1(r.speaker), r.timestamp === null ? '' : formatClock(r.timestamp)].filter(Boolean);
       const source = where.length ? c.dim(` (${where.join(' at ')})`) : '';
       if (typeof r.insight === 'string') {
-        lines.push(...wrapLine(`${text1(r.insight)}${source}`, width, `${INDENT}  • `));
+        appendAll(lines, wrapLine(`${text1(r.insight)}${source}`, width, `${INDENT}  • `));
         continue;
       }
       const entries = Object.entries(r.insight);

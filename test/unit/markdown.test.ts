@@ -109,3 +109,13 @@ describe('wrap', () => {
     ]);
   });
 });
+
+describe('a server paragraph of millions of characters', () => {
+  it('renders into hundreds of thousands of lines without overflowing the call stack', () => {
+    // 200,000 words of 6 letters at width 8: a line each (a server's 10 MB paragraph at 80 columns did this).
+    const paragraph = Array.from({ length: 200_000 }, (_, i) => `w${10_000 + (i % 90_000)}`).join(' ');
+    const lines = plain(paragraph, 8).split('\n');
+    expect(lines).toHaveLength(200_000);
+    expect(lines.slice(0, 2)).toEqual(['w10000', 'w10001']);
+  });
+});

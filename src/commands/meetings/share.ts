@@ -11,6 +11,7 @@ import { listValues, readStdinText, stdinValues } from '../../cli/input.js';
 import { planOutput } from '../../cli/output-plan.js';
 import { defineRun, type OptsFor } from '../../cli/spec.js';
 import { counted, project, sanitizeOneLine, toJson } from '../../output/index.js';
+import { appendAll } from '../../shared/append.js';
 import { ExitCode, InterruptedError, MtgError, UsageError } from '../../shared/errors.js';
 import { stringId } from '../../shared/ids.js';
 import { emailTarget, parseShareTargets, type Target, teamTarget } from './share-targets.js';
@@ -22,7 +23,8 @@ async function shareTargets(ctx: Context, opts: OptsFor<typeof spec.share>): Pro
     ...listValues(opts.team, '--team').map(teamTarget),
   ];
   const what = 'emails or team IDs';
-  if (opts.stdin) targets.push(...stdinValues(parseShareTargets(await readStdinText(ctx.io.in, what)), what));
+  if (opts.stdin)
+    appendAll(targets, stdinValues(parseShareTargets(await readStdinText(ctx.io.in, what)), what));
   if (targets.length === 0) throw new UsageError('Nothing to share with: give --email, --team or --stdin');
   return targets;
 }
