@@ -35,7 +35,9 @@ export type BulkResult<R> =
    * (`sent: false`: nothing applied), or while it was in flight, or between tries after an answer
    * that does not say it was refused (`sent: true`: it may have been applied).
    */
-  | { status: 'skipped'; sent: boolean };
+  | { status: 'skipped'; sent: boolean }
+  /** Never sent: an item before it met a rejected key (401/403), which every request after would meet too. */
+  | { status: 'stopped' };
 
 export interface BulkOptions<R> {
   /** Workers running at once (default DEFAULT_BULK_CONCURRENCY; runBulkCommand: MTG_CONCURRENCY too). */
@@ -74,9 +76,12 @@ export async function runBulk<T, R>(
     emitReady();
   };
 
+  // A rejected key (exit 3) is the same for every item: the rest are not sent (a Free plan's batch of
+  // 500 would otherwise wait 25 minutes to be refused 500 times).
+  let keyRejected = false;
   const lane = async (): Promise<void> => {
     while (nextToStart < items.length) {
-      if (signal?.aborted) return;
+      if (signal?.aborted || keyRejected) return;
       const index = nextToStart++;
       try {
         settle(index, { status: 'ok', value: await worker(items[index]!, index) });
@@ -85,6 +90,7 @@ export async function runBulk<T, R>(
         // The client says whether what it cut off may have reached the server; any other error
         // after Ctrl-C is taken as maybe applied.
         const sent = !(error instanceof InterruptedError) || error.sent;
+        if (!interrupted && exitCodeOf(error) === ExitCode.auth) keyRejected = true;
         settle(index, interrupted ? { status: 'skipped', sent } : { status: 'failed', error });
       }
     }
@@ -92,7 +98,8 @@ export async function runBulk<T, R>(
 
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
   for (let i = 0; i < items.length; i++)
-    if (results[i] === undefined) settle(i, { status: 'skipped', sent: false });
+    if (results[i] === undefined)
+      settle(i, keyRejected ? { status: 'stopped' } : { status: 'skipped', sent: false });
   emitReady();
   await emitting;
   return results as BulkResult<R>[];
@@ -103,7 +110,7 @@ export interface BulkSummary {
   ok: number;
   /** Refused by the server (or failed otherwise), not counting `notSent`. */
   failed: number;
-  /** Held back by the rate limit past --max-wait: never applied, safe to send again. */
+  /** Held back by the rate limit past --max-wait, or not sent after a rejected key: never applied, safe to send again. */
   notSent: number;
   /** Cut off by Ctrl-C. */
   skipped: number;
@@ -118,12 +125,12 @@ function heldBack(
 
 export function summarize(results: readonly BulkResult<unknown>[]): BulkSummary {
   const count = (s: BulkResult<unknown>['status']) => results.filter((r) => r.status === s).length;
-  const notSent = results.filter(heldBack).length;
+  const heldBackCount = results.filter(heldBack).length;
   return {
     total: results.length,
     ok: count('ok'),
-    failed: count('failed') - notSent,
-    notSent,
+    failed: count('failed') - heldBackCount,
+    notSent: heldBackCount + count('stopped'),
     skipped: count('skipped'),
   };
 }
@@ -133,11 +140,12 @@ export function summarize(results: readonly BulkResult<unknown>[]): BulkSummary 
  * limit held any item back past --max-wait (exit 6 is for items the server refused, never for the
  * limit); 6 when some failed and others applied; when every one failed, the first failure's own
  * code (4 when all were not found, 3 on a rejected key), so a batch of one exits like a single
- * request would.
+ * request would; 3 when a rejected key stopped the batch.
  */
 export function bulkExitCode(results: readonly BulkResult<unknown>[]): number {
   const { ok, failed, notSent, skipped } = summarize(results);
   if (skipped > 0) return ExitCode.interrupted;
+  if (results.some((r) => r.status === 'stopped')) return ExitCode.auth;
   if (notSent > 0) return ExitCode.rateLimited;
   if (failed === 0) return ExitCode.ok;
   if (ok > 0) return ExitCode.partial;
@@ -159,15 +167,17 @@ export function failureText(error: unknown): string {
  * `select(.outcome)` piped back to `--stdin` sends exactly what was not applied (docs/scripting.md):
  * - `failed`: the server refused it, or it was interrupted after it may have been sent;
  * - `not-sent`: never applied and safe to send again: `--max-wait` ran out before its turn (or the
- *   server's 429s outlasted it), or Ctrl-C came before it was sent or while it waited out a 429.
+ *   server's 429s outlasted it), Ctrl-C came before it was sent or while it waited out a 429, or
+ *   the server rejected the key (401/403) for an item before it (`key-rejected`).
  */
 export type ItemOutcome =
   | { outcome: 'failed'; error: { message: string; status?: number; code?: string } }
-  | { outcome: 'not-sent'; reason: 'max-wait' | 'interrupted' };
+  | { outcome: 'not-sent'; reason: 'max-wait' | 'interrupted' | 'key-rejected' };
 
 /** The outcome record of an item not applied, or undefined for an applied one. */
 export function outcomeOf(result: BulkResult<unknown>): ItemOutcome | undefined {
   if (result.status === 'ok') return undefined;
+  if (result.status === 'stopped') return { outcome: 'not-sent', reason: 'key-rejected' };
   if (result.status === 'skipped') {
     return result.sent
       ? { outcome: 'failed', error: { message: 'interrupted after it was sent: it may have been applied' } }
@@ -239,8 +249,8 @@ function resumeHint<T>(
   notSent: readonly T[],
   keys: (item: T) => readonly Record<string, unknown>[],
   outcomes: boolean,
+  again = 'or allow a longer --max-wait',
 ): string {
-  const again = 'or allow a longer --max-wait';
   if (outcomes) return `to send them, feed the entries with "outcome":"not-sent" back to --stdin, ${again}`;
   const ids = notSent.flatMap((item) => keys(item).map((key) => String(key.id)));
   const more = ids.length - LISTED_IDS;
@@ -281,6 +291,8 @@ export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommand<T, R>
   // Items the rate limit held back past --max-wait: said once in the summary, not one line each.
   const notSent: T[] = [];
   let notSentReason: string | undefined;
+  // Items not sent after a rejected key: the same, once the key is mended.
+  const stopped: T[] = [];
   let settled = 0;
   let results: BulkResult<R>[];
   try {
@@ -295,6 +307,8 @@ export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommand<T, R>
         } else if (heldBack(result)) {
           notSent.push(spec.items[index]!);
           notSentReason ??= result.error.message;
+        } else if (result.status === 'stopped') {
+          stopped.push(spec.items[index]!);
         } else if (result.status === 'failed') {
           // The message may hold server text (an error envelope): sanitized before the terminal sees it.
           ctx.progress.line(
@@ -316,6 +330,8 @@ export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommand<T, R>
   await output.finish(summary.ok > 0);
   let line = spec.summaryLine(summary, applied);
   if (notSent.length > 0) line += `. ${notSentReason}; ${resumeHint(notSent, spec.keys, output.outcomes)}`;
+  if (stopped.length > 0)
+    line += `. The API key was rejected, so the rest were not sent; ${resumeHint(stopped, spec.keys, output.outcomes, 'once the key is mended (mtg auth status)')}`;
   // The reason may quote the server (a 429's message): sanitized before the terminal sees it.
   if (summary.failed || summary.notSent || summary.skipped) ctx.progress.line(sanitizeOneLine(line));
   else ctx.progress.note(line);

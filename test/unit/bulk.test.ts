@@ -139,6 +139,26 @@ describe('bulkExitCode', () => {
   });
 });
 
+describe('a batch stopped by a rejected key', () => {
+  it('starts no item after a 401, counts the rest as not sent (not failed), and exits 3', async () => {
+    const auth = new ApiError(401, 'UNAUTHORIZED', 'bad key', [], undefined, 'PUT', '/x');
+    let started = 0;
+    const results = await runBulk(
+      Array.from({ length: 10 }, (_, i) => i),
+      async () => {
+        started++;
+        throw auth;
+      },
+      { concurrency: 2 },
+    );
+    expect(started).toBe(2);
+    expect(results.filter((r) => r.status === 'stopped')).toHaveLength(8);
+    expect(summarize(results)).toEqual({ total: 10, ok: 0, failed: 2, notSent: 8, skipped: 0 });
+    expect(bulkExitCode(results)).toBe(ExitCode.auth);
+    expect(outcomeOf(results[9]!)).toEqual({ outcome: 'not-sent', reason: 'key-rejected' });
+  });
+});
+
 describe('failureText', () => {
   it('includes validation issues', () => {
     const err = new ApiError(
