@@ -4,13 +4,15 @@
 
 import type { RateLimitHeaders } from './ratelimit-headers.js';
 import type { Hold } from './ratelimit-turns.js';
-import { periodMs, type Window, windowKey } from './ratelimit-window.js';
+import { type Pace, periodMs, type Window, windowKey } from './ratelimit-window.js';
 
 interface Recent {
   seq: number;
   sentAt: number;
   /** When its answer came back (undefined: still out). */
   doneAt?: number;
+  /** When an answer came back: the server decided it before (undefined: none yet, or it ended without one). */
+  heardAt?: number;
   /** The per-second window whose report counted it alone: it began a period there. */
   began?: Window;
 }
@@ -56,7 +58,10 @@ export class RecentRequests {
   answered(seq: number, now: number, refused: boolean, answer = true): void {
     if (answer && this.list.some((r) => r.seq < seq && r.doneAt === undefined)) this.reordered = true;
     if (refused) this.list = this.list.filter((r) => r.seq !== seq);
-    else for (const r of this.list) if (r.seq === seq && r.doneAt === undefined) r.doneAt = now;
+    else
+      for (const r of this.list)
+        if (r.seq === seq && r.doneAt === undefined)
+          Object.assign(r, { doneAt: now, heardAt: answer ? now : undefined });
   }
 
   /**
@@ -81,23 +86,28 @@ export class RecentRequests {
    * (sent further apart, no more of ours land in one of its periods). Ours fall behind the spread's
    * schedule so, and catch up once its end is bounded (spreadAt()): a second's last slot is taken only
    * while behind, where the other's request lands less often than among ours going evenly at 2 a
-   * second (3/1s beside 20/10s, answers reordered).
+   * second (3/1s beside 20/10s, answers reordered). With it, the way out's spread (`landMs`, spreadAt()).
    */
-  paceMs(paced: readonly Window[]): number {
-    return Math.max(0, ...paced.map((w) => (periodMs(w) + this.outSpreadMs()) / (w.limit! - 1)));
+  pace(paced: readonly Window[]): Pace {
+    const gapMs = Math.max(0, ...paced.map((w) => (periodMs(w) + this.outSpreadMs()) / (w.limit! - 1)));
+    return { gapMs, landMs: paced.length ? this.outSpreadMs() : undefined };
   }
 
   /**
-   * What holds one more of ours back with at most `w`'s allowance of ours sent within its period plus
-   * the way out's spread: sent further apart, no more of them can land in one of its periods. Refused
-   * ones (429) left the list: the server did not count them.
+   * What holds one more of ours back with at most `w`'s allowance of ours within one of its periods at
+   * the server. The one `w.limit` back, and each sent before it, reached the server by its send plus
+   * the way out's spread, or by its answer once back (sooner when the way back was slow): the next,
+   * which reaches it no sooner than it leaves, goes a period after the latest of those. Refused ones
+   * (429) left the list: the server did not count them.
    */
   room(w: Window, now: number): Hold | undefined {
-    const spanMs = periodMs(w) + this.outSpreadMs();
-    const within = this.list.map((r) => r.sentAt).filter((at) => at > now - spanMs);
-    if (!w.limit || within.length < w.limit) return undefined;
-    const at = within.sort((a, b) => a - b)[within.length - w.limit]! + spanMs;
-    return { ms: Math.ceil(at - now), reason: 'window', limit: w.limit };
+    const spreadMs = this.outSpreadMs();
+    const sends = this.list.map((r) => r.sentAt).filter((at) => at > now - periodMs(w) - spreadMs);
+    if (!w.limit || sends.length < w.limit) return undefined;
+    const nth = sends.sort((a, b) => a - b)[sends.length - w.limit]!;
+    const reached = (r: Recent) => Math.min(r.sentAt + spreadMs, r.heardAt ?? Number.POSITIVE_INFINITY);
+    const at = Math.max(...this.list.filter((r) => r.sentAt <= nth).map(reached)) + periodMs(w);
+    return at > now ? { ms: Math.ceil(at - now), reason: 'window', limit: w.limit } : undefined;
   }
 
   /** Ours answered after `at`, or still out: a period that began by then may count them (none when `at` is unknown). */

@@ -203,6 +203,32 @@ export function slotsKept(
   return refilled ? 1 : 0;
 }
 
+/**
+ * The longer window `w` is the last second of: a per-second key of its allowance (20/10s names its
+ * last second with Reset 1). Its end is the longer one's, which its own bound would hold ours past.
+ */
+export function lastSecondOf(w: Window, windows: Map<string, Window>): Window | undefined {
+  const longer =
+    w.limit && periodMs(w) <= 1000 ? windows.get(windowKey(w.limit, Number.POSITIVE_INFINITY)) : undefined;
+  return longer === w ? undefined : longer;
+}
+/**
+ * A report of `w`, its request sent at `sentAt`, its end's bound `bound`: of a longer window's last
+ * second (lastSecondOf()) in that one's period (sent after its refill, its bound within `slackMs` of
+ * the longer's: a second of Reset's rounding and the margin), it bounds the longer's end as its own do.
+ */
+export function lastSecondBound(
+  w: Window,
+  windows: Map<string, Window>,
+  sentAt: number,
+  bound: number,
+  slackMs: number,
+) {
+  const longer = lastSecondOf(w, windows);
+  if (!longer || sentAt < longer.since || longer.resetAt === undefined || longer.estimated) return;
+  if (bound >= longer.resetAt - slackMs) longer.resetAt = Math.min(longer.resetAt, bound);
+}
+
 /** Requests of `sent` the report of request `seq` does not count: sent after it, or still in flight. */
 export function used(sent: readonly Sent[], seq: number): number {
   return sent.filter((s) => !s.refused && (s.doneStep === undefined || s.seq > seq)).length;
@@ -469,20 +495,34 @@ export function starving(
   return [...windows].filter((w) => spread && starves(w, spread, overheadMs));
 }
 
+/** How ours spread beside a sure other, answers reordered (RecentRequests.pace()): the least gap between them, and the way out's spread. */
+export interface Pace {
+  gapMs: number;
+  landMs?: number;
+}
+
 /**
  * When `w`'s next request may go, its allowance spread over its period (`counted`: ours since its
  * newest report): the k-th of a period (another client's counted too) k times its period over its
  * allowance after our first (the first `burst` at once), or, once its end is bounded, early enough
- * that the rest fit before it; `paceMs`, the least gap between ours (RecentRequests.paceMs). Undefined:
- * at once (the period's first).
+ * that the rest fit before it; `pace.gapMs`, the least gap between ours. Given `pace.landMs`, the
+ * last goes by the end's lower bound (`endAfter`) less that spread of the way out, so that it lands
+ * in this period: sent to fit before the upper bound, it often opened the next (F3: 55 of 161 periods
+ * a slot short). Undefined: at once (the period's first).
  */
-export function spreadAt(w: Window, counted: number, burst = 1, paceMs = 0): number | undefined {
+export function spreadAt(
+  w: Window,
+  counted: number,
+  burst = 1,
+  pace: Pace = { gapMs: 0 },
+): number | undefined {
   if (w.startedAt === undefined || !w.limit) return undefined;
-  const gap = Math.max(spreadMs(w) / w.limit, paceMs);
+  const gap = Math.max(spreadMs(w) / w.limit, pace.gapMs);
   const k = w.limit - w.remaining + counted;
+  const land = pace.landMs === undefined || w.endAfter === undefined ? Infinity : w.endAfter - pace.landMs;
   return Math.min(
     w.startedAt + Math.max(0, k - burst + 1) * gap,
-    (endOf(w) ?? Number.POSITIVE_INFINITY) - (w.limit - k) * gap,
+    Math.min(endOf(w) ?? Number.POSITIVE_INFINITY, land + gap) - (w.limit - k) * gap,
   );
 }
 

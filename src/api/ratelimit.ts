@@ -76,12 +76,7 @@ export class RateLimiter {
    * after the request left and before its answer came back: the window ends within Reset of that,
    * and a request sent one fastest round trip before that bound reaches the server after it.
    */
-  observe(
-    ticket: Ticket,
-    headers: RateLimitHeaders,
-    refusedForSeconds?: number,
-    at = this.clock.now(),
-  ): void {
+  observe(ticket: Ticket, headers: RateLimitHeaders, refusedForSeconds?: number, at = this.clock.now()) {
     this.sharing.ended(ticket.seq, at, { ...headers, retryAfter: refusedForSeconds });
     this.record(ticket, headers, refusedForSeconds !== undefined, at);
     if (refusedForSeconds !== undefined) {
@@ -112,6 +107,7 @@ export class RateLimiter {
     if (mine) Object.assign(mine, { named: w, share: limit ? remaining / limit : undefined });
     // Bounds of one period lie within a second of each other (Reset is whole seconds, rounded up).
     const slack = 1000 + RESET_MARGIN_MS;
+    if (!refused && this.pacing()) win.lastSecondBound(w, this.windows, sentAt, bound, slack);
     if (sentAt < w.since || (w.resetAt !== undefined && bound < w.resetAt - slack)) return; // a period before
     if (
       w.resetAt === undefined ||
@@ -180,6 +176,8 @@ export class RateLimiter {
   /** The window whose allowance ours spread (a shorter one's period is found over at its bound plus the margin and a round trip). */
   private spread = () => win.binding(this.windows.values(), this.overheadMs());
   private overheadMs = () => RESET_MARGIN_MS + this.recent.roundTripMs(this.fastestMs);
+  /** Beside a sure other, answers reordered: ours go by our sends (hold()), a longer window's last second bounds its end. */
+  private pacing = () => this.others === 'sure' && this.recent.reordered;
   /** The time one request takes at the sustainable rate (ms). */
   sustainableMsPerRequest = () => (this.sustainableRate() ? 1000 / this.sustainableRate()! : undefined);
 
@@ -202,8 +200,8 @@ export class RateLimiter {
     // Ours spread the binding window's allowance beside a light client, or alone while answers keep their order.
     const spread = this.others === 'sure' || !this.recent.reordered ? this.spread() : undefined;
     const burst = this.others === 'sure' ? 1 : win.burst(this.windows.values(), spread, this.overheadMs());
-    // Beside a sure other, answers reordered: the windows the spread starves go by our sends (recent.paceMs).
-    const pacing = this.others === 'sure' && this.recent.reordered;
+    // Beside a sure other, answers reordered: the windows the spread starves go by our sends (recent.pace).
+    const pacing = this.pacing();
     const paced = pacing ? win.starving(this.windows.values(), spread, this.overheadMs()) : [];
     for (const [key, w] of this.windows) {
       if (now >= (win.endOf(w) ?? win.staleAt(w, this.lastDoneAt)) + RESET_MARGIN_MS) {
@@ -216,7 +214,7 @@ export class RateLimiter {
         else win.refill(w, this.seq, now, this.mark(), this.recent.answeredAfter(w.endAfter));
         continue;
       }
-      if (paced.includes(w)) continue; // held below
+      if (paced.includes(w) || (pacing && win.lastSecondOf(w, this.windows))) continue; // held below; a last second by its window
       // A refilled window's first request goes alone: maybe beside another, until an answer says what it left;
       // a slot kept (slotsKept), until a report names the window (its count tells whether the other took it).
       const alone = w.kept || (this.others !== 'none' && !win.heardSince(this.sent, w));
@@ -226,7 +224,7 @@ export class RateLimiter {
       const counted = this.usedSince(w.seq) + win.unplaced(this.sent, w);
       const left = Math.min(w.remaining - counted, cap ? cap.left - this.usedSince(cap.seq) : Infinity);
       const full = left <= win.slotsKept(w, this.windows, this.others, !!spread, this.recent.reordered, now);
-      const spreadAt = w === spread ? win.spreadAt(w, counted, burst, this.recent.paceMs(paced)) : undefined;
+      const spreadAt = w === spread ? win.spreadAt(w, counted, burst, this.recent.pace(paced)) : undefined;
       if (!full && (spreadAt === undefined || spreadAt <= now)) continue;
       // Full with no end known: its reports are still to come, or it is guessed from its period.
       if (full && w.resetAt === undefined && !cap && !inFlight)

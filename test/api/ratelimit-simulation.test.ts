@@ -82,11 +82,16 @@ describe('the rate limiter against the sandbox windows (simulated on a virtual c
   // alone waited out its answer, and ours fell behind: 85.9% and 12.3 per 1,000. Held by our own sends
   // alone, 2 a second and 3 only while behind the spread: 92.3% and 4.3. A refilled 10 s window, which
   // reports name only once it is the closer to exhaustion, held ours one at a time until then, though
-  // answers since had come back: 93.5% and 4.0 now.
+  // answers since had come back: 93.5% and 4.0. The 10 s window's last second (Reset 1, a per-second
+  // key) held ours until its own bound, up to a second past the 10 s window's (the server's end plus
+  // ~0.3 s), a period's last request, sent to fit before the end's upper bound, often landed after it
+  // (a slot short), and ours in flight were taken to have reached the server by their send plus the
+  // way out's spread though answered sooner: that key bounds the 10 s window's end now, the last goes
+  // by the end's lower bound less the spread, and an answer bounds when its request arrived: 95.0%, 4.0.
   it('a 6/min trickle on 3/1s+20/10s with answers reordered, seed 7: the per-second window holds ours by our sends', async () => {
     const shape = SHAPES.find((s) => s.name.includes('trickling 6/min, reordered answers'))!;
     const outcome = await simulate(shape, 7);
-    expect(outcome.throughput).toBeGreaterThanOrEqual(0.934);
+    expect(outcome.throughput).toBeGreaterThanOrEqual(0.95);
     expect(outcome.per1000).toBeLessThanOrEqual(5);
   });
 

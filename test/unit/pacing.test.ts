@@ -9,7 +9,7 @@ import {
   type Ticket,
 } from '../../src/api/ratelimit.js';
 import { RecentRequests } from '../../src/api/ratelimit-recent.js';
-import { newWindow } from '../../src/api/ratelimit-window.js';
+import { lastSecondBound, newWindow } from '../../src/api/ratelimit-window.js';
 import { RateLimiter as SandboxLimiter } from '../../src/sandbox/ratelimit.js';
 
 describe('rate-limit headers', () => {
@@ -999,6 +999,52 @@ describe('RecentRequests: what answers say of round trips and order', () => {
     recent.reported(4, { sentAt: 200_100, receivedAt: 3_800_100, refused: false }, report, windows);
     recent.answered(4, 3_800_100, false);
     expect(recent.roundTripMs(20)).toBe(20);
+  });
+
+  it("lets one more of ours go a period after the answers of those a window's allowance back came, once sooner than their sends plus the way out's spread", () => {
+    const recent = new RecentRequests(() => 20);
+    const second = { ...newWindow(3), longestResetMs: 1000, learned: true };
+    const windows = new Map([['3/s', second]]);
+    const answer = (seq: number, sentAt: number, receivedAt: number) => {
+      recent.reported(
+        seq,
+        { sentAt, receivedAt, refused: false },
+        { limit: 3, remaining: 2, reset: 1 },
+        windows,
+      );
+      recent.answered(seq, receivedAt, false);
+    };
+    // Round trips of 800 and 20 ms: the way out spreads over 390 ms.
+    recent.sent(1, 0, windows.values());
+    answer(1, 0, 800);
+    recent.sent(2, 900, windows.values());
+    answer(2, 900, 920);
+    for (const [seq, at] of [
+      [3, 2000],
+      [4, 2100],
+      [5, 2200],
+    ] as const)
+      recent.sent(seq, at, windows.values());
+    // The first of the three reached the server by its answer at 2150: a fourth sent at 3150 or later
+    // reaches it a second after that (before: held until 2000 + 1000 + 390).
+    answer(3, 2000, 2150);
+    expect(recent.room(second, 3100)).toEqual({ ms: 50, reason: 'window', limit: 3 });
+    expect(recent.room(second, 3200)).toBeUndefined();
+  });
+
+  it("bounds a longer window's end by a report of its last second (its per-second key), only in its period and sooner", () => {
+    const long = { ...newWindow(20), longestResetMs: 8000, learned: true, since: 1000, resetAt: 11_400 };
+    const last = newWindow(20);
+    const windows = new Map([
+      ['20/long', long],
+      ['20/s', last],
+    ]);
+    lastSecondBound(last, windows, 900, 10_500, 1050); // sent before its refill: the period before's
+    expect(long.resetAt).toBe(11_400);
+    lastSecondBound(last, windows, 9_500, 11_900, 1050); // later than its own bound
+    expect(long.resetAt).toBe(11_400);
+    lastSecondBound(last, windows, 9_800, 11_050, 1050);
+    expect(long.resetAt).toBe(11_050);
   });
 
   it('does not take a request that ended without an answer (a timeout) for answers reordering', () => {
