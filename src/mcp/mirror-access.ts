@@ -20,12 +20,19 @@ import { MirrorReads } from '../mirror/reads.js';
 import * as search from '../mirror/search.js';
 import type { BoundedSqlOptions, BoundedSqlRows } from '../mirror/sql.js';
 import { type MirrorStatus, mirrorStatus } from '../mirror/status.js';
-import { runSync, type SyncSummary, storeWrittenActionItem, type WrittenActionItem } from '../mirror/sync.js';
+import {
+  runSync,
+  type StoredSyncProgress,
+  type SyncSummary,
+  storedSyncProgress,
+  storeWrittenActionItem,
+  type WrittenActionItem,
+} from '../mirror/sync.js';
 import { type ActionItemPatch, updateActionItem } from '../ops/update-action-item.js';
 import { UsageError } from '../shared/errors.js';
 import type { ExactId } from '../shared/exact.js';
 
-export type { ChangeEvent, ChangeResource, MirrorStatus, SyncSummary };
+export type { ChangeEvent, ChangeResource, MirrorStatus, StoredSyncProgress, SyncSummary };
 export const PASSAGE_KINDS = search.PASSAGE_KINDS;
 export type PassageKind = search.PassageKind;
 
@@ -63,6 +70,8 @@ export interface MirrorAccess {
   close(): void;
   /** `mtg mirror status`'s figures, or undefined when there is no mirror yet. */
   status(): MirrorStatus | undefined;
+  /** A running sync's progress as committed so far (any process's), or undefined when none runs. */
+  syncProgress(): StoredSyncProgress | undefined;
   /** One run of `mtg sync`'s engine (its lock: another sync running is SyncLockedError). */
   sync(options: { budget?: number; onProgress?: (requests: number) => void }): Promise<SyncSummary>;
   createActionItem(body: E.ActionItemCreateBody): Promise<Written<S.CreatedActionItem>>;
@@ -138,6 +147,21 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
     }
   };
   const reads = heldMirror(path, open);
+  // Any base URL: the status is where a mismatch shows (reads say it as an error).
+  const readAnyBaseUrl = <T>(fn: (mirror: Mirror) => T): T | undefined => {
+    if (!exists()) return undefined;
+    try {
+      const mirror = openMirror({ profile: target.profile, dataDir: target.dataDir, readonly: true });
+      try {
+        return fn(mirror);
+      } finally {
+        mirror.close();
+      }
+    } catch (err) {
+      if (noMirrorYet(err)) return undefined;
+      throw err;
+    }
+  };
   // Two clients on one limiter: the writes are paced with the sync's requests, as one account's,
   // but the sync's meter (its --budget) counts only its own requests.
   let writeClient: Promise<ApiClient> | undefined;
@@ -177,21 +201,8 @@ export async function mirrorAccess(ctx: Context): Promise<MirrorAccess> {
       return fn(readerOver(reads.held()));
     },
     close: reads.close,
-    status() {
-      if (!exists()) return undefined;
-      try {
-        // Any base URL: the status is where a mismatch shows (reads say it as an error).
-        const mirror = openMirror({ profile: target.profile, dataDir: target.dataDir, readonly: true });
-        try {
-          return mirrorStatus(mirror);
-        } finally {
-          mirror.close();
-        }
-      } catch (err) {
-        if (noMirrorYet(err)) return undefined;
-        throw err;
-      }
-    },
+    status: () => readAnyBaseUrl(mirrorStatus),
+    syncProgress: () => readAnyBaseUrl((mirror) => storedSyncProgress(mirror.db)),
     async sync({ budget, onProgress }) {
       const c = await forSync();
       const mirror = openMirror({

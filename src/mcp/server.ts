@@ -4,13 +4,13 @@
 
 import type { Readable, Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/server';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { loadTemplateEngine, renderMeeting } from '../export/render.js';
 import { SyncLockedError } from '../mirror/lock.js';
 import { StatementPool } from '../mirror/sql-runner.js';
 import { type Clock, realClock } from '../shared/clock.js';
 import type { MirrorAccess } from './mirror-access.js';
 import { registerPrompts } from './prompts/index.js';
+import { McpStdioTransport } from './stdio-transport.js';
 import { InProcessSync } from './sync-tool.js';
 import { registerTools } from './tools/index.js';
 
@@ -69,21 +69,6 @@ export function createMcpServer(
   return server;
 }
 
-/**
- * The SDK's stdio transport, one write at a time: it waits for 'drain' with a listener per message
- * written under backpressure, and many answers at once (a slow client) would pass Node's listener
- * limit.
- */
-class SerialStdioTransport extends StdioServerTransport {
-  private writing: Promise<void> = Promise.resolve();
-
-  override send(...args: Parameters<StdioServerTransport['send']>): Promise<void> {
-    const sent = this.writing.then(() => super.send(...args));
-    this.writing = sent.catch(() => undefined);
-    return sent;
-  }
-}
-
 export interface ServeOptions extends ServerOptions {
   stdin: Readable;
   stdout: Writable;
@@ -100,7 +85,7 @@ export async function serveStdio(access: MirrorAccess, options: ServeOptions): P
   const sync = options.offline ? undefined : new InProcessSync(access, { clock });
   const stopping = new AbortController();
   const server = createMcpServer(access, { ...options, stopping: stopping.signal }, sync);
-  const transport = new SerialStdioTransport(options.stdin, options.stdout);
+  const transport = new McpStdioTransport(options.stdin, options.stdout, options.log);
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;

@@ -9,7 +9,7 @@
 import { SyncLockedError } from '../mirror/lock.js';
 import { type Clock, realClock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
-import type { MirrorAccess, SyncSummary } from './mirror-access.js';
+import type { MirrorAccess, StoredSyncProgress, SyncSummary } from './mirror-access.js';
 
 /** How long one `sync` call may wait for the run before it answers (under a 60 s timeout). */
 export const SYNC_TIME_BOUND_MS = 45_000;
@@ -19,7 +19,7 @@ export const SYNC_DESCRIPTION =
   'requests). Returns the summary of `mtg sync --json`: {complete, requests, durationMs, meetings, ' +
   'actionItems, people, companies, transcripts}. A call answers within about 45 seconds; a first sync, ' +
   'or a large one on a small plan (Free: 20 requests a minute), takes minutes: then the answer has ' +
-  'complete: false, running: true and a note, the sync goes on in the server, and you call sync again ' +
+  'complete: false, running: true, progress (the list it walks, items so far, lists done of how many) and a note, the sync goes on in the server, and you call sync again ' +
   'to wait for it (repeat until complete is true). The same answer comes while a sync started otherwise ' +
   "(this server's --sync-every, or `mtg sync` in another process) runs. Usually not needed: the mirror " +
   'is kept by `mtg sync`.';
@@ -36,8 +36,35 @@ export interface SyncProgressReport {
 /** A sync call's answer: the summary, or while the run goes on, what it has done so far. */
 export type SyncAnswer =
   | (SyncSummary & { note?: string })
-  | { complete: false; running: true; requests: number; durationMs: number; note: string }
-  | { complete: false; running: true; pid: number; since: string; note: string };
+  | {
+      complete: false;
+      running: true;
+      requests: number;
+      durationMs: number;
+      progress?: StoredSyncProgress;
+      note: string;
+    }
+  | {
+      complete: false;
+      running: true;
+      pid: number;
+      since: string;
+      progress?: StoredSyncProgress;
+      note: string;
+    };
+
+/** The progress in words: "walking meetings (page 3, 15 items so far), 2 of 7 lists done". */
+export function progressWords(p: StoredSyncProgress): string {
+  const where =
+    p.phase === null
+      ? 'finishing'
+      : p.phase === 'transcripts'
+        ? `fetching transcripts (${p.transcripts.fetched} fetched, ${p.transcripts.pending} to go)`
+        : p.phase === 'company-details'
+          ? "fetching the companies' details"
+          : `walking ${p.phase}${p.pages !== undefined ? ` (page ${p.pages}, ${p.items} items so far)` : ''}`;
+  return `${where}, ${p.lists.done} of ${p.lists.total} lists done, ${p.requests} requests sent`;
+}
 
 interface Running {
   since: number;
@@ -86,13 +113,28 @@ export class InProcessSync {
     } catch (err) {
       // Another process holds the sync lock: its progress is its own; say it runs and since when.
       if (!(err instanceof SyncLockedError)) throw err;
+      const progress = this.storedProgress();
+      const doing = progress ? `: ${progressWords(progress)}` : '';
       return {
         complete: false,
         running: true,
         pid: err.holder.pid,
         since: err.holder.startedAt,
-        note: `a sync of profile ${this.access.profile} is running in another process (PID ${err.holder.pid}, since ${err.holder.startedAt}); what it fetched is readable now: call sync again later to wait for it`,
+        ...(progress && { progress }),
+        note: `a sync of profile ${this.access.profile} is running in another process (PID ${err.holder.pid}, since ${err.holder.startedAt})${doing}; what it fetched is readable now: call sync again later to wait for it`,
       };
+    }
+  }
+
+  /**
+   * The running sync's progress as it has committed it, or undefined: a failed read must not turn
+   * the answer that a sync runs into an error.
+   */
+  private storedProgress(): StoredSyncProgress | undefined {
+    try {
+      return this.access.syncProgress();
+    } catch {
+      return undefined;
     }
   }
 
@@ -112,12 +154,15 @@ export class InProcessSync {
           note: `stopped at the budget of ${run.budget} requests; what was fetched is kept: call sync again to continue`,
         };
       }
+      const progress = this.storedProgress();
+      const doing = progress ? `${progressWords(progress)}` : `${run.requests} requests so far`;
       return {
         complete: false,
         running: true,
         requests: run.requests,
         durationMs: this.clock.now() - run.since,
-        note: `the sync is still running in this server (${run.requests} requests so far, paced by the rate limit); what it fetched is kept and readable now: call sync again to wait for the rest`,
+        ...(progress && { progress }),
+        note: `the sync is still running in this server (${doing}, paced by the rate limit); what it fetched is kept and readable now: call sync again to wait for the rest`,
       };
     } finally {
       cancelBound?.();

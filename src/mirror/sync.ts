@@ -11,8 +11,10 @@
 //   sync/state.ts        what the parts share, and the progress estimate
 //   sync/types.ts        options, progress events, summary
 //   sync/writes.ts       a write the API applied, stored as the next sync would store it
+//   sync/stored-progress.ts  a running sync's progress, read by another process
 
 export { runSync, syncStopped } from './sync/run.js';
+export { type StoredSyncProgress, storedSyncProgress } from './sync/stored-progress.js';
 export { pendingTranscriptCount } from './sync/transcripts.js';
 export {
   type ResourceCounts,

@@ -2,7 +2,7 @@
 // tools it expects the assistant to call, with the arguments given, and the arguments the SDK can
 // complete are completed from the mirror.
 import { describe, expect } from 'vitest';
-import { mcpTest as it, type Obj } from './helpers.js';
+import { connect, mcpTest as it, mcpEnv, type Obj, updateMirror } from './helpers.js';
 
 const textOf = (r: Obj) => r.messages.map((x: Obj) => x.content.text).join('\n');
 
@@ -90,5 +90,45 @@ describe('prompts', () => {
     expect(people.completion.values).toContain(attendee.name);
     for (const v of people.completion.values)
       expect(v.toLowerCase()).toContain(first.slice(0, 3).toLowerCase());
+  });
+});
+
+describe('completion of prepare_for_person: each person once', () => {
+  it('a name once however many meetings; where two people share a name, each one by email', async () => {
+    const m = await mcpEnv();
+    const c = await connect(m.env);
+    try {
+      const ids = (m.sandbox.snapshot().meetings as Obj[]).slice(0, 3).map((x) => x.id);
+      const attendees = [
+        [
+          { name: 'Zed Single', email: 'zed.single@example.com' },
+          { name: 'Zed Twin', email: 'zed.twin1@example.com' },
+        ],
+        [
+          { name: 'Zed Single', email: 'zed.single@example.com' },
+          { name: 'Zed Twin', email: 'zed.twin2@example.com' },
+        ],
+        [{ name: 'Zed Single', email: null }],
+      ];
+      for (const [i, id] of ids.entries()) {
+        updateMirror(
+          m.dataDir,
+          "UPDATE meetings SET json = json_set(json, '$.attendees', json(?)) WHERE id = ?",
+          JSON.stringify(attendees[i]),
+          id,
+        );
+      }
+      const { completion } = await c.client.complete({
+        ref: { type: 'ref/prompt', name: 'prepare_for_person' },
+        argument: { name: 'person', value: 'zed' },
+      });
+      expect(completion.values).toEqual(['Zed Single', 'zed.twin1@example.com', 'zed.twin2@example.com']);
+      // The email is what get_person (the prompt's first call) finds alone.
+      const person = await c.call('get_person', { name: 'zed.twin2@example.com' });
+      expect(person.data.people).toHaveLength(1);
+    } finally {
+      await c.close();
+      await m.sandbox.close();
+    }
   });
 });

@@ -4,6 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { MirrorAccess, SyncSummary } from '../../src/mcp/mirror-access.js';
 import { InProcessSync } from '../../src/mcp/sync-tool.js';
 import { SyncLockedError } from '../../src/mirror/lock.js';
+import { openMirror } from '../../src/mirror/open.js';
+import { runSync } from '../../src/mirror/sync.js';
+import { clientFor } from '../mirror/helpers.js';
+import { connect, mcpEnv, updateMirror } from './helpers.js';
 
 type SyncOptions = Parameters<MirrorAccess['sync']>[0];
 
@@ -56,4 +60,47 @@ describe('the sync tool while a sync runs', () => {
     });
     expect((answer as { note: string }).note).toMatch(/another process \(PID 4242/);
   });
+});
+
+describe("the sync tool while another process's sync runs (its progress read from the mirror)", () => {
+  it('answers the phase it walks and its counts so far, as that sync committed them', async () => {
+    // Paced to one request a second: the running sync stands on a page while the tool answers.
+    const m = await mcpEnv({ limits: '1/1s,60/1m' }, false);
+    const c = await connect(m.env);
+    const stop = new AbortController();
+    const mirror = openMirror({ profile: 'default', dataDir: m.dataDir, baseUrl: m.sandbox.baseUrl });
+    try {
+      let walking!: () => void;
+      const onActionItems = new Promise<void>((resolve) => {
+        walking = resolve;
+      });
+      const running = runSync(clientFor(m.sandbox), mirror, { signal: stop.signal }, (e) => {
+        if (e.phase === 'action-items' && e.pages >= 1) walking();
+      }).catch(() => undefined);
+      await onActionItems;
+      // The engine's lock names this process; as another process's lock it names our parent (alive).
+      updateMirror(
+        m.dataDir,
+        "UPDATE meta SET value = ? WHERE key = 'sync_lock'",
+        JSON.stringify({ pid: process.ppid, startedAt: '2026-11-28T10:00:00.000Z' }),
+      );
+      const r = await c.call('sync');
+      expect(r.isError).toBe(false);
+      expect(r.data).toMatchObject({ running: true, pid: process.ppid });
+      const p = r.data.progress;
+      expect(p).toMatchObject({ phase: 'action-items', lists: { total: 7 } });
+      expect(p.lists.done).toBeGreaterThanOrEqual(1);
+      expect(p.pages).toBeGreaterThanOrEqual(1);
+      expect(p.items).toBeGreaterThanOrEqual(5);
+      expect(p.requests).toBeGreaterThanOrEqual(4);
+      expect(r.data.note).toMatch(/walking action-items \(page \d+, \d+ items so far\), \d of 7 lists done/);
+      stop.abort();
+      await running;
+    } finally {
+      stop.abort();
+      mirror.close();
+      await c.close();
+      await m.sandbox.close();
+    }
+  }, 30_000);
 });

@@ -1,6 +1,7 @@
 // The tools of `mtg mcp`, in-process over the SDK's in-memory transport, against a mirror synced
 // from a sandbox: the results are the CLI's own (find, changes, sql --json), the sandbox's data,
 // pages within the bound that join to the whole, and every bad argument a one-sentence isError.
+import { ResourceNotFoundError } from '@modelcontextprotocol/client';
 import { describe, expect } from 'vitest';
 import { openDb } from '../../src/mirror/driver.js';
 import { runInProcess } from '../helpers/inprocess.js';
@@ -696,5 +697,21 @@ describe('writes under failure', () => {
       await w.close();
       await faulty.sandbox.close();
     }
+  });
+});
+
+describe('resources/read of a meeting the mirror does not hold', () => {
+  it('is resource-not-found (-32602 with data {uri}, SEP-2164) saying which, not an internal error', async ({
+    c,
+  }) => {
+    const uri = 'mtg://meetings/nope';
+    const err = await c.client.readResource({ uri }).then(
+      () => undefined,
+      (e: unknown) => e as { code: number; message: string; data?: unknown },
+    );
+    expect(err).toBeInstanceOf(ResourceNotFoundError);
+    expect(err?.code).toBe(-32602);
+    expect(err?.data).toEqual({ uri });
+    expect(err?.message).toMatch(/resource mtg:\/\/meetings\/nope not found: no meeting nope in the mirror/);
   });
 });

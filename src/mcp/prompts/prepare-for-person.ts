@@ -5,6 +5,30 @@ import { completable } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { completions, containsPattern, DATA_NOT_INSTRUCTIONS, definePrompt } from './define.js';
 
+/**
+ * The attendees whose name or email contains :p, each once, most met first: a name, or where
+ * several people (emails) share it, each one's email instead, which the argument takes as well and
+ * which get_person then finds alone. (Grouping by `name` here once grouped by the meetings' own
+ * column, one value per meeting name.)
+ */
+const PERSON_COMPLETIONS = `
+  WITH att AS (
+    SELECT coalesce(json_extract(a.value, '$.name'), json_extract(a.value, '$.email')) AS who,
+           lower(json_extract(a.value, '$.email')) AS mail
+    FROM meetings m, json_each(m.json, '$.attendees') a
+    WHERE m.deleted_at IS NULL AND json_type(m.json, '$.attendees') = 'array'
+  ),
+  per AS (
+    SELECT who, mail, count(*) AS n FROM att
+    WHERE who IS NOT NULL AND (who LIKE :p ESCAPE '\\' OR mail LIKE :p ESCAPE '\\')
+    GROUP BY who, mail
+  ),
+  shared AS (SELECT who, count(DISTINCT mail) AS mails FROM per GROUP BY who)
+  SELECT CASE WHEN s.mails > 1 THEN p.mail ELSE p.who END AS completion, sum(p.n) AS n
+  FROM per p JOIN shared s ON s.who = p.who
+  WHERE NOT (s.mails > 1 AND p.mail IS NULL)
+  GROUP BY completion ORDER BY n DESC, completion LIMIT 20`;
+
 export const prepareForPerson = definePrompt({
   name: 'prepare_for_person',
   title: 'Prepare for a meeting with a person',
@@ -12,19 +36,17 @@ export const prepareForPerson = definePrompt({
   args: (access) =>
     z.object({
       person: completable(
-        z.string().describe('part of their name or email (completed from the people you met)'),
+        z
+          .string()
+          .describe(
+            'part of their name or email (completed from the people you met: a name, or the email of each one where several share it)',
+          ),
         (value) =>
           completions(access, (db) =>
             db
-              .prepare<{ name: string }>(
-                `SELECT json_extract(a.value, '$.name') AS name, count(*) AS n
-                 FROM meetings m, json_each(m.json, '$.attendees') a
-                 WHERE m.deleted_at IS NULL AND json_type(m.json, '$.attendees') = 'array'
-                   AND json_extract(a.value, '$.name') LIKE :p ESCAPE '\\'
-                 GROUP BY name ORDER BY n DESC, name LIMIT 20`,
-              )
+              .prepare<{ completion: string }>(PERSON_COMPLETIONS)
               .all({ p: containsPattern(value ?? '') })
-              .map((r) => r.name),
+              .map((r) => r.completion),
           ),
       ),
     }),

@@ -2,9 +2,10 @@
 // resource template mtg://meetings/{id}.
 
 import type { McpServer } from '@modelcontextprotocol/server';
-import { ResourceTemplate } from '@modelcontextprotocol/server';
+import { ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { UnknownMeetingError } from '../../ops/errors.js';
 import * as ops from '../../ops/meetings.js';
-import type { MirrorAccess } from '../mirror-access.js';
+import { type MirrorAccess, NoMirrorError } from '../mirror-access.js';
 import { boundedMeetingMarkdown } from '../resource.js';
 import { changes } from './changes.js';
 import { createActionItem } from './create-action-item.js';
@@ -55,7 +56,16 @@ export function registerTools(server: McpServer, access: MirrorAccess, options: 
     async (uri, variables) => {
       const raw = variables.id;
       const id = decodeURIComponent(String(Array.isArray(raw) ? raw[0] : raw));
-      const { meeting } = await access.read((r) => ops.getMeeting(r.mirror, id));
+      const { meeting } = await access
+        .read((r) => ops.getMeeting(r.mirror, id))
+        .catch((err: unknown) => {
+          // A miss is the protocol's resource-not-found (SEP-2164: -32602 with data {uri}; the SDK
+          // encodes it), not an internal error.
+          if (err instanceof UnknownMeetingError || err instanceof NoMirrorError) {
+            throw new ResourceNotFoundError(uri.href, `resource ${uri.href} not found: ${err.message}`);
+          }
+          throw err;
+        });
       return {
         contents: [
           {
