@@ -74,36 +74,49 @@ __mtg_subcommands() {
 # The options of node $1 itself, in REPLY.
 __mtg_options() {
   case "$1" in
-    '') REPLY='-V --version --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'auth login') REPLY='--insecure-storage --move-to-keychain --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'auth status') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'config set') REPLY='--insecure' ;;
-    'config list') REPLY='--format --json --fields -o --output --bom --raw-cells --jq' ;;
-    'meetings list') REPLY='--tag --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'meetings search') REPLY='--tag --attendee --meeting --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'meetings view') REPLY='--web --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'meetings transcript') REPLY='--format --json --fields -o --output --jq --limit --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'meetings share') REPLY='--email --team --access --stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'action-items list') REPLY='--assignee --assignee-team --status --attendee --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'action-items create') REPLY='--description --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'action-items update') REPLY='--stdin --title --description --status --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'tags create') REPLY='--description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'tags update') REPLY='--name --description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'tags apply') REPLY='--stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'calendar set-notes') REPLY='--notes --notes-file --clear-notes --tag --clear-tags --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'people list') REPLY='--domain --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'companies list') REPLY='--tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'companies view') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'sync') REPLY='--no-transcripts --only --budget --full --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'changes') REPLY='--since --after --resource --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url' ;;
-    'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer --format --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'find') REPLY='--in --since --until --by --exact --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url' ;;
-    'sql') REPLY='--schema --format --json --fields -o --output --bom --raw-cells --jq --limit --timeout --base-url' ;;
-    'mirror status') REPLY='--format --json -o --output --jq' ;;
-    'mirror reset') REPLY='--force' ;;
-    'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run --format --json --fields -o --output --jq --limit --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
-    'mcp') REPLY='--sync-every --allow-writes --print --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait' ;;
+    '') REPLY='-V --version --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'auth') REPLY='--profile --offline' ;;
+    'auth login') REPLY='--insecure-storage --move-to-keychain --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'auth logout') REPLY='--profile' ;;
+    'auth status') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'config') REPLY='--profile --offline' ;;
+    'config get') REPLY='--profile' ;;
+    'config set') REPLY='--insecure --profile' ;;
+    'config unset') REPLY='--profile' ;;
+    'config list') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --profile' ;;
+    'meetings') REPLY='--profile --offline' ;;
+    'meetings list') REPLY='--tag --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'meetings search') REPLY='--tag --attendee --meeting --since --until --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'meetings view') REPLY='--web --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'meetings transcript') REPLY='--format --json --fields -o --output --jq --limit --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'meetings share') REPLY='--email --team --access --stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'action-items') REPLY='--profile --offline' ;;
+    'action-items list') REPLY='--assignee --assignee-team --status --attendee --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'action-items create') REPLY='--description --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'action-items update') REPLY='--stdin --title --description --status --assignee --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'tags') REPLY='--profile --offline' ;;
+    'tags create') REPLY='--description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'tags update') REPLY='--name --description --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'tags apply') REPLY='--stdin --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'calendar') REPLY='--profile --offline' ;;
+    'calendar set-notes') REPLY='--notes --notes-file --clear-notes --tag --clear-tags --dry-run --format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'people') REPLY='--profile --offline' ;;
+    'people list') REPLY='--domain --tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'companies') REPLY='--profile --offline' ;;
+    'companies list') REPLY='--tag --format --json --fields -o --output --bom --raw-cells --jq --limit --checkpoint --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'companies view') REPLY='--format --json --fields -o --output --bom --raw-cells --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'sync') REPLY='--no-transcripts --only --budget --full --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'changes') REPLY='--since --after --resource --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url --profile --offline' ;;
+    'watch') REPLY='--interval --resource --exec --exec-timeout --no-transcripts --from-start --once --consumer --format --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'find') REPLY='--in --since --until --by --exact --format --json --fields -o --output --bom --raw-cells --jq --limit --base-url --profile --offline' ;;
+    'sql') REPLY='--schema --format --json --fields -o --output --bom --raw-cells --jq --limit --timeout --base-url --profile --offline' ;;
+    'mirror') REPLY='--profile --offline' ;;
+    'mirror status') REPLY='--format --json -o --output --jq --profile --offline' ;;
+    'mirror reset') REPLY='--force --profile --offline' ;;
+    'export') REPLY='--profile --offline' ;;
+    'export markdown') REPLY='--transcripts --private-notes --since --until --prune --template --print-template --sync --format --json -o --output --jq --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'api') REPLY='-X --method -F --field -f --raw-field --input --paginate --dry-run --format --json --fields -o --output --jq --limit --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
+    'mcp') REPLY='--sync-every --allow-writes --print --base-url --insecure -v --verbose --api-key --max-retries --timeout --max-wait --profile --offline' ;;
     'sandbox') REPLY='--port --host --plan --limits --seed --page-size --latency --faults --churn --action-items --meetings --data --base-path --format --json' ;;
     *) REPLY= ;;
   esac
@@ -130,6 +143,10 @@ __mtg_value() {
     '|--max-retries') __mtg_kind=text ;;
     '|--timeout') __mtg_kind=text ;;
     '|--max-wait') __mtg_kind=text ;;
+    '|--profile') __mtg_kind=text ;;
+    '|--offline') __mtg_kind= ;;
+    'auth|--profile') __mtg_kind=text ;;
+    'auth|--offline') __mtg_kind= ;;
     'auth login|--insecure-storage') __mtg_kind= ;;
     'auth login|--move-to-keychain') __mtg_kind= ;;
     'auth login|--base-url') __mtg_kind=text ;;
@@ -139,6 +156,9 @@ __mtg_value() {
     'auth login|--max-retries') __mtg_kind=text ;;
     'auth login|--timeout') __mtg_kind=text ;;
     'auth login|--max-wait') __mtg_kind=text ;;
+    'auth login|--profile') __mtg_kind=text ;;
+    'auth login|--offline') __mtg_kind= ;;
+    'auth logout|--profile') __mtg_kind=text ;;
     'auth status|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'auth status|--json') __mtg_kind= ;;
     'auth status|--fields') __mtg_kind=text ;;
@@ -153,7 +173,14 @@ __mtg_value() {
     'auth status|--max-retries') __mtg_kind=text ;;
     'auth status|--timeout') __mtg_kind=text ;;
     'auth status|--max-wait') __mtg_kind=text ;;
+    'auth status|--profile') __mtg_kind=text ;;
+    'auth status|--offline') __mtg_kind= ;;
+    'config|--profile') __mtg_kind=text ;;
+    'config|--offline') __mtg_kind= ;;
+    'config get|--profile') __mtg_kind=text ;;
     'config set|--insecure') __mtg_kind= ;;
+    'config set|--profile') __mtg_kind=text ;;
+    'config unset|--profile') __mtg_kind=text ;;
     'config list|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'config list|--json') __mtg_kind= ;;
     'config list|--fields') __mtg_kind=text ;;
@@ -161,6 +188,9 @@ __mtg_value() {
     'config list|--bom') __mtg_kind= ;;
     'config list|--raw-cells') __mtg_kind= ;;
     'config list|--jq') __mtg_kind=text ;;
+    'config list|--profile') __mtg_kind=text ;;
+    'meetings|--profile') __mtg_kind=text ;;
+    'meetings|--offline') __mtg_kind= ;;
     'meetings list|--tag') __mtg_kind=text ;;
     'meetings list|--since') __mtg_kind=text ;;
     'meetings list|--until') __mtg_kind=text ;;
@@ -180,6 +210,8 @@ __mtg_value() {
     'meetings list|--max-retries') __mtg_kind=text ;;
     'meetings list|--timeout') __mtg_kind=text ;;
     'meetings list|--max-wait') __mtg_kind=text ;;
+    'meetings list|--profile') __mtg_kind=text ;;
+    'meetings list|--offline') __mtg_kind= ;;
     'meetings search|--tag') __mtg_kind=text ;;
     'meetings search|--attendee') __mtg_kind=text ;;
     'meetings search|--meeting') __mtg_kind=text ;;
@@ -201,6 +233,8 @@ __mtg_value() {
     'meetings search|--max-retries') __mtg_kind=text ;;
     'meetings search|--timeout') __mtg_kind=text ;;
     'meetings search|--max-wait') __mtg_kind=text ;;
+    'meetings search|--profile') __mtg_kind=text ;;
+    'meetings search|--offline') __mtg_kind= ;;
     'meetings view|--web') __mtg_kind= ;;
     'meetings view|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'meetings view|--json') __mtg_kind= ;;
@@ -216,6 +250,8 @@ __mtg_value() {
     'meetings view|--max-retries') __mtg_kind=text ;;
     'meetings view|--timeout') __mtg_kind=text ;;
     'meetings view|--max-wait') __mtg_kind=text ;;
+    'meetings view|--profile') __mtg_kind=text ;;
+    'meetings view|--offline') __mtg_kind= ;;
     'meetings transcript|--format') __mtg_kind=choices REPLY='text json ndjson srt vtt md' ;;
     'meetings transcript|--json') __mtg_kind= ;;
     'meetings transcript|--fields') __mtg_kind=text ;;
@@ -229,6 +265,8 @@ __mtg_value() {
     'meetings transcript|--max-retries') __mtg_kind=text ;;
     'meetings transcript|--timeout') __mtg_kind=text ;;
     'meetings transcript|--max-wait') __mtg_kind=text ;;
+    'meetings transcript|--profile') __mtg_kind=text ;;
+    'meetings transcript|--offline') __mtg_kind= ;;
     'meetings share|--email') __mtg_kind=text ;;
     'meetings share|--team') __mtg_kind=text ;;
     'meetings share|--access') __mtg_kind=choices REPLY='Viewer Editor' ;;
@@ -248,6 +286,10 @@ __mtg_value() {
     'meetings share|--max-retries') __mtg_kind=text ;;
     'meetings share|--timeout') __mtg_kind=text ;;
     'meetings share|--max-wait') __mtg_kind=text ;;
+    'meetings share|--profile') __mtg_kind=text ;;
+    'meetings share|--offline') __mtg_kind= ;;
+    'action-items|--profile') __mtg_kind=text ;;
+    'action-items|--offline') __mtg_kind= ;;
     'action-items list|--assignee') __mtg_kind=choices REPLY='me not-me anyone unassigned my-workspace outside-my-workspace' ;;
     'action-items list|--assignee-team') __mtg_kind=text ;;
     'action-items list|--status') __mtg_kind=choices REPLY='PENDING DONE ALL' ;;
@@ -269,6 +311,8 @@ __mtg_value() {
     'action-items list|--max-retries') __mtg_kind=text ;;
     'action-items list|--timeout') __mtg_kind=text ;;
     'action-items list|--max-wait') __mtg_kind=text ;;
+    'action-items list|--profile') __mtg_kind=text ;;
+    'action-items list|--offline') __mtg_kind= ;;
     'action-items create|--description') __mtg_kind=text ;;
     'action-items create|--assignee') __mtg_kind=text ;;
     'action-items create|--dry-run') __mtg_kind= ;;
@@ -286,6 +330,8 @@ __mtg_value() {
     'action-items create|--max-retries') __mtg_kind=text ;;
     'action-items create|--timeout') __mtg_kind=text ;;
     'action-items create|--max-wait') __mtg_kind=text ;;
+    'action-items create|--profile') __mtg_kind=text ;;
+    'action-items create|--offline') __mtg_kind= ;;
     'action-items update|--stdin') __mtg_kind= ;;
     'action-items update|--title') __mtg_kind=text ;;
     'action-items update|--description') __mtg_kind=text ;;
@@ -306,6 +352,10 @@ __mtg_value() {
     'action-items update|--max-retries') __mtg_kind=text ;;
     'action-items update|--timeout') __mtg_kind=text ;;
     'action-items update|--max-wait') __mtg_kind=text ;;
+    'action-items update|--profile') __mtg_kind=text ;;
+    'action-items update|--offline') __mtg_kind= ;;
+    'tags|--profile') __mtg_kind=text ;;
+    'tags|--offline') __mtg_kind= ;;
     'tags create|--description') __mtg_kind=text ;;
     'tags create|--dry-run') __mtg_kind= ;;
     'tags create|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
@@ -322,6 +372,8 @@ __mtg_value() {
     'tags create|--max-retries') __mtg_kind=text ;;
     'tags create|--timeout') __mtg_kind=text ;;
     'tags create|--max-wait') __mtg_kind=text ;;
+    'tags create|--profile') __mtg_kind=text ;;
+    'tags create|--offline') __mtg_kind= ;;
     'tags update|--name') __mtg_kind=text ;;
     'tags update|--description') __mtg_kind=text ;;
     'tags update|--dry-run') __mtg_kind= ;;
@@ -339,6 +391,8 @@ __mtg_value() {
     'tags update|--max-retries') __mtg_kind=text ;;
     'tags update|--timeout') __mtg_kind=text ;;
     'tags update|--max-wait') __mtg_kind=text ;;
+    'tags update|--profile') __mtg_kind=text ;;
+    'tags update|--offline') __mtg_kind= ;;
     'tags apply|--stdin') __mtg_kind= ;;
     'tags apply|--dry-run') __mtg_kind= ;;
     'tags apply|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
@@ -355,6 +409,10 @@ __mtg_value() {
     'tags apply|--max-retries') __mtg_kind=text ;;
     'tags apply|--timeout') __mtg_kind=text ;;
     'tags apply|--max-wait') __mtg_kind=text ;;
+    'tags apply|--profile') __mtg_kind=text ;;
+    'tags apply|--offline') __mtg_kind= ;;
+    'calendar|--profile') __mtg_kind=text ;;
+    'calendar|--offline') __mtg_kind= ;;
     'calendar set-notes|--notes') __mtg_kind=text ;;
     'calendar set-notes|--notes-file') __mtg_kind=file ;;
     'calendar set-notes|--clear-notes') __mtg_kind= ;;
@@ -375,6 +433,10 @@ __mtg_value() {
     'calendar set-notes|--max-retries') __mtg_kind=text ;;
     'calendar set-notes|--timeout') __mtg_kind=text ;;
     'calendar set-notes|--max-wait') __mtg_kind=text ;;
+    'calendar set-notes|--profile') __mtg_kind=text ;;
+    'calendar set-notes|--offline') __mtg_kind= ;;
+    'people|--profile') __mtg_kind=text ;;
+    'people|--offline') __mtg_kind= ;;
     'people list|--domain') __mtg_kind=text ;;
     'people list|--tag') __mtg_kind=text ;;
     'people list|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
@@ -393,6 +455,10 @@ __mtg_value() {
     'people list|--max-retries') __mtg_kind=text ;;
     'people list|--timeout') __mtg_kind=text ;;
     'people list|--max-wait') __mtg_kind=text ;;
+    'people list|--profile') __mtg_kind=text ;;
+    'people list|--offline') __mtg_kind= ;;
+    'companies|--profile') __mtg_kind=text ;;
+    'companies|--offline') __mtg_kind= ;;
     'companies list|--tag') __mtg_kind=text ;;
     'companies list|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'companies list|--json') __mtg_kind= ;;
@@ -410,6 +476,8 @@ __mtg_value() {
     'companies list|--max-retries') __mtg_kind=text ;;
     'companies list|--timeout') __mtg_kind=text ;;
     'companies list|--max-wait') __mtg_kind=text ;;
+    'companies list|--profile') __mtg_kind=text ;;
+    'companies list|--offline') __mtg_kind= ;;
     'companies view|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'companies view|--json') __mtg_kind= ;;
     'companies view|--fields') __mtg_kind=text ;;
@@ -424,6 +492,8 @@ __mtg_value() {
     'companies view|--max-retries') __mtg_kind=text ;;
     'companies view|--timeout') __mtg_kind=text ;;
     'companies view|--max-wait') __mtg_kind=text ;;
+    'companies view|--profile') __mtg_kind=text ;;
+    'companies view|--offline') __mtg_kind= ;;
     'sync|--no-transcripts') __mtg_kind= ;;
     'sync|--only') __mtg_kind=choices REPLY='meetings action-items people companies' ;;
     'sync|--budget') __mtg_kind=text ;;
@@ -439,6 +509,8 @@ __mtg_value() {
     'sync|--max-retries') __mtg_kind=text ;;
     'sync|--timeout') __mtg_kind=text ;;
     'sync|--max-wait') __mtg_kind=text ;;
+    'sync|--profile') __mtg_kind=text ;;
+    'sync|--offline') __mtg_kind= ;;
     'changes|--since') __mtg_kind=text ;;
     'changes|--after') __mtg_kind=text ;;
     'changes|--resource') __mtg_kind=choices REPLY='meetings action-items people companies transcripts' ;;
@@ -451,6 +523,8 @@ __mtg_value() {
     'changes|--jq') __mtg_kind=text ;;
     'changes|--limit') __mtg_kind=text ;;
     'changes|--base-url') __mtg_kind=text ;;
+    'changes|--profile') __mtg_kind=text ;;
+    'changes|--offline') __mtg_kind= ;;
     'watch|--interval') __mtg_kind=text ;;
     'watch|--resource') __mtg_kind=choices REPLY='meetings action-items people companies transcripts' ;;
     'watch|--exec') __mtg_kind=text ;;
@@ -467,6 +541,8 @@ __mtg_value() {
     'watch|--max-retries') __mtg_kind=text ;;
     'watch|--timeout') __mtg_kind=text ;;
     'watch|--max-wait') __mtg_kind=text ;;
+    'watch|--profile') __mtg_kind=text ;;
+    'watch|--offline') __mtg_kind= ;;
     'find|--in') __mtg_kind=choices REPLY='name notes transcript action-items attendees' ;;
     'find|--since') __mtg_kind=text ;;
     'find|--until') __mtg_kind=text ;;
@@ -481,6 +557,8 @@ __mtg_value() {
     'find|--jq') __mtg_kind=text ;;
     'find|--limit') __mtg_kind=text ;;
     'find|--base-url') __mtg_kind=text ;;
+    'find|--profile') __mtg_kind=text ;;
+    'find|--offline') __mtg_kind= ;;
     'sql|--schema') __mtg_kind= ;;
     'sql|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'sql|--json') __mtg_kind= ;;
@@ -492,11 +570,21 @@ __mtg_value() {
     'sql|--limit') __mtg_kind=text ;;
     'sql|--timeout') __mtg_kind=text ;;
     'sql|--base-url') __mtg_kind=text ;;
+    'sql|--profile') __mtg_kind=text ;;
+    'sql|--offline') __mtg_kind= ;;
+    'mirror|--profile') __mtg_kind=text ;;
+    'mirror|--offline') __mtg_kind= ;;
     'mirror status|--format') __mtg_kind=choices REPLY='table json ndjson' ;;
     'mirror status|--json') __mtg_kind= ;;
     'mirror status|-o'|'mirror status|--output') __mtg_kind=file ;;
     'mirror status|--jq') __mtg_kind=text ;;
+    'mirror status|--profile') __mtg_kind=text ;;
+    'mirror status|--offline') __mtg_kind= ;;
     'mirror reset|--force') __mtg_kind= ;;
+    'mirror reset|--profile') __mtg_kind=text ;;
+    'mirror reset|--offline') __mtg_kind= ;;
+    'export|--profile') __mtg_kind=text ;;
+    'export|--offline') __mtg_kind= ;;
     'export markdown|--transcripts') __mtg_kind= ;;
     'export markdown|--private-notes') __mtg_kind= ;;
     'export markdown|--since') __mtg_kind=text ;;
@@ -516,6 +604,8 @@ __mtg_value() {
     'export markdown|--max-retries') __mtg_kind=text ;;
     'export markdown|--timeout') __mtg_kind=text ;;
     'export markdown|--max-wait') __mtg_kind=text ;;
+    'export markdown|--profile') __mtg_kind=text ;;
+    'export markdown|--offline') __mtg_kind= ;;
     'api|-X'|'api|--method') __mtg_kind=choices REPLY='GET POST PUT PATCH DELETE' ;;
     'api|-F'|'api|--field') __mtg_kind=text ;;
     'api|-f'|'api|--raw-field') __mtg_kind=text ;;
@@ -535,6 +625,8 @@ __mtg_value() {
     'api|--max-retries') __mtg_kind=text ;;
     'api|--timeout') __mtg_kind=text ;;
     'api|--max-wait') __mtg_kind=text ;;
+    'api|--profile') __mtg_kind=text ;;
+    'api|--offline') __mtg_kind= ;;
     'mcp|--sync-every') __mtg_kind=text ;;
     'mcp|--allow-writes') __mtg_kind= ;;
     'mcp|--print') __mtg_kind= ;;
@@ -545,6 +637,8 @@ __mtg_value() {
     'mcp|--max-retries') __mtg_kind=text ;;
     'mcp|--timeout') __mtg_kind=text ;;
     'mcp|--max-wait') __mtg_kind=text ;;
+    'mcp|--profile') __mtg_kind=text ;;
+    'mcp|--offline') __mtg_kind= ;;
     'sandbox|--port') __mtg_kind=text ;;
     'sandbox|--host') __mtg_kind=text ;;
     'sandbox|--plan') __mtg_kind=choices REPLY='Free Pro Business Enterprise' ;;
@@ -560,7 +654,6 @@ __mtg_value() {
     'sandbox|--base-path') __mtg_kind=text ;;
     'sandbox|--format') __mtg_kind=choices REPLY='table json ndjson csv tsv' ;;
     'sandbox|--json') __mtg_kind= ;;
-    *'|--profile') __mtg_kind=text ;;
     *) __mtg_kind= ;;
   esac
 }
@@ -579,7 +672,7 @@ __mtg_arg_choices() {
   esac
 }
 
-__mtg_globals='--no-color -q --quiet --profile --offline -h --help'
+__mtg_globals='--no-color -q --quiet -h --help'
 
 _mtg() {
   local REPLY __mtg_kind cur=${COMP_WORDS[COMP_CWORD]} prev= node= word opt= prefix= i=1 npos=0

@@ -102,128 +102,176 @@ end
 # Whether option $argv[2] at node $argv[1] takes a value.
 function __mtg_takes_value
     switch "$argv[1]|$argv[2]"
-        case '|--format' '|--fields' '|-o' '|--output' '|--jq' '|--limit' '|--checkpoint' '|--base-url' '|--api-key' '|--max-retries' '|--timeout' '|--max-wait'
+        case '|--format' '|--fields' '|-o' '|--output' '|--jq' '|--limit' '|--checkpoint' '|--base-url' '|--api-key' '|--max-retries' '|--timeout' '|--max-wait' '|--profile'
             return 0
-        case '|-V' '|--version' '|--json' '|--bom' '|--raw-cells' '|--insecure' '|-v' '|--verbose'
+        case '|-V' '|--version' '|--json' '|--bom' '|--raw-cells' '|--insecure' '|-v' '|--verbose' '|--offline'
             return 1
-        case 'auth login|--base-url' 'auth login|--api-key' 'auth login|--max-retries' 'auth login|--timeout' 'auth login|--max-wait'
+        case 'auth|--profile'
             return 0
-        case 'auth login|--insecure-storage' 'auth login|--move-to-keychain' 'auth login|--insecure' 'auth login|-v' 'auth login|--verbose'
+        case 'auth|--offline'
             return 1
-        case 'auth status|--format' 'auth status|--fields' 'auth status|-o' 'auth status|--output' 'auth status|--jq' 'auth status|--base-url' 'auth status|--api-key' 'auth status|--max-retries' 'auth status|--timeout' 'auth status|--max-wait'
+        case 'auth login|--base-url' 'auth login|--api-key' 'auth login|--max-retries' 'auth login|--timeout' 'auth login|--max-wait' 'auth login|--profile'
             return 0
-        case 'auth status|--json' 'auth status|--bom' 'auth status|--raw-cells' 'auth status|--insecure' 'auth status|-v' 'auth status|--verbose'
+        case 'auth login|--insecure-storage' 'auth login|--move-to-keychain' 'auth login|--insecure' 'auth login|-v' 'auth login|--verbose' 'auth login|--offline'
             return 1
+        case 'auth logout|--profile'
+            return 0
+        case 'auth status|--format' 'auth status|--fields' 'auth status|-o' 'auth status|--output' 'auth status|--jq' 'auth status|--base-url' 'auth status|--api-key' 'auth status|--max-retries' 'auth status|--timeout' 'auth status|--max-wait' 'auth status|--profile'
+            return 0
+        case 'auth status|--json' 'auth status|--bom' 'auth status|--raw-cells' 'auth status|--insecure' 'auth status|-v' 'auth status|--verbose' 'auth status|--offline'
+            return 1
+        case 'config|--profile'
+            return 0
+        case 'config|--offline'
+            return 1
+        case 'config get|--profile'
+            return 0
+        case 'config set|--profile'
+            return 0
         case 'config set|--insecure'
             return 1
-        case 'config list|--format' 'config list|--fields' 'config list|-o' 'config list|--output' 'config list|--jq'
+        case 'config unset|--profile'
+            return 0
+        case 'config list|--format' 'config list|--fields' 'config list|-o' 'config list|--output' 'config list|--jq' 'config list|--profile'
             return 0
         case 'config list|--json' 'config list|--bom' 'config list|--raw-cells'
             return 1
-        case 'meetings list|--tag' 'meetings list|--since' 'meetings list|--until' 'meetings list|--format' 'meetings list|--fields' 'meetings list|-o' 'meetings list|--output' 'meetings list|--jq' 'meetings list|--limit' 'meetings list|--checkpoint' 'meetings list|--base-url' 'meetings list|--api-key' 'meetings list|--max-retries' 'meetings list|--timeout' 'meetings list|--max-wait'
+        case 'meetings|--profile'
             return 0
-        case 'meetings list|--json' 'meetings list|--bom' 'meetings list|--raw-cells' 'meetings list|--insecure' 'meetings list|-v' 'meetings list|--verbose'
+        case 'meetings|--offline'
             return 1
-        case 'meetings search|--tag' 'meetings search|--attendee' 'meetings search|--meeting' 'meetings search|--since' 'meetings search|--until' 'meetings search|--format' 'meetings search|--fields' 'meetings search|-o' 'meetings search|--output' 'meetings search|--jq' 'meetings search|--limit' 'meetings search|--checkpoint' 'meetings search|--base-url' 'meetings search|--api-key' 'meetings search|--max-retries' 'meetings search|--timeout' 'meetings search|--max-wait'
+        case 'meetings list|--tag' 'meetings list|--since' 'meetings list|--until' 'meetings list|--format' 'meetings list|--fields' 'meetings list|-o' 'meetings list|--output' 'meetings list|--jq' 'meetings list|--limit' 'meetings list|--checkpoint' 'meetings list|--base-url' 'meetings list|--api-key' 'meetings list|--max-retries' 'meetings list|--timeout' 'meetings list|--max-wait' 'meetings list|--profile'
             return 0
-        case 'meetings search|--json' 'meetings search|--bom' 'meetings search|--raw-cells' 'meetings search|--insecure' 'meetings search|-v' 'meetings search|--verbose'
+        case 'meetings list|--json' 'meetings list|--bom' 'meetings list|--raw-cells' 'meetings list|--insecure' 'meetings list|-v' 'meetings list|--verbose' 'meetings list|--offline'
             return 1
-        case 'meetings view|--format' 'meetings view|--fields' 'meetings view|-o' 'meetings view|--output' 'meetings view|--jq' 'meetings view|--base-url' 'meetings view|--api-key' 'meetings view|--max-retries' 'meetings view|--timeout' 'meetings view|--max-wait'
+        case 'meetings search|--tag' 'meetings search|--attendee' 'meetings search|--meeting' 'meetings search|--since' 'meetings search|--until' 'meetings search|--format' 'meetings search|--fields' 'meetings search|-o' 'meetings search|--output' 'meetings search|--jq' 'meetings search|--limit' 'meetings search|--checkpoint' 'meetings search|--base-url' 'meetings search|--api-key' 'meetings search|--max-retries' 'meetings search|--timeout' 'meetings search|--max-wait' 'meetings search|--profile'
             return 0
-        case 'meetings view|--web' 'meetings view|--json' 'meetings view|--bom' 'meetings view|--raw-cells' 'meetings view|--insecure' 'meetings view|-v' 'meetings view|--verbose'
+        case 'meetings search|--json' 'meetings search|--bom' 'meetings search|--raw-cells' 'meetings search|--insecure' 'meetings search|-v' 'meetings search|--verbose' 'meetings search|--offline'
             return 1
-        case 'meetings transcript|--format' 'meetings transcript|--fields' 'meetings transcript|-o' 'meetings transcript|--output' 'meetings transcript|--jq' 'meetings transcript|--limit' 'meetings transcript|--base-url' 'meetings transcript|--api-key' 'meetings transcript|--max-retries' 'meetings transcript|--timeout' 'meetings transcript|--max-wait'
+        case 'meetings view|--format' 'meetings view|--fields' 'meetings view|-o' 'meetings view|--output' 'meetings view|--jq' 'meetings view|--base-url' 'meetings view|--api-key' 'meetings view|--max-retries' 'meetings view|--timeout' 'meetings view|--max-wait' 'meetings view|--profile'
             return 0
-        case 'meetings transcript|--json' 'meetings transcript|--insecure' 'meetings transcript|-v' 'meetings transcript|--verbose'
+        case 'meetings view|--web' 'meetings view|--json' 'meetings view|--bom' 'meetings view|--raw-cells' 'meetings view|--insecure' 'meetings view|-v' 'meetings view|--verbose' 'meetings view|--offline'
             return 1
-        case 'meetings share|--email' 'meetings share|--team' 'meetings share|--access' 'meetings share|--format' 'meetings share|--fields' 'meetings share|-o' 'meetings share|--output' 'meetings share|--jq' 'meetings share|--base-url' 'meetings share|--api-key' 'meetings share|--max-retries' 'meetings share|--timeout' 'meetings share|--max-wait'
+        case 'meetings transcript|--format' 'meetings transcript|--fields' 'meetings transcript|-o' 'meetings transcript|--output' 'meetings transcript|--jq' 'meetings transcript|--limit' 'meetings transcript|--base-url' 'meetings transcript|--api-key' 'meetings transcript|--max-retries' 'meetings transcript|--timeout' 'meetings transcript|--max-wait' 'meetings transcript|--profile'
             return 0
-        case 'meetings share|--stdin' 'meetings share|--dry-run' 'meetings share|--json' 'meetings share|--bom' 'meetings share|--raw-cells' 'meetings share|--insecure' 'meetings share|-v' 'meetings share|--verbose'
+        case 'meetings transcript|--json' 'meetings transcript|--insecure' 'meetings transcript|-v' 'meetings transcript|--verbose' 'meetings transcript|--offline'
             return 1
-        case 'action-items list|--assignee' 'action-items list|--assignee-team' 'action-items list|--status' 'action-items list|--attendee' 'action-items list|--tag' 'action-items list|--format' 'action-items list|--fields' 'action-items list|-o' 'action-items list|--output' 'action-items list|--jq' 'action-items list|--limit' 'action-items list|--checkpoint' 'action-items list|--base-url' 'action-items list|--api-key' 'action-items list|--max-retries' 'action-items list|--timeout' 'action-items list|--max-wait'
+        case 'meetings share|--email' 'meetings share|--team' 'meetings share|--access' 'meetings share|--format' 'meetings share|--fields' 'meetings share|-o' 'meetings share|--output' 'meetings share|--jq' 'meetings share|--base-url' 'meetings share|--api-key' 'meetings share|--max-retries' 'meetings share|--timeout' 'meetings share|--max-wait' 'meetings share|--profile'
             return 0
-        case 'action-items list|--json' 'action-items list|--bom' 'action-items list|--raw-cells' 'action-items list|--insecure' 'action-items list|-v' 'action-items list|--verbose'
+        case 'meetings share|--stdin' 'meetings share|--dry-run' 'meetings share|--json' 'meetings share|--bom' 'meetings share|--raw-cells' 'meetings share|--insecure' 'meetings share|-v' 'meetings share|--verbose' 'meetings share|--offline'
             return 1
-        case 'action-items create|--description' 'action-items create|--assignee' 'action-items create|--format' 'action-items create|--fields' 'action-items create|-o' 'action-items create|--output' 'action-items create|--jq' 'action-items create|--base-url' 'action-items create|--api-key' 'action-items create|--max-retries' 'action-items create|--timeout' 'action-items create|--max-wait'
+        case 'action-items|--profile'
             return 0
-        case 'action-items create|--dry-run' 'action-items create|--json' 'action-items create|--bom' 'action-items create|--raw-cells' 'action-items create|--insecure' 'action-items create|-v' 'action-items create|--verbose'
+        case 'action-items|--offline'
             return 1
-        case 'action-items update|--title' 'action-items update|--description' 'action-items update|--status' 'action-items update|--assignee' 'action-items update|--format' 'action-items update|--fields' 'action-items update|-o' 'action-items update|--output' 'action-items update|--jq' 'action-items update|--base-url' 'action-items update|--api-key' 'action-items update|--max-retries' 'action-items update|--timeout' 'action-items update|--max-wait'
+        case 'action-items list|--assignee' 'action-items list|--assignee-team' 'action-items list|--status' 'action-items list|--attendee' 'action-items list|--tag' 'action-items list|--format' 'action-items list|--fields' 'action-items list|-o' 'action-items list|--output' 'action-items list|--jq' 'action-items list|--limit' 'action-items list|--checkpoint' 'action-items list|--base-url' 'action-items list|--api-key' 'action-items list|--max-retries' 'action-items list|--timeout' 'action-items list|--max-wait' 'action-items list|--profile'
             return 0
-        case 'action-items update|--stdin' 'action-items update|--dry-run' 'action-items update|--json' 'action-items update|--bom' 'action-items update|--raw-cells' 'action-items update|--insecure' 'action-items update|-v' 'action-items update|--verbose'
+        case 'action-items list|--json' 'action-items list|--bom' 'action-items list|--raw-cells' 'action-items list|--insecure' 'action-items list|-v' 'action-items list|--verbose' 'action-items list|--offline'
             return 1
-        case 'tags create|--description' 'tags create|--format' 'tags create|--fields' 'tags create|-o' 'tags create|--output' 'tags create|--jq' 'tags create|--base-url' 'tags create|--api-key' 'tags create|--max-retries' 'tags create|--timeout' 'tags create|--max-wait'
+        case 'action-items create|--description' 'action-items create|--assignee' 'action-items create|--format' 'action-items create|--fields' 'action-items create|-o' 'action-items create|--output' 'action-items create|--jq' 'action-items create|--base-url' 'action-items create|--api-key' 'action-items create|--max-retries' 'action-items create|--timeout' 'action-items create|--max-wait' 'action-items create|--profile'
             return 0
-        case 'tags create|--dry-run' 'tags create|--json' 'tags create|--bom' 'tags create|--raw-cells' 'tags create|--insecure' 'tags create|-v' 'tags create|--verbose'
+        case 'action-items create|--dry-run' 'action-items create|--json' 'action-items create|--bom' 'action-items create|--raw-cells' 'action-items create|--insecure' 'action-items create|-v' 'action-items create|--verbose' 'action-items create|--offline'
             return 1
-        case 'tags update|--name' 'tags update|--description' 'tags update|--format' 'tags update|--fields' 'tags update|-o' 'tags update|--output' 'tags update|--jq' 'tags update|--base-url' 'tags update|--api-key' 'tags update|--max-retries' 'tags update|--timeout' 'tags update|--max-wait'
+        case 'action-items update|--title' 'action-items update|--description' 'action-items update|--status' 'action-items update|--assignee' 'action-items update|--format' 'action-items update|--fields' 'action-items update|-o' 'action-items update|--output' 'action-items update|--jq' 'action-items update|--base-url' 'action-items update|--api-key' 'action-items update|--max-retries' 'action-items update|--timeout' 'action-items update|--max-wait' 'action-items update|--profile'
             return 0
-        case 'tags update|--dry-run' 'tags update|--json' 'tags update|--bom' 'tags update|--raw-cells' 'tags update|--insecure' 'tags update|-v' 'tags update|--verbose'
+        case 'action-items update|--stdin' 'action-items update|--dry-run' 'action-items update|--json' 'action-items update|--bom' 'action-items update|--raw-cells' 'action-items update|--insecure' 'action-items update|-v' 'action-items update|--verbose' 'action-items update|--offline'
             return 1
-        case 'tags apply|--format' 'tags apply|--fields' 'tags apply|-o' 'tags apply|--output' 'tags apply|--jq' 'tags apply|--base-url' 'tags apply|--api-key' 'tags apply|--max-retries' 'tags apply|--timeout' 'tags apply|--max-wait'
+        case 'tags|--profile'
             return 0
-        case 'tags apply|--stdin' 'tags apply|--dry-run' 'tags apply|--json' 'tags apply|--bom' 'tags apply|--raw-cells' 'tags apply|--insecure' 'tags apply|-v' 'tags apply|--verbose'
+        case 'tags|--offline'
             return 1
-        case 'calendar set-notes|--notes' 'calendar set-notes|--notes-file' 'calendar set-notes|--tag' 'calendar set-notes|--format' 'calendar set-notes|--fields' 'calendar set-notes|-o' 'calendar set-notes|--output' 'calendar set-notes|--jq' 'calendar set-notes|--base-url' 'calendar set-notes|--api-key' 'calendar set-notes|--max-retries' 'calendar set-notes|--timeout' 'calendar set-notes|--max-wait'
+        case 'tags create|--description' 'tags create|--format' 'tags create|--fields' 'tags create|-o' 'tags create|--output' 'tags create|--jq' 'tags create|--base-url' 'tags create|--api-key' 'tags create|--max-retries' 'tags create|--timeout' 'tags create|--max-wait' 'tags create|--profile'
             return 0
-        case 'calendar set-notes|--clear-notes' 'calendar set-notes|--clear-tags' 'calendar set-notes|--dry-run' 'calendar set-notes|--json' 'calendar set-notes|--bom' 'calendar set-notes|--raw-cells' 'calendar set-notes|--insecure' 'calendar set-notes|-v' 'calendar set-notes|--verbose'
+        case 'tags create|--dry-run' 'tags create|--json' 'tags create|--bom' 'tags create|--raw-cells' 'tags create|--insecure' 'tags create|-v' 'tags create|--verbose' 'tags create|--offline'
             return 1
-        case 'people list|--domain' 'people list|--tag' 'people list|--format' 'people list|--fields' 'people list|-o' 'people list|--output' 'people list|--jq' 'people list|--limit' 'people list|--checkpoint' 'people list|--base-url' 'people list|--api-key' 'people list|--max-retries' 'people list|--timeout' 'people list|--max-wait'
+        case 'tags update|--name' 'tags update|--description' 'tags update|--format' 'tags update|--fields' 'tags update|-o' 'tags update|--output' 'tags update|--jq' 'tags update|--base-url' 'tags update|--api-key' 'tags update|--max-retries' 'tags update|--timeout' 'tags update|--max-wait' 'tags update|--profile'
             return 0
-        case 'people list|--json' 'people list|--bom' 'people list|--raw-cells' 'people list|--insecure' 'people list|-v' 'people list|--verbose'
+        case 'tags update|--dry-run' 'tags update|--json' 'tags update|--bom' 'tags update|--raw-cells' 'tags update|--insecure' 'tags update|-v' 'tags update|--verbose' 'tags update|--offline'
             return 1
-        case 'companies list|--tag' 'companies list|--format' 'companies list|--fields' 'companies list|-o' 'companies list|--output' 'companies list|--jq' 'companies list|--limit' 'companies list|--checkpoint' 'companies list|--base-url' 'companies list|--api-key' 'companies list|--max-retries' 'companies list|--timeout' 'companies list|--max-wait'
+        case 'tags apply|--format' 'tags apply|--fields' 'tags apply|-o' 'tags apply|--output' 'tags apply|--jq' 'tags apply|--base-url' 'tags apply|--api-key' 'tags apply|--max-retries' 'tags apply|--timeout' 'tags apply|--max-wait' 'tags apply|--profile'
             return 0
-        case 'companies list|--json' 'companies list|--bom' 'companies list|--raw-cells' 'companies list|--insecure' 'companies list|-v' 'companies list|--verbose'
+        case 'tags apply|--stdin' 'tags apply|--dry-run' 'tags apply|--json' 'tags apply|--bom' 'tags apply|--raw-cells' 'tags apply|--insecure' 'tags apply|-v' 'tags apply|--verbose' 'tags apply|--offline'
             return 1
-        case 'companies view|--format' 'companies view|--fields' 'companies view|-o' 'companies view|--output' 'companies view|--jq' 'companies view|--base-url' 'companies view|--api-key' 'companies view|--max-retries' 'companies view|--timeout' 'companies view|--max-wait'
+        case 'calendar|--profile'
             return 0
-        case 'companies view|--json' 'companies view|--bom' 'companies view|--raw-cells' 'companies view|--insecure' 'companies view|-v' 'companies view|--verbose'
+        case 'calendar|--offline'
             return 1
-        case 'sync|--only' 'sync|--budget' 'sync|--format' 'sync|-o' 'sync|--output' 'sync|--jq' 'sync|--base-url' 'sync|--api-key' 'sync|--max-retries' 'sync|--timeout' 'sync|--max-wait'
+        case 'calendar set-notes|--notes' 'calendar set-notes|--notes-file' 'calendar set-notes|--tag' 'calendar set-notes|--format' 'calendar set-notes|--fields' 'calendar set-notes|-o' 'calendar set-notes|--output' 'calendar set-notes|--jq' 'calendar set-notes|--base-url' 'calendar set-notes|--api-key' 'calendar set-notes|--max-retries' 'calendar set-notes|--timeout' 'calendar set-notes|--max-wait' 'calendar set-notes|--profile'
             return 0
-        case 'sync|--no-transcripts' 'sync|--full' 'sync|--json' 'sync|--insecure' 'sync|-v' 'sync|--verbose'
+        case 'calendar set-notes|--clear-notes' 'calendar set-notes|--clear-tags' 'calendar set-notes|--dry-run' 'calendar set-notes|--json' 'calendar set-notes|--bom' 'calendar set-notes|--raw-cells' 'calendar set-notes|--insecure' 'calendar set-notes|-v' 'calendar set-notes|--verbose' 'calendar set-notes|--offline'
             return 1
-        case 'changes|--since' 'changes|--after' 'changes|--resource' 'changes|--format' 'changes|--fields' 'changes|-o' 'changes|--output' 'changes|--jq' 'changes|--limit' 'changes|--base-url'
+        case 'people|--profile'
             return 0
-        case 'changes|--json' 'changes|--bom' 'changes|--raw-cells'
+        case 'people|--offline'
             return 1
-        case 'watch|--interval' 'watch|--resource' 'watch|--exec' 'watch|--exec-timeout' 'watch|--consumer' 'watch|--format' 'watch|--base-url' 'watch|--api-key' 'watch|--max-retries' 'watch|--timeout' 'watch|--max-wait'
+        case 'people list|--domain' 'people list|--tag' 'people list|--format' 'people list|--fields' 'people list|-o' 'people list|--output' 'people list|--jq' 'people list|--limit' 'people list|--checkpoint' 'people list|--base-url' 'people list|--api-key' 'people list|--max-retries' 'people list|--timeout' 'people list|--max-wait' 'people list|--profile'
             return 0
-        case 'watch|--no-transcripts' 'watch|--from-start' 'watch|--once' 'watch|--insecure' 'watch|-v' 'watch|--verbose'
+        case 'people list|--json' 'people list|--bom' 'people list|--raw-cells' 'people list|--insecure' 'people list|-v' 'people list|--verbose' 'people list|--offline'
             return 1
-        case 'find|--in' 'find|--since' 'find|--until' 'find|--by' 'find|--format' 'find|--fields' 'find|-o' 'find|--output' 'find|--jq' 'find|--limit' 'find|--base-url'
+        case 'companies|--profile'
             return 0
-        case 'find|--exact' 'find|--json' 'find|--bom' 'find|--raw-cells'
+        case 'companies|--offline'
             return 1
-        case 'sql|--format' 'sql|--fields' 'sql|-o' 'sql|--output' 'sql|--jq' 'sql|--limit' 'sql|--timeout' 'sql|--base-url'
+        case 'companies list|--tag' 'companies list|--format' 'companies list|--fields' 'companies list|-o' 'companies list|--output' 'companies list|--jq' 'companies list|--limit' 'companies list|--checkpoint' 'companies list|--base-url' 'companies list|--api-key' 'companies list|--max-retries' 'companies list|--timeout' 'companies list|--max-wait' 'companies list|--profile'
             return 0
-        case 'sql|--schema' 'sql|--json' 'sql|--bom' 'sql|--raw-cells'
+        case 'companies list|--json' 'companies list|--bom' 'companies list|--raw-cells' 'companies list|--insecure' 'companies list|-v' 'companies list|--verbose' 'companies list|--offline'
             return 1
-        case 'mirror status|--format' 'mirror status|-o' 'mirror status|--output' 'mirror status|--jq'
+        case 'companies view|--format' 'companies view|--fields' 'companies view|-o' 'companies view|--output' 'companies view|--jq' 'companies view|--base-url' 'companies view|--api-key' 'companies view|--max-retries' 'companies view|--timeout' 'companies view|--max-wait' 'companies view|--profile'
             return 0
-        case 'mirror status|--json'
+        case 'companies view|--json' 'companies view|--bom' 'companies view|--raw-cells' 'companies view|--insecure' 'companies view|-v' 'companies view|--verbose' 'companies view|--offline'
             return 1
-        case 'mirror reset|--force'
-            return 1
-        case 'export markdown|--since' 'export markdown|--until' 'export markdown|--template' 'export markdown|--format' 'export markdown|-o' 'export markdown|--output' 'export markdown|--jq' 'export markdown|--base-url' 'export markdown|--api-key' 'export markdown|--max-retries' 'export markdown|--timeout' 'export markdown|--max-wait'
+        case 'sync|--only' 'sync|--budget' 'sync|--format' 'sync|-o' 'sync|--output' 'sync|--jq' 'sync|--base-url' 'sync|--api-key' 'sync|--max-retries' 'sync|--timeout' 'sync|--max-wait' 'sync|--profile'
             return 0
-        case 'export markdown|--transcripts' 'export markdown|--private-notes' 'export markdown|--prune' 'export markdown|--print-template' 'export markdown|--sync' 'export markdown|--json' 'export markdown|--insecure' 'export markdown|-v' 'export markdown|--verbose'
+        case 'sync|--no-transcripts' 'sync|--full' 'sync|--json' 'sync|--insecure' 'sync|-v' 'sync|--verbose' 'sync|--offline'
             return 1
-        case 'api|-X' 'api|--method' 'api|-F' 'api|--field' 'api|-f' 'api|--raw-field' 'api|--input' 'api|--format' 'api|--fields' 'api|-o' 'api|--output' 'api|--jq' 'api|--limit' 'api|--base-url' 'api|--api-key' 'api|--max-retries' 'api|--timeout' 'api|--max-wait'
+        case 'changes|--since' 'changes|--after' 'changes|--resource' 'changes|--format' 'changes|--fields' 'changes|-o' 'changes|--output' 'changes|--jq' 'changes|--limit' 'changes|--base-url' 'changes|--profile'
             return 0
-        case 'api|--paginate' 'api|--dry-run' 'api|--json' 'api|--insecure' 'api|-v' 'api|--verbose'
+        case 'changes|--json' 'changes|--bom' 'changes|--raw-cells' 'changes|--offline'
             return 1
-        case 'mcp|--sync-every' 'mcp|--base-url' 'mcp|--api-key' 'mcp|--max-retries' 'mcp|--timeout' 'mcp|--max-wait'
+        case 'watch|--interval' 'watch|--resource' 'watch|--exec' 'watch|--exec-timeout' 'watch|--consumer' 'watch|--format' 'watch|--base-url' 'watch|--api-key' 'watch|--max-retries' 'watch|--timeout' 'watch|--max-wait' 'watch|--profile'
             return 0
-        case 'mcp|--allow-writes' 'mcp|--print' 'mcp|--insecure' 'mcp|-v' 'mcp|--verbose'
+        case 'watch|--no-transcripts' 'watch|--from-start' 'watch|--once' 'watch|--insecure' 'watch|-v' 'watch|--verbose' 'watch|--offline'
+            return 1
+        case 'find|--in' 'find|--since' 'find|--until' 'find|--by' 'find|--format' 'find|--fields' 'find|-o' 'find|--output' 'find|--jq' 'find|--limit' 'find|--base-url' 'find|--profile'
+            return 0
+        case 'find|--exact' 'find|--json' 'find|--bom' 'find|--raw-cells' 'find|--offline'
+            return 1
+        case 'sql|--format' 'sql|--fields' 'sql|-o' 'sql|--output' 'sql|--jq' 'sql|--limit' 'sql|--timeout' 'sql|--base-url' 'sql|--profile'
+            return 0
+        case 'sql|--schema' 'sql|--json' 'sql|--bom' 'sql|--raw-cells' 'sql|--offline'
+            return 1
+        case 'mirror|--profile'
+            return 0
+        case 'mirror|--offline'
+            return 1
+        case 'mirror status|--format' 'mirror status|-o' 'mirror status|--output' 'mirror status|--jq' 'mirror status|--profile'
+            return 0
+        case 'mirror status|--json' 'mirror status|--offline'
+            return 1
+        case 'mirror reset|--profile'
+            return 0
+        case 'mirror reset|--force' 'mirror reset|--offline'
+            return 1
+        case 'export|--profile'
+            return 0
+        case 'export|--offline'
+            return 1
+        case 'export markdown|--since' 'export markdown|--until' 'export markdown|--template' 'export markdown|--format' 'export markdown|-o' 'export markdown|--output' 'export markdown|--jq' 'export markdown|--base-url' 'export markdown|--api-key' 'export markdown|--max-retries' 'export markdown|--timeout' 'export markdown|--max-wait' 'export markdown|--profile'
+            return 0
+        case 'export markdown|--transcripts' 'export markdown|--private-notes' 'export markdown|--prune' 'export markdown|--print-template' 'export markdown|--sync' 'export markdown|--json' 'export markdown|--insecure' 'export markdown|-v' 'export markdown|--verbose' 'export markdown|--offline'
+            return 1
+        case 'api|-X' 'api|--method' 'api|-F' 'api|--field' 'api|-f' 'api|--raw-field' 'api|--input' 'api|--format' 'api|--fields' 'api|-o' 'api|--output' 'api|--jq' 'api|--limit' 'api|--base-url' 'api|--api-key' 'api|--max-retries' 'api|--timeout' 'api|--max-wait' 'api|--profile'
+            return 0
+        case 'api|--paginate' 'api|--dry-run' 'api|--json' 'api|--insecure' 'api|-v' 'api|--verbose' 'api|--offline'
+            return 1
+        case 'mcp|--sync-every' 'mcp|--base-url' 'mcp|--api-key' 'mcp|--max-retries' 'mcp|--timeout' 'mcp|--max-wait' 'mcp|--profile'
+            return 0
+        case 'mcp|--allow-writes' 'mcp|--print' 'mcp|--insecure' 'mcp|-v' 'mcp|--verbose' 'mcp|--offline'
             return 1
         case 'sandbox|--port' 'sandbox|--host' 'sandbox|--plan' 'sandbox|--limits' 'sandbox|--seed' 'sandbox|--page-size' 'sandbox|--latency' 'sandbox|--faults' 'sandbox|--churn' 'sandbox|--action-items' 'sandbox|--meetings' 'sandbox|--data' 'sandbox|--base-path' 'sandbox|--format'
             return 0
         case 'sandbox|--json'
             return 1
-        case '*|--profile'
-            return 0
         case "*"
             return 1
     end
@@ -309,9 +357,13 @@ complete -c mtg -n '__mtg_at \'\'' -l api-key -x -d 'API key (discouraged: visib
 complete -c mtg -n '__mtg_at \'\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'auth\'' -a 'login' -d 'Store an API key for a profile after checking it with one request'
 complete -c mtg -n '__mtg_at \'auth\'' -a 'logout' -d 'Remove the stored API key of a profile (credential store and config file)'
 complete -c mtg -n '__mtg_at \'auth\'' -a 'status' -d 'Show the profile, base URL, key source, masked key and rate-limit state'
+complete -c mtg -n '__mtg_at \'auth\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'auth\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'auth login\'' -l insecure-storage -d 'store the key in the config file (plain text, mode 0600), not the credential ...'
 complete -c mtg -n '__mtg_at \'auth login\'' -l move-to-keychain -d 'move the profile\'s key from the config file to the credential store (no prompt)'
 complete -c mtg -n '__mtg_at \'auth login\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
@@ -321,6 +373,9 @@ complete -c mtg -n '__mtg_at \'auth login\'' -l api-key -x -d 'API key (discoura
 complete -c mtg -n '__mtg_at \'auth login\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'auth login\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'auth login\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'auth login\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'auth login\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
+complete -c mtg -n '__mtg_at \'auth logout\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
 complete -c mtg -n '__mtg_at \'auth status\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'auth status\'' -l json -d 'same as --format json'
 complete -c mtg -n '__mtg_at \'auth status\'' -l fields -x -d 'choose and order fields (a,b,c; dotted paths such as a.b)'
@@ -335,13 +390,20 @@ complete -c mtg -n '__mtg_at \'auth status\'' -l api-key -x -d 'API key (discour
 complete -c mtg -n '__mtg_at \'auth status\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'auth status\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'auth status\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'auth status\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'auth status\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'config\'' -a 'get' -d 'Print one stored setting of the profile'
 complete -c mtg -n '__mtg_at \'config\'' -a 'set' -d 'Store a setting in the profile'
 complete -c mtg -n '__mtg_at \'config\'' -a 'unset' -d 'Remove a setting from the profile'
 complete -c mtg -n '__mtg_at \'config\'' -a 'list' -d 'List every stored profile and its settings (keys masked)'
+complete -c mtg -n '__mtg_at \'config\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'config\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
+complete -c mtg -n '__mtg_at \'config get\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
 complete -c mtg -n '__mtg_at \'config get\'; and __mtg_args_at -eq 0' -a 'api-key base-url app-url'
 complete -c mtg -n '__mtg_at \'config set\'' -l insecure -d 'allow http:// to a host other than loopback'
+complete -c mtg -n '__mtg_at \'config set\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
 complete -c mtg -n '__mtg_at \'config set\'; and __mtg_args_at -eq 0' -a 'api-key base-url app-url'
+complete -c mtg -n '__mtg_at \'config unset\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
 complete -c mtg -n '__mtg_at \'config unset\'; and __mtg_args_at -eq 0' -a 'api-key base-url app-url'
 complete -c mtg -n '__mtg_at \'config list\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'config list\'' -l json -d 'same as --format json'
@@ -350,6 +412,7 @@ complete -c mtg -n '__mtg_at \'config list\'' -s o -l output -r -F -d 'write dat
 complete -c mtg -n '__mtg_at \'config list\'' -l bom -d 'start csv output with a UTF-8 byte-order mark'
 complete -c mtg -n '__mtg_at \'config list\'' -l raw-cells -d 'csv/tsv: do not prefix formula-like cells with \''
 complete -c mtg -n '__mtg_at \'config list\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'config list\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
 complete -c mtg -n '__mtg_at \'meetings\'' -a 'list' -d 'List meetings, newest first'
 complete -c mtg -n '__mtg_at \'meetings\'' -a 'ls' -d 'List meetings, newest first'
 complete -c mtg -n '__mtg_at \'meetings\'' -a 'search' -d 'Search meetings by name and content'
@@ -357,6 +420,8 @@ complete -c mtg -n '__mtg_at \'meetings\'' -a 'view' -d 'Show one meeting: notes
 complete -c mtg -n '__mtg_at \'meetings\'' -a 'show' -d 'Show one meeting: notes, attendees, action items, insights'
 complete -c mtg -n '__mtg_at \'meetings\'' -a 'transcript' -d 'Print a meeting transcript as text, subtitles (srt, vtt), Markdown or JSON'
 complete -c mtg -n '__mtg_at \'meetings\'' -a 'share' -d 'Share a meeting with people (email) or teams'
+complete -c mtg -n '__mtg_at \'meetings\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'meetings\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'meetings list\'' -l tag -x -d 'only meetings with this tag (repeatable, or a comma list)'
 complete -c mtg -n '__mtg_at \'meetings list\'' -l since -x -d 'only meetings created at or after TIME: 2026-01-05 (local day), 2026-01-05T14...'
 complete -c mtg -n '__mtg_at \'meetings list\'' -l until -x -d 'only meetings created before TIME (a bare date includes that whole local day)'
@@ -376,6 +441,8 @@ complete -c mtg -n '__mtg_at \'meetings list\'' -l api-key -x -d 'API key (disco
 complete -c mtg -n '__mtg_at \'meetings list\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'meetings list\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'meetings list\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'meetings list\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'meetings list\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l tag -x -d 'only meetings with this tag (repeatable, or a comma list)'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l attendee -x -d 'only meetings this person attended (repeatable)'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l meeting -x -d 'only these meetings (repeatable)'
@@ -397,6 +464,8 @@ complete -c mtg -n '__mtg_at \'meetings search\'' -l api-key -x -d 'API key (dis
 complete -c mtg -n '__mtg_at \'meetings search\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'meetings search\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'meetings search\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'meetings search\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'meetings view\'' -l web -d 'print the web-app link instead (no request)'
 complete -c mtg -n '__mtg_at \'meetings view\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'meetings view\'' -l json -d 'same as --format json'
@@ -412,6 +481,8 @@ complete -c mtg -n '__mtg_at \'meetings view\'' -l api-key -x -d 'API key (disco
 complete -c mtg -n '__mtg_at \'meetings view\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'meetings view\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'meetings view\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'meetings view\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'meetings view\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -l format -x -a 'text json ndjson srt vtt md' -d 'output format: text (default), srt, vtt, md, json, ndjson'
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -l json -d 'same as --format json'
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -l fields -x -d 'choose and order fields, e.g. timestamp,speaker,text'
@@ -425,6 +496,8 @@ complete -c mtg -n '__mtg_at \'meetings transcript\'' -l api-key -x -d 'API key 
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'meetings transcript\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'meetings transcript\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'meetings transcript\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l email -x -d 'share with this person (repeatable, or a comma list)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l team -x -d 'share with this team (repeatable, or a comma list)'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l access -x -a 'Viewer Editor' -d 'access to grant: Viewer or Editor (case-insensitive)'
@@ -444,9 +517,13 @@ complete -c mtg -n '__mtg_at \'meetings share\'' -l api-key -x -d 'API key (disc
 complete -c mtg -n '__mtg_at \'meetings share\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'meetings share\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'meetings share\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'meetings share\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'action-items\'' -a 'list' -d 'List action items across your meetings (every page)'
 complete -c mtg -n '__mtg_at \'action-items\'' -a 'create' -d 'Create an action item (not linked to a meeting)'
 complete -c mtg -n '__mtg_at \'action-items\'' -a 'update' -d 'Update one or many action items (concurrently, within the rate limit)'
+complete -c mtg -n '__mtg_at \'action-items\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'action-items\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'action-items list\'' -l assignee -x -a 'me not-me anyone unassigned my-workspace outside-my-workspace' -d 'whose items: me | not-me | anyone | unassigned | my-workspace | outside-my-wo...'
 complete -c mtg -n '__mtg_at \'action-items list\'' -l assignee-team -x -d 'only items assigned to members of this team'
 complete -c mtg -n '__mtg_at \'action-items list\'' -l status -x -a 'PENDING DONE ALL' -d 'PENDING|DONE|ALL (default: PENDING, the server\'s default)'
@@ -468,6 +545,8 @@ complete -c mtg -n '__mtg_at \'action-items list\'' -l api-key -x -d 'API key (d
 complete -c mtg -n '__mtg_at \'action-items list\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'action-items list\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'action-items list\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'action-items list\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'action-items list\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l description -x -d 'a longer description'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l assignee -x -d 'assign it to this profile (default: you, the server decides)'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
@@ -485,6 +564,8 @@ complete -c mtg -n '__mtg_at \'action-items create\'' -l api-key -x -d 'API key 
 complete -c mtg -n '__mtg_at \'action-items create\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'action-items create\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'action-items create\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'action-items create\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l stdin -d 'also read IDs from stdin (one per line, or mtg json/ndjson/csv/tsv)'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l title -x -d 'new title'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l description -x -d 'new description ("" clears it)'
@@ -505,9 +586,13 @@ complete -c mtg -n '__mtg_at \'action-items update\'' -l api-key -x -d 'API key 
 complete -c mtg -n '__mtg_at \'action-items update\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'action-items update\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'action-items update\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'action-items update\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'tags\'' -a 'create' -d 'Create a tag (an existing name is a conflict error)'
 complete -c mtg -n '__mtg_at \'tags\'' -a 'update' -d 'Rename a tag or change its description'
 complete -c mtg -n '__mtg_at \'tags\'' -a 'apply' -d 'Put a tag on one or many meetings'
+complete -c mtg -n '__mtg_at \'tags\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'tags\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'tags create\'' -l description -x -d 'what the tag is for'
 complete -c mtg -n '__mtg_at \'tags create\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'tags create\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
@@ -524,6 +609,8 @@ complete -c mtg -n '__mtg_at \'tags create\'' -l api-key -x -d 'API key (discour
 complete -c mtg -n '__mtg_at \'tags create\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'tags create\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'tags create\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'tags create\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'tags create\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'tags update\'' -l name -x -d 'new name'
 complete -c mtg -n '__mtg_at \'tags update\'' -l description -x -d 'new description'
 complete -c mtg -n '__mtg_at \'tags update\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
@@ -541,6 +628,8 @@ complete -c mtg -n '__mtg_at \'tags update\'' -l api-key -x -d 'API key (discour
 complete -c mtg -n '__mtg_at \'tags update\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'tags update\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'tags update\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'tags update\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'tags update\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l stdin -d 'also read meeting IDs from stdin (one per line, or mtg json/ndjson/csv/tsv)'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l dry-run -d 'print the requests it would send (method, path, JSON body) and send nothing'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
@@ -557,7 +646,11 @@ complete -c mtg -n '__mtg_at \'tags apply\'' -l api-key -x -d 'API key (discoura
 complete -c mtg -n '__mtg_at \'tags apply\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'tags apply\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'tags apply\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'tags apply\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'calendar\'' -a 'set-notes' -d 'Replace the private notes and/or tags of a calendar event’s meeting'
+complete -c mtg -n '__mtg_at \'calendar\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'calendar\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l notes -x -d 'the private notes (Markdown)'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l notes-file -r -F -d 'read the notes from a file, or - for stdin'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l clear-notes -d 'empty the private notes (conflicts with --notes, --notes-file)'
@@ -578,7 +671,11 @@ complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l api-key -x -d 'API key (
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'calendar set-notes\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'people\'' -a 'list' -d 'List people, most recent meeting first (every page)'
+complete -c mtg -n '__mtg_at \'people\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'people\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'people list\'' -l domain -x -d 'only people of these company domains (repeatable, comma lists)'
 complete -c mtg -n '__mtg_at \'people list\'' -l tag -x -d 'only attendees of meetings with this tag (repeatable, comma lists)'
 complete -c mtg -n '__mtg_at \'people list\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
@@ -597,8 +694,12 @@ complete -c mtg -n '__mtg_at \'people list\'' -l api-key -x -d 'API key (discour
 complete -c mtg -n '__mtg_at \'people list\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'people list\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'people list\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'people list\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'people list\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'companies\'' -a 'list' -d 'List the companies whose people attend your meetings (every page)'
 complete -c mtg -n '__mtg_at \'companies\'' -a 'view' -d 'Show a company: its external links and its people'
+complete -c mtg -n '__mtg_at \'companies\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'companies\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'companies list\'' -l tag -x -d 'only companies of meetings with this tag (repeatable, comma lists)'
 complete -c mtg -n '__mtg_at \'companies list\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'companies list\'' -l json -d 'same as --format json'
@@ -616,6 +717,8 @@ complete -c mtg -n '__mtg_at \'companies list\'' -l api-key -x -d 'API key (disc
 complete -c mtg -n '__mtg_at \'companies list\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'companies list\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'companies list\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'companies list\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'companies list\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'companies view\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'companies view\'' -l json -d 'same as --format json'
 complete -c mtg -n '__mtg_at \'companies view\'' -l fields -x -d 'choose and order fields, e.g. domain,name,people'
@@ -630,6 +733,8 @@ complete -c mtg -n '__mtg_at \'companies view\'' -l api-key -x -d 'API key (disc
 complete -c mtg -n '__mtg_at \'companies view\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'companies view\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'companies view\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'companies view\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'companies view\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'sync\'' -l no-transcripts -d 'do not fetch transcripts'
 complete -c mtg -n '__mtg_at \'sync\'' -l only -x -a 'meetings action-items people companies' -d 'walk only these lists (repeatable, comma lists)'
 complete -c mtg -n '__mtg_at \'sync\'' -l budget -x -d 'send at most N requests, then stop cleanly (sync again to go on)'
@@ -645,6 +750,8 @@ complete -c mtg -n '__mtg_at \'sync\'' -l api-key -x -d 'API key (discouraged: v
 complete -c mtg -n '__mtg_at \'sync\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'sync\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'sync\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'sync\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'sync\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'changes\'' -l since -x -d 'last (the latest sync, the default), a sync run number, an ISO date/time, or ...'
 complete -c mtg -n '__mtg_at \'changes\'' -l after -x -d 'only events after this seq (alone: every later event)'
 complete -c mtg -n '__mtg_at \'changes\'' -l resource -x -a 'meetings action-items people companies transcripts' -d 'only these resources (repeatable, comma lists)'
@@ -657,6 +764,8 @@ complete -c mtg -n '__mtg_at \'changes\'' -l raw-cells -d 'csv/tsv: do not prefi
 complete -c mtg -n '__mtg_at \'changes\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'changes\'' -l limit -x -d 'show at most N items (the query of the mirror stops there)'
 complete -c mtg -n '__mtg_at \'changes\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'changes\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'changes\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'watch\'' -l interval -x -d 'time from one sync\'s start to the next (default 5m): 30s, 5m, 1h'
 complete -c mtg -n '__mtg_at \'watch\'' -l resource -x -a 'meetings action-items people companies transcripts' -d 'only these resources (repeatable, comma lists); only their lists are synced'
 complete -c mtg -n '__mtg_at \'watch\'' -l exec -x -d 'run CMD (sh -c) once per event, event JSON on stdin'
@@ -673,6 +782,8 @@ complete -c mtg -n '__mtg_at \'watch\'' -l api-key -x -d 'API key (discouraged: 
 complete -c mtg -n '__mtg_at \'watch\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'watch\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'watch\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'watch\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'watch\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'find\'' -l in -x -a 'name notes transcript action-items attendees' -d 'only these passages: name,notes,transcript,action-items,attendees (repeatable...'
 complete -c mtg -n '__mtg_at \'find\'' -l since -x -d 'meetings created at or after: ISO date/time or 30m, 24h, 7d, 2w'
 complete -c mtg -n '__mtg_at \'find\'' -l until -x -d 'meetings created before: ISO date/time or 30m, 24h, 7d, 2w'
@@ -687,6 +798,8 @@ complete -c mtg -n '__mtg_at \'find\'' -l raw-cells -d 'csv/tsv: do not prefix f
 complete -c mtg -n '__mtg_at \'find\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
 complete -c mtg -n '__mtg_at \'find\'' -l limit -x -d 'show at most N items (the query of the mirror stops there)'
 complete -c mtg -n '__mtg_at \'find\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'find\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'find\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'sql\'' -l schema -d 'print the CREATE statements of the tables'
 complete -c mtg -n '__mtg_at \'sql\'' -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c mtg -n '__mtg_at \'sql\'' -l json -d 'same as --format json'
@@ -698,15 +811,25 @@ complete -c mtg -n '__mtg_at \'sql\'' -l jq -x -d 'filter the whole JSON output 
 complete -c mtg -n '__mtg_at \'sql\'' -l limit -x -d 'show at most N items (the query of the mirror stops there)'
 complete -c mtg -n '__mtg_at \'sql\'' -l timeout -x -d 'time limit of the statement (then exit 1)'
 complete -c mtg -n '__mtg_at \'sql\'' -l base-url -x -d 'API base URL (also MTG_BASE_URL)'
+complete -c mtg -n '__mtg_at \'sql\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'sql\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'status' -d 'Where the mirror is, what it holds, when it was last synced'
 complete -c mtg -n '__mtg_at \'mirror\'' -a 'reset' -d 'Delete this profile\'s mirror (the next `mtg sync` starts over)'
+complete -c mtg -n '__mtg_at \'mirror\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'mirror\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'mirror status\'' -l format -x -a 'table json ndjson' -d 'output format: table (text, the default), json, ndjson'
 complete -c mtg -n '__mtg_at \'mirror status\'' -l json -d 'same as --format json'
 complete -c mtg -n '__mtg_at \'mirror status\'' -s o -l output -r -F -d 'write data to FILE atomically instead of stdout'
 complete -c mtg -n '__mtg_at \'mirror status\'' -l jq -x -d 'filter the whole JSON output with a jq expression, in-process (implies --json)'
+complete -c mtg -n '__mtg_at \'mirror status\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'mirror status\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'mirror reset\'' -l force -d 'delete the file even when it is not an mtg mirror'
+complete -c mtg -n '__mtg_at \'mirror reset\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'mirror reset\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'export\'' -a 'markdown' -d 'Write the mirror’s meetings as Markdown files (one per meeting) that stay in ...'
 complete -c mtg -n '__mtg_at \'export\'' -a 'md' -d 'Write the mirror’s meetings as Markdown files (one per meeting) that stay in ...'
+complete -c mtg -n '__mtg_at \'export\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'export\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'export markdown\'' -l transcripts -d 'include each meeting’s transcript'
 complete -c mtg -n '__mtg_at \'export markdown\'' -l private-notes -d 'include your private notes'
 complete -c mtg -n '__mtg_at \'export markdown\'' -l since -x -d 'only meetings created at or after TIME (2026-01-05, 7d, ...)'
@@ -726,6 +849,8 @@ complete -c mtg -n '__mtg_at \'export markdown\'' -l api-key -x -d 'API key (dis
 complete -c mtg -n '__mtg_at \'export markdown\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'export markdown\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'export markdown\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'export markdown\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'api\'' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'GET|POST|PUT|PATCH|DELETE (default: GET, or POST with --field/--input unless ...'
 complete -c mtg -n '__mtg_at \'api\'' -s F -l field -x -d 'a parameter, typed: numbers, true, false, null (repeatable)'
 complete -c mtg -n '__mtg_at \'api\'' -s f -l raw-field -x -d 'a string parameter (repeatable)'
@@ -745,6 +870,8 @@ complete -c mtg -n '__mtg_at \'api\'' -l api-key -x -d 'API key (discouraged: vi
 complete -c mtg -n '__mtg_at \'api\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'api\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'api\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'api\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'api\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'mcp\'' -l sync-every -x -d 'also sync in the background at start and every interval: 30s, 10m, 1h'
 complete -c mtg -n '__mtg_at \'mcp\'' -l allow-writes -d 'offer the tools that create and update action items'
 complete -c mtg -n '__mtg_at \'mcp\'' -l print -d 'with install or uninstall: show the change, write nothing'
@@ -755,6 +882,8 @@ complete -c mtg -n '__mtg_at \'mcp\'' -l api-key -x -d 'API key (discouraged: vi
 complete -c mtg -n '__mtg_at \'mcp\'' -l max-retries -x -d 'retries of a failed request'
 complete -c mtg -n '__mtg_at \'mcp\'' -l timeout -x -d 'per-request timeout'
 complete -c mtg -n '__mtg_at \'mcp\'' -l max-wait -x -d 'the most to wait on rate limits in all, then exit 5'
+complete -c mtg -n '__mtg_at \'mcp\'' -l profile -x -d 'config profile (also MTG_PROFILE)'
+complete -c mtg -n '__mtg_at \'mcp\'' -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -n '__mtg_at \'mcp\'; and __mtg_args_at -eq 0' -a 'install uninstall'
 complete -c mtg -n '__mtg_at \'mcp\'; and __mtg_args_at -eq 1' -a 'claude-code claude-desktop cursor vscode windsurf'
 complete -c mtg -n '__mtg_at \'sandbox\'' -l port -x -d 'port to listen on (0 = any free port)'
@@ -776,6 +905,4 @@ complete -c mtg -n '__mtg_at \'completion\'; and __mtg_args_at -eq 0' -a 'bash z
 complete -c mtg -n '__mtg_at \'help\'; and __mtg_args_at -eq 0' -a 'exit-codes environment formats dates mirror mcp auth config meetings action-items tags calendar people companies sync changes watch find sql export api sandbox completion'
 complete -c mtg -l no-color -d 'disable colors (also NO_COLOR)'
 complete -c mtg -s q -l quiet -d 'no progress or notes on stderr'
-complete -c mtg -l profile -x -d 'config profile (also MTG_PROFILE)'
-complete -c mtg -l offline -d 'read commands answer from the local mirror (`mtg sync`) and send nothing (als...'
 complete -c mtg -s h -l help -d 'show help'

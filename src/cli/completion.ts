@@ -89,17 +89,27 @@ export function completionModel(
   globalOptions: readonly OptionDecl[],
   topOptions: readonly OptionDecl[] = [],
 ): CompletionModel {
+  // A global option some command cannot use (CommandDecl.without) is offered per node instead:
+  // at the top, in groups and by each command that can use it.
+  const leaves = tree.flatMap((n) => (isGroup(n) ? n.commands : [n]));
+  const unusable = new Set<string>(leaves.flatMap((c) => c.without ?? []));
+  const longFlag = (o: OptionDecl) => /--[\w-]+/.exec(o.flags)?.[0] ?? o.flags;
+  const somewhere = globalOptions.filter((o) => unusable.has(longFlag(o)));
+  const everywhere = globalOptions.filter((o) => !unusable.has(longFlag(o)));
   const root: CompletionNode = {
     path: '',
     children: [],
-    options: [VERSION, ...topOptions].map(completionOption),
+    options: [VERSION, ...topOptions, ...somewhere].map(completionOption),
     args: [],
   };
   const nodes: CompletionNode[] = [root];
   const leaf = (path: string, spec: Exclude<DeclaredNode, { commands: unknown }>): CompletionNode => ({
     path,
     children: [],
-    options: (spec.options ?? []).map(completionOption),
+    options: [
+      ...(spec.options ?? []),
+      ...somewhere.filter((o) => !(spec.without ?? ([] as readonly string[])).includes(longFlag(o))),
+    ].map(completionOption),
     args: (spec.args ?? []).map((a) => ({ choices: [...(a.choices ?? [])], variadic: !!a.variadic })),
   });
   const child = (name: string, aliases: string[] | undefined, summary: string, path: string) => ({
@@ -111,7 +121,12 @@ export function completionModel(
   for (const node of tree) {
     root.children.push(child(node.name, node.aliases, node.summary, node.name));
     if (isGroup(node)) {
-      const group: CompletionNode = { path: node.name, children: [], options: [], args: [] };
+      const group: CompletionNode = {
+        path: node.name,
+        children: [],
+        options: somewhere.map(completionOption),
+        args: [],
+      };
       nodes.push(group);
       for (const spec of node.commands) {
         const path = `${node.name} ${spec.name}`;
@@ -133,7 +148,7 @@ export function completionModel(
       { choices: [...new Set([...HELP_TOPIC_NAMES, ...tree.map((node) => node.name)])], variadic: false },
     ],
   });
-  return { nodes, globals: [...globalOptions, HELP].map(completionOption) };
+  return { nodes, globals: [...everywhere, HELP].map(completionOption) };
 }
 
 export function completionScript(

@@ -28,6 +28,9 @@ export interface OptionDecl {
 }
 
 /** What a command's spec.ts declares: everything but the code that runs it. */
+/** The options of every command that a command may declare it cannot use (CommandDecl.without). */
+export type CommonOptionFlag = '--offline' | '--profile';
+
 export interface CommandDecl {
   name: string;
   aliases?: string[];
@@ -38,6 +41,11 @@ export interface CommandDecl {
   options?: readonly OptionDecl[];
   /** One to three examples, shown in --help. */
   examples: string[];
+  /**
+   * Options of every command (globals.ts COMMON_OPTIONS) that this one cannot use: not in its help,
+   * man page or completion, and refused (exit 2) like a set option it does not honour.
+   */
+  without?: readonly CommonOptionFlag[];
   /** What to use instead of a global option this command does not take ("--checkpoint": "use --after SEQ"). */
   instead?: Record<string, string>;
 }

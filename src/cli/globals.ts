@@ -30,6 +30,17 @@ export const COMMON_OPTIONS = [
   },
 ] as const satisfies readonly OptionDecl[];
 
+/** The long flag of an option ("-o, --output <file>" -> "--output"). */
+export function longFlagOf(option: OptionDecl): string {
+  return /--[\w-]+/.exec(option.flags)?.[0] ?? option.flags;
+}
+
+/** The options of every command that `decl` can use: COMMON_OPTIONS less its `without`. */
+export function commonOptionsOf(decl: { without?: readonly string[] }): readonly OptionDecl[] {
+  const without = decl.without ?? [];
+  return COMMON_OPTIONS.filter((o) => !without.includes(longFlagOf(o)));
+}
+
 const FORMAT = {
   flags: '--format <format>',
   description: 'output format (default: table on a terminal, tsv when piped)',

@@ -3,7 +3,7 @@
 // `npm run docs` (scripts/gen-docs.mjs) writes them; test/docs/generated.test.ts fails when the
 // committed files differ from what this renders. Pure: the tree in, { path: text } out.
 
-import { COMMON_OPTIONS } from './globals.js';
+import { COMMON_OPTIONS, commonOptionsOf } from './globals.js';
 import { HELP_TOPICS, type HelpTopic } from './help-topics.js';
 import { type ArgDecl, type CommandDecl, isGroup, type OptionDecl, type TreeNode } from './spec.js';
 
@@ -17,6 +17,8 @@ interface DocCommand {
   description: string;
   args: readonly ArgDecl[];
   options: readonly OptionDecl[];
+  /** The options of every command that it cannot use (CommandDecl.without): not on its page. */
+  without: readonly string[];
   examples: string[];
 }
 
@@ -45,6 +47,7 @@ function docCommand(prefix: string[], prefixSpellings: string[][], spec: Command
     description: spec.description ?? spec.summary,
     args: spec.args ?? [],
     options: spec.options ?? [],
+    without: spec.without ?? [],
     examples: spec.examples,
   };
 }
@@ -135,8 +138,9 @@ function commandMarkdown(cmd: DocCommand): string[] {
     'Options:',
     '',
     ...optionLines(cmd.options),
-    `- the options of every command: ${COMMON_OPTIONS.map((o) => code(o.flags.replace(/ <.*/, ''))).join(', ')}, ` +
-      `${code('-h, --help')} ([all of them](README.md#options-of-every-command))`,
+    `- the options of every command: ${commonOptionsOf(cmd)
+      .map((o) => code(o.flags.replace(/ <.*/, '')))
+      .join(', ')}, ` + `${code('-h, --help')} ([all of them](README.md#options-of-every-command))`,
     '',
   );
   if (cmd.examples.length) lines.push('Examples:', '', '```sh', ...cmd.examples, '```', '');
@@ -208,7 +212,14 @@ function indexMarkdown(all: DocPage[]): string {
     '',
     ...optionLines(ROOT_OPTIONS),
     '',
-    'The other options (output, list and network sets) are listed with each command that takes them.',
+    'The other options (output, list and network sets) are listed with each command that takes them. ' +
+      'A few commands cannot use one of these (' +
+      all
+        .flatMap((p) => p.commands)
+        .filter((c) => c.without.length)
+        .map((c) => `${code(`mtg ${c.words.join(' ')}`)}: no ${c.without.map(code).join(', ')}`)
+        .join('; ') +
+      '): there it is not offered, and refused (exit 2).',
     '',
     '## Help topics',
     '',
@@ -280,7 +291,12 @@ function commandMan(cmd: DocCommand, all: DocCommand[]): string {
   lines.push(
     '.SH OPTIONS',
     ...manOptions(cmd.options),
-    ...manOptions(ROOT_OPTIONS.filter((o) => o !== VERSION_OPTION)),
+    ...manOptions(
+      ROOT_OPTIONS.filter(
+        (o) =>
+          o !== VERSION_OPTION && (!COMMON_OPTIONS.includes(o as never) || commonOptionsOf(cmd).includes(o)),
+      ),
+    ),
   );
   if (cmd.examples.length) lines.push('.SH EXAMPLES', ...preformatted(cmd.examples.join('\n')));
   const siblings = all.filter((c) => c !== cmd && c.words[0] === cmd.words[0] && cmd.words.length > 1);

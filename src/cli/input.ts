@@ -333,6 +333,13 @@ function lineValues<T>(lines: string[], column: StdinColumn<T>): T[] {
     const value = trimmed.split('\t')[0]!.trim();
     // The header line of a one-column tsv (`--fields id --format tsv`).
     if (values.length === 0 && headerColumn([value], column.columns) === 0) return;
+    // `jq '.[].id'` without -r: "one ID per line" is the bare value; sending the quotes would name
+    // another item (or be refused by the server), so every --stdin refuses it alike.
+    if (/^"(?:[^"\\]|\\.)*"$/.test(value)) {
+      throw new UsageError(
+        `${where}: ${value} is a JSON string, not a bare value: pipe bare values (jq -r) or NDJSON objects with an ${columnNames(column.columns)}`,
+      );
+    }
     values.push(withWhere(where, () => column.fromText(value, where)));
   });
   return values;

@@ -2,15 +2,22 @@
 // through the endpoint, stream items to the writer, show progress, honor --limit and --checkpoint,
 // and leave the output well-formed whatever happens.
 
+import { unlink } from 'node:fs/promises';
 import type { Listing, ReadSource } from '../api/read-source.js';
 import { counted } from '../output/text.js';
 import type { ResourceName } from '../output/views.js';
 import { ExitCode, UsageError } from '../shared/errors.js';
-import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
+import {
+  checkpointFiles,
+  fileExists,
+  readCheckpoint,
+  removeCheckpoint,
+  writeCheckpoint,
+} from './checkpoint.js';
 import type { Context } from './context.js';
 import { beforeSince, hasWindow, inWindow, type TimeWindow } from './dates.js';
 import { JqRuntimeError } from './jq.js';
-import { planOutput } from './output-plan.js';
+import { type AppendTarget, type OutputPlan, planOutput } from './output-plan.js';
 
 export interface ListCommand<T> {
   /** The listing, from the source --offline chose (the API or the mirror). */
@@ -81,6 +88,33 @@ async function planAndListing<T>(ctx: Context, spec: ListCommand<T>) {
   return { plan, listing };
 }
 
+/**
+ * A record of a finished export: its run stopped after the last page but before the file was
+ * complete (json's closing "]", the rename onto FILE) or before the record was removed. Completes
+ * what is left; a partial file already renamed onto FILE is not there any more.
+ */
+async function finishRecorded(
+  ctx: Context,
+  plan: OutputPlan,
+  append: AppendTarget,
+  checkpoint: string,
+): Promise<number> {
+  if (append.finalTarget === undefined || (await fileExists(append.path))) {
+    const output = await plan.open(append);
+    try {
+      await output.commit();
+    } catch (err) {
+      await output.abort();
+      throw err;
+    }
+  }
+  await removeCheckpoint(checkpoint);
+  ctx.progress.note(
+    `Checkpoint ${checkpoint} says this export already finished (${counted(append.items, 'item')}).`,
+  );
+  return ExitCode.ok;
+}
+
 export async function runList<T>(ctx: Context, spec: ListCommand<T>): Promise<number> {
   const { globals } = ctx;
   if (globals.checkpoint && !globals.output) {
@@ -103,21 +137,21 @@ export async function runList<T>(ctx: Context, spec: ListCommand<T>): Promise<nu
     ...(spec.window ? [spec.window.bounds.given] : []),
   ]);
   const resume = globals.checkpoint ? await readCheckpoint(globals.checkpoint, signature) : undefined;
-  if (resume && resume.next === null) {
-    ctx.progress.note(
-      `Checkpoint ${globals.checkpoint} says this export already finished (${counted(resume.items, 'item')}).`,
-    );
-    return ExitCode.ok;
-  }
-  const output = await plan.open(
-    globals.checkpoint ? { bytes: resume?.bytes ?? 0, items: resume?.items ?? 0 } : undefined,
-  );
+  // With --checkpoint the rows go to a partial file beside -o FILE, renamed onto it when complete.
+  const files = globals.checkpoint
+    ? await checkpointFiles(globals.output!, globals.checkpoint, resume)
+    : undefined;
+  const append = files && { ...files, bytes: resume?.bytes ?? 0, items: resume?.items ?? 0 };
+  if (resume && resume.next === null) return finishRecorded(ctx, plan, append!, globals.checkpoint!);
+  const output = await plan.open(append);
   const { writer, sink } = output;
   const already = resume?.items ?? 0;
   if (resume)
     ctx.progress.note(`Resuming from checkpoint: ${counted(already, ...spec.noun)} already written.`);
 
   let more = false;
+  // A page recorded in the checkpoint: its rows are what the partial file is kept for.
+  let recorded = !!resume;
   // Set once every page is in: a failure after that (the output, --jq) did not stop the fetching.
   let fetched = false;
   // --limit counts the whole export: what a resumed run already wrote counts too.
@@ -144,12 +178,14 @@ export async function runList<T>(ctx: Context, spec: ListCommand<T>): Promise<nu
       if (globals.checkpoint) {
         await sink.flush();
         await writeCheckpoint(globals.checkpoint, {
-          version: 1,
+          version: 2,
           signature,
           next: page.next?.href ?? null,
           items: total,
           bytes: sink.bytesWritten,
+          partial: files!.path,
         });
+        recorded = true;
       }
       if (stop) break;
     }
@@ -158,6 +194,8 @@ export async function runList<T>(ctx: Context, spec: ListCommand<T>): Promise<nu
   } catch (err) {
     ctx.progress.stop();
     await output.abort();
+    // Stopped before a first page was recorded: nothing to resume, so no partial file is left.
+    if (files && !recorded) await unlink(files.path).catch(() => undefined);
     const total = already + writer.count;
     // --jq failing on the document is jq's error alone: nothing failed to write.
     if (total > 0 && !ctx.globals.quiet && !(err instanceof JqRuntimeError)) {
@@ -166,7 +204,7 @@ export async function runList<T>(ctx: Context, spec: ListCommand<T>): Promise<nu
           ? `Fetched ${more ? 'the first ' : 'all '}${counted(total, ...spec.noun)}; writing the output failed.`
           : `Stopped after ${counted(total, ...spec.noun)}` +
               (globals.checkpoint
-                ? `; run the same command again to resume from ${globals.checkpoint}.`
+                ? `; run the same command again to resume from ${globals.checkpoint} (the rows so far are in ${files!.path}).`
                 : '.'),
       );
     }

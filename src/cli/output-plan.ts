@@ -70,6 +70,15 @@ export interface OpenList {
   abort(): Promise<void>;
 }
 
+/** Where a checkpointed export appends, and the file it becomes on commit (see list.ts). */
+export interface AppendTarget {
+  path: string;
+  bytes: number;
+  items: number;
+  /** Renamed onto on commit; undefined: `path` is the final file (a version 1 checkpoint). */
+  finalTarget?: string;
+}
+
 export interface OutputPlan<F extends string = Format> {
   readonly format: F;
   /** --fields, validated against the view. */
@@ -102,8 +111,8 @@ export interface OutputPlan<F extends string = Format> {
   one(item: unknown): Promise<void>;
   /** Text the command rendered itself (a page, subtitles, a JSON document), or a function writing it. */
   document(text: string | ((stream: NodeJS.WritableStream) => Promise<void>)): Promise<void>;
-  /** Opens the list output (resume: append after `bytes`, `items` already written). */
-  open(resume?: { bytes: number; items: number }, columns?: Partial<ResourceView>): Promise<OpenList>;
+  /** Opens the list output (a checkpointed export: append to `path` after `bytes`, `items` already written). */
+  open(resume?: AppendTarget, columns?: Partial<ResourceView>): Promise<OpenList>;
 }
 
 function resolveFormat<F extends string>(ctx: Context, options: PlanOptions<F>): F {
@@ -173,13 +182,10 @@ export async function planOutput<const F extends string = Format>(
     return format;
   };
 
-  const open = async (
-    resume?: { bytes: number; items: number },
-    columns?: Partial<ResourceView>,
-  ): Promise<OpenList> => {
+  const open = async (resume?: AppendTarget, columns?: Partial<ResourceView>): Promise<OpenList> => {
     writerFormat();
     const sink = resume
-      ? await openAppendOutput(destination!, resume.bytes)
+      ? await openAppendOutput(resume.path, resume.bytes, { finalTarget: resume.finalTarget })
       : await openOutput(ctx.io.out, destination, stage);
     const writer = createItemWriter(sink.stream, columns ? { ...view, ...columns } : view, {
       ...options,

@@ -6,10 +6,10 @@
 // declares the sets it honours among its options (for its --help only: the program reads the
 // values), and a set option given to a command that does not honour it is exit 2 (refuseUnhonoured).
 
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { UsageError } from '../shared/errors.js';
 import type { Context } from './context.js';
-import { COMMON_OPTIONS, SET_OPTIONS } from './globals.js';
+import { COMMON_OPTIONS, commonOptionsOf, SET_OPTIONS } from './globals.js';
 import { HELP_TOPIC_NAMES } from './help-texts.js';
 import { collect } from './input.js';
 import { type Args, type CommandNode, isGroup, type OptionDecl, type Opts, type TreeNode } from './spec.js';
@@ -43,12 +43,17 @@ const INSTEAD: Record<string, string> = {
   '--checkpoint': '--checkpoint applies to list commands only (a list export to -o FILE)',
 };
 
-/** A set option given (before or after the command words) to a command that does not honour it. */
+/**
+ * A set option given (before or after the command words) to a command that does not honour it, or
+ * an option of every command that this one declares it cannot use (CommandDecl.without).
+ */
 function refuseUnhonoured(spec: CommandNode, command: Command, path: string): void {
   let root = command;
   while (root.parent) root = root.parent;
-  const honoured = new Set((spec.options ?? []).filter((o) => o.global).map(optionKey));
-  for (const option of SET_OPTIONS) {
+  const honoured = new Set(
+    [...commonOptionsOf(spec), ...(spec.options ?? []).filter((o) => o.global)].map(optionKey),
+  );
+  for (const option of [...SET_OPTIONS, ...COMMON_OPTIONS]) {
     const key = optionKey(option);
     if (!honoured.has(key) && root.getOptionValueSource(key) === 'cli') {
       const instead = spec.instead?.[longFlag(option)] ?? INSTEAD[longFlag(option)];
@@ -93,11 +98,15 @@ function examplesText(examples: string[]): string {
   return examples.length ? `\nExamples:\n${shown.join('\n')}\n` : '';
 }
 
+/** The options of every command that a command cannot use (CommandDecl.without), for its help. */
+const unusable = new WeakMap<Command, readonly string[]>();
+
 function addCommand(parent: Command, spec: CommandNode, run: Runner): void {
   const cmd = parent
     .command(spec.name)
     .summary(spec.summary)
     .description(spec.description ?? spec.summary);
+  if (spec.without?.length) unusable.set(cmd, spec.without);
   for (const alias of spec.aliases ?? []) cmd.alias(alias);
   for (const arg of spec.args ?? []) {
     const name = `${arg.name}${arg.variadic ? '...' : ''}`;
@@ -157,6 +166,13 @@ export function buildProgram(tree: TreeNode[], version: string, run: Runner, io:
     // entry.ts answer --help from texts rendered at build time (help-texts.ts).
     .configureHelp({
       showGlobalOptions: true,
+      // A global option that a command cannot use is not offered in its help (the contract).
+      visibleGlobalOptions(this: Help, cmd: Command) {
+        const without = unusable.get(cmd) ?? [];
+        return Help.prototype.visibleGlobalOptions
+          .call(this, cmd)
+          .filter((o) => !without.includes(o.long ?? ''));
+      },
       sortSubcommands: false,
       helpWidth: HELP_WIDTH,
       // "apply <TAG_ID> [MEETING_ID...]", without commander's " [options]" (every command has some):

@@ -121,6 +121,15 @@ function destinationError(err: unknown, shown: string, what: string): UsageError
   return new UsageError(`${what} ${shown}: ${(code && reason[code]) || (err as Error).message}`);
 }
 
+/**
+ * Where a checkpointed export keeps its rows until it completes: beside FILE (after links, so the
+ * final rename stays on one file system), named from it. Never FILE itself, so that FILE is never
+ * a truncated result.
+ */
+export function partialPathFor(target: string): string {
+  return `${target}.mtg-partial`;
+}
+
 /** Same file for two destinations, after links (and, for existing files, hard links). */
 function sameFile(a: Destination, b: Destination): boolean {
   if (a.kind === 'stdout' || b.kind === 'stdout') return a.kind === b.kind;
@@ -156,6 +165,11 @@ export async function checkDestinations(opts: DestinationOptions): Promise<void>
   if (checkpoint.kind !== 'file') throw new UsageError(`--checkpoint ${opts.checkpoint}: not a regular file`);
   if (sameFile(output, checkpoint)) {
     throw new UsageError('--checkpoint and -o name the same file; give the checkpoint its own file');
+  }
+  if (checkpoint.path === partialPathFor(output.path)) {
+    throw new UsageError(
+      `--checkpoint ${opts.checkpoint}: that is where the export keeps its rows until it completes; give the checkpoint its own file`,
+    );
   }
 }
 

@@ -16,6 +16,7 @@ interface ZodDefLike {
   innerType?: unknown;
   in?: unknown;
   getter?: () => unknown;
+  element?: unknown;
 }
 
 function defOf(schema: unknown): ZodDefLike | undefined {
@@ -55,6 +56,30 @@ export function fieldsOfSchema(schema: z.ZodType): string[] {
   return out;
 }
 
+/**
+ * Dotted paths through an array of objects to a field of each element (`attendees.name`): valid
+ * for --fields, which then gives that field of every element (csv/tsv join them with `;`), but no
+ * default column (the array itself is one).
+ */
+export function elementFieldsOfSchema(schema: z.ZodType): string[] {
+  const out: string[] = [];
+  const walk = (s: unknown, prefix: string, depth: number, inArray: boolean): void => {
+    const def = unwrap(s);
+    if (def?.type === 'object' && def.shape && depth < 8) {
+      for (const [key, child] of Object.entries(def.shape)) {
+        walk(child, prefix ? `${prefix}.${key}` : key, depth + 1, inArray);
+      }
+    } else if (def?.type === 'array' && prefix && depth < 8) {
+      const element = unwrap(def.element);
+      if (element?.type === 'object') walk(def.element, prefix, depth + 1, true);
+    } else if (prefix && inArray) {
+      out.push(prefix);
+    }
+  };
+  walk(schema, '', 0, false);
+  return out;
+}
+
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   // An ExactInteger (an integer beyond 2^53) is a number value, not an object to walk into.
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof ExactInteger);
@@ -80,7 +105,13 @@ export function getPath(item: unknown, path: string): unknown {
   // A key that itself holds a dot (an `mtg sql` column such as "json ->> '$.name'") is a field too.
   if (isPlainObject(item) && Object.hasOwn(item, path)) return item[path];
   let cur: unknown = item;
-  for (const key of path.split('.')) {
+  const keys = path.split('.');
+  for (const [at, key] of keys.entries()) {
+    // Through an array (`attendees.name`): the rest of the path in each element, missing as null.
+    if (at > 0 && Array.isArray(cur)) {
+      const rest = keys.slice(at).join('.');
+      return cur.map((element) => getPath(element, rest) ?? null);
+    }
     if (!isPlainObject(cur)) return undefined;
     cur = cur[key];
   }
@@ -100,6 +131,8 @@ export function project(item: unknown, fields: readonly string[]): Record<string
 export interface FieldsView {
   name: string;
   fields: string[];
+  /** Paths through an array to a field of each element (elementFieldsOfSchema): valid, no column. */
+  elementFields?: string[];
   /** Any path is accepted (the raw `api` view, which has no schema). */
   open?: boolean;
 }
@@ -113,9 +146,10 @@ export function parseFields(spec: string, view: FieldsView): string[] {
   const requested = [...new Set(spec.split(',').map((s) => s.trim()))].filter((s) => s !== '');
   if (requested.length === 0) throw new OutputUsageError('--fields needs at least one field name');
   if (view.open) return requested;
-  const valid = new Set(view.fields);
+  const all = [...view.fields, ...(view.elementFields ?? [])];
+  const valid = new Set(all);
   const prefixes = new Set<string>();
-  for (const f of view.fields) {
+  for (const f of all) {
     const parts = f.split('.');
     for (let i = 1; i < parts.length; i++) prefixes.add(parts.slice(0, i).join('.'));
   }
@@ -123,7 +157,7 @@ export function parseFields(spec: string, view: FieldsView): string[] {
   if (unknown.length > 0) {
     const what = unknown.length === 1 ? 'field' : 'fields';
     throw new OutputUsageError(
-      `unknown ${what} for ${view.name}: ${unknown.join(', ')}\nvalid fields: ${view.fields.join(', ')}`,
+      `unknown ${what} for ${view.name}: ${unknown.join(', ')}\nvalid fields: ${all.join(', ')}`,
     );
   }
   return requested;

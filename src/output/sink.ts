@@ -5,9 +5,11 @@
 // resolves to) is replaced that way: a device, FIFO or terminal is written in place
 // (destination.ts decides), so it is never replaced by a regular file.
 import { constants } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, rename, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import { openAtomicFile } from '../shared/atomic-file.js';
+import { UsageError } from '../shared/errors.js';
 import { resolveDestination, writeFailure } from './destination.js';
 
 export interface OutputSink {
@@ -189,25 +191,57 @@ async function inPlaceSink(target: string, shown: string): Promise<OutputSink> {
   };
 }
 
+export interface AppendOptions {
+  /**
+   * The file the rows become when the export completes: commit() renames `path` onto it (in the
+   * same folder), with its mode. Absent: `path` itself is the result (a version 1 checkpoint).
+   */
+  finalTarget?: string;
+}
+
+/** The mode of an existing file, or undefined when there is none. */
+async function modeOf(path: string): Promise<number | undefined> {
+  return stat(path).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  );
+}
+
 /**
- * Resuming an export: keeps the first `truncateToBytes` bytes of the existing file (what the
- * checkpoint recorded as complete), drops the rest (a half-written page), and appends after it.
- * commit() and abort() both keep what was written (abort flushes without waiting on anything else).
+ * A checkpointed export: keeps the first `truncateToBytes` bytes of `path` (what the checkpoint
+ * recorded as complete), drops the rest (a half-written page), and appends after it. abort() keeps
+ * what was written, for the next run; commit() finishes it and, with `finalTarget`, renames it
+ * onto that file, so the final name only ever holds a complete export.
  */
-export async function openAppendOutput(path: string, truncateToBytes: number): Promise<OutputSink> {
+export async function openAppendOutput(
+  path: string,
+  truncateToBytes: number,
+  options: AppendOptions = {},
+): Promise<OutputSink> {
   if (!Number.isSafeInteger(truncateToBytes) || truncateToBytes < 0) {
     throw new RangeError(`invalid resume offset: ${truncateToBytes}`);
   }
+  const { finalTarget } = options;
+  // A new partial file gets the mode the final file would have (someone made it 0600).
+  const finalMode = finalTarget === undefined ? undefined : await modeOf(finalTarget);
   const fh = await open(path, 'r+').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT' && truncateToBytes === 0) return open(path, 'w', 0o644);
+    if (err.code === 'ENOENT' && truncateToBytes === 0) return open(path, 'w', finalMode ?? 0o644);
+    if (err.code === 'ENOENT') {
+      throw new UsageError(
+        `${path} is missing (ENOENT), but the checkpoint records ${truncateToBytes} bytes written there; remove the checkpoint to start over`,
+      );
+    }
     throw err;
   });
   try {
     const { size } = await fh.stat();
     if (size < truncateToBytes) {
-      throw new Error(`${path} has ${size} bytes, fewer than the ${truncateToBytes} the checkpoint recorded`);
+      throw new UsageError(
+        `${path} has ${size} bytes, fewer than the ${truncateToBytes} the checkpoint recorded; remove the checkpoint to start over`,
+      );
     }
     await fh.truncate(truncateToBytes);
+    if (truncateToBytes === 0 && finalMode !== undefined) await fh.chmod(finalMode);
   } catch (err) {
     await fh.close();
     throw err;
@@ -215,17 +249,26 @@ export async function openAppendOutput(path: string, truncateToBytes: number): P
   const sink = new FileSink(fh, truncateToBytes, path);
   sink.on('error', () => {});
   let closed = false;
-  const close = async (): Promise<void> => {
+  const close = async (complete: boolean): Promise<void> => {
     if (closed) return;
     closed = true;
     try {
       await sink.finish();
+      if (complete && finalTarget !== undefined) {
+        const mode = await modeOf(finalTarget);
+        if (mode !== undefined) await fh.chmod(mode);
+      }
       await fh.sync();
     } catch (err) {
       throw writeFailure(err, path);
     } finally {
       await fh.close().catch(() => {});
     }
+    if (!complete || finalTarget === undefined || finalTarget === path) return;
+    await rename(path, finalTarget).catch((err) => {
+      throw writeFailure(err, finalTarget);
+    });
+    await syncFolder(dirname(finalTarget));
   };
   return {
     stream: sink,
@@ -240,7 +283,14 @@ export async function openAppendOutput(path: string, truncateToBytes: number): P
         throw writeFailure(err, path);
       }
     },
-    commit: close,
-    abort: close,
+    commit: () => close(true),
+    abort: () => close(false),
   };
+}
+
+// Makes the rename durable; not possible everywhere (Windows), so best effort.
+async function syncFolder(dir: string): Promise<void> {
+  const d = await open(dir, 'r').catch(() => undefined);
+  await d?.sync().catch(() => {});
+  await d?.close().catch(() => {});
 }

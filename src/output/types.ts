@@ -15,6 +15,8 @@ export interface ResourceView {
   name: string;
   /** Every valid dotted leaf path. Empty for the raw view (then `open` is set). */
   fields: string[];
+  /** Paths through an array of objects to a field of each element (`attendees.name`): --fields only. */
+  elementFields?: string[];
   /** Default columns of the table format. */
   tableColumns: string[];
   /** Default columns of csv/tsv (default: `fields`). */

@@ -3,7 +3,7 @@
 // so that a command loads neither zod nor the schemas to print (an offline read validates nothing).
 import { z } from 'zod';
 import * as S from '../api/schemas.js';
-import { fieldsOfSchema } from './fields.js';
+import { elementFieldsOfSchema, fieldsOfSchema } from './fields.js';
 import type { ResourceView } from './types.js';
 
 export type ResourceName =
@@ -53,7 +53,14 @@ function build(
   tableColumns: string[],
   dimColumns: string[] = [],
 ): ResourceView {
-  return { name, fields: fieldsOfSchema(schema), tableColumns, dimColumns, arrayLabels: ARRAY_LABELS };
+  return {
+    name,
+    fields: fieldsOfSchema(schema),
+    elementFields: elementFieldsOfSchema(schema),
+    tableColumns,
+    dimColumns,
+    arrayLabels: ARRAY_LABELS,
+  };
 }
 
 const builders: Record<ResourceName, () => ResourceView> = {

@@ -247,6 +247,22 @@ describe('every destination is checked before the first request (16.1, 16.2)', (
     }
   });
 
+  it('--checkpoint naming the partial file the export keeps its rows in is a usage error', async () => {
+    const out = join(dir, 'rows.csv');
+    const r = await runRecordedInProcess(sandbox, [
+      ...LIST,
+      '--format',
+      'csv',
+      '-o',
+      out,
+      '--checkpoint',
+      `${out}.mtg-partial`,
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.requests).toHaveLength(0);
+    expect(r.stderr).toMatch(/keeps its rows until it completes/);
+  });
+
   it('a checkpoint in a folder that does not exist: exit 2 before any request', async () => {
     const r = await runRecordedInProcess(sandbox, [
       ...LIST,

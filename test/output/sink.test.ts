@@ -121,7 +121,9 @@ describe('openAppendOutput (resume)', () => {
   });
 
   it('a missing file is an error unless starting from 0', async () => {
-    await expect(openAppendOutput(join(dir, 'missing.csv'), 5)).rejects.toThrow(/ENOENT/);
+    await expect(openAppendOutput(join(dir, 'missing.csv'), 5)).rejects.toThrow(
+      /is missing \(ENOENT\).*remove the checkpoint/,
+    );
   });
 });
 

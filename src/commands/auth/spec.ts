@@ -37,6 +37,8 @@ export const login = defineCommand({
 
 export const logout = defineCommand({
   name: 'logout',
+  // It removes the stored key and sends nothing: --offline could change nothing.
+  without: ['--offline'],
   summary: 'Remove the stored API key of a profile (credential store and config file)',
   examples: ['mtg auth logout', 'mtg auth logout --profile work'],
 });

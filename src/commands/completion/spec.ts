@@ -7,6 +7,8 @@ export const SHELL_NAMES: readonly Shell[] = ['bash', 'zsh', 'fish'];
 
 export const completion = defineCommand({
   name: 'completion',
+  // The script is the same for every profile and reads no mirror: neither option could change it.
+  without: ['--offline', '--profile'],
   summary: 'Print a shell completion script (bash, zsh or fish)',
   description:
     'Print a completion script for your shell to stdout: groups, commands, options and their values ' +

@@ -18,6 +18,8 @@ export const group: GroupDecl = {
 
 export const get = defineCommand({
   name: 'get',
+  // The config file only: nothing is sent, no mirror read.
+  without: ['--offline'],
   summary: 'Print one stored setting of the profile',
   args: [keyArg],
   examples: ['mtg config get base-url', 'mtg config get base-url --profile work'],
@@ -25,6 +27,8 @@ export const get = defineCommand({
 
 export const set = defineCommand({
   name: 'set',
+  // The config file only: nothing is sent, no mirror read.
+  without: ['--offline'],
   summary: 'Store a setting in the profile',
   args: [keyArg, { name: 'VALUE', description: 'the value', required: true }],
   options: [...INSECURE_OPTIONS],
@@ -36,6 +40,8 @@ export const set = defineCommand({
 
 export const unset = defineCommand({
   name: 'unset',
+  // The config file only: nothing is sent, no mirror read.
+  without: ['--offline'],
   summary: 'Remove a setting from the profile',
   args: [keyArg],
   examples: ['mtg config unset app-url'],
@@ -43,6 +49,8 @@ export const unset = defineCommand({
 
 export const list = defineCommand({
   name: 'list',
+  // The config file only: nothing is sent, no mirror read.
+  without: ['--offline'],
   summary: 'List every stored profile and its settings (keys masked)',
   options: [...withFields(OUTPUT_OPTIONS, 'profile,key,value')],
   examples: ['mtg config list', 'mtg config list --json'],

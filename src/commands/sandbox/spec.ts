@@ -8,6 +8,8 @@ import { positiveId, wholeNumber } from '../../shared/ids.js';
 
 export const sandbox = defineCommand({
   name: 'sandbox',
+  // It serves its own seeded data: it reads no config profile and no mirror.
+  without: ['--offline', '--profile'],
   summary: 'Serve the whole API locally from seeded data, to try every command without an account',
   description:
     'Serve the whole API on loopback from deterministic seeded data. Prints one line when listening ' +

@@ -70,6 +70,15 @@ describe('action-items update', () => {
     expect(piped.requests).toHaveLength(3);
   });
 
+  it('a JSON-quoted line on --stdin (jq without -r) is the same error as for every --stdin', async () => {
+    const r = await run(['action-items', 'update', '--stdin', '--status', 'DONE'], { input: '"1"\n' });
+    expect(r.code).toBe(2);
+    expect(r.requests).toHaveLength(0);
+    expect(r.stderr).toMatch(
+      /^mtg: stdin line 1: .* is a JSON string, not an? .*: pipe bare values \(jq -r\) or NDJSON objects with an? "\w+"/,
+    );
+  });
+
   it.each([
     [['1'], /nothing to update: give --title, --description, --status or --assignee/],
     [['0', '--status', 'done'], /action item ID must be a positive whole number, got "0"/],

@@ -2,7 +2,7 @@
 // examples. Checked in-process on the commander program (fast); unknown commands through the CLI.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { COMMON_OPTIONS } from '../../../src/cli/globals.js';
+import { COMMON_OPTIONS, commonOptionsOf } from '../../../src/cli/globals.js';
 import { buildProgram } from '../../../src/cli/program.js';
 import { type CommandNode, isGroup, type OptionDecl } from '../../../src/cli/spec.js';
 import { commandTree } from '../../../src/commands/index.js';
@@ -83,8 +83,8 @@ describe('mtg <group> <command> --help', () => {
         expect(examples.length).toBe(spec.examples.length);
       });
 
-      it('lists every option with its default', () => {
-        for (const option of [...(spec.options ?? []), ...(COMMON_OPTIONS as readonly OptionDecl[])]) {
+      it('lists every option it can use with its default, and no option it cannot', () => {
+        for (const option of [...(spec.options ?? []), ...commonOptionsOf(spec)]) {
           const entry = optionEntry(help, option);
           expect(entry, `${name}: ${option.flags}`).toBeDefined();
           if (option.defaultValue !== undefined && option.defaultValue !== false) {
@@ -92,6 +92,9 @@ describe('mtg <group> <command> --help', () => {
               `(default: ${JSON.stringify(option.defaultValue)})`,
             );
           }
+        }
+        for (const option of COMMON_OPTIONS.filter((o) => !commonOptionsOf(spec).includes(o))) {
+          expect(optionEntry(help, option), `${name}: ${option.flags}`).toBeUndefined();
         }
       });
 

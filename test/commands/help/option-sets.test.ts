@@ -89,6 +89,44 @@ describe('a set option given to a command that does not honour it', () => {
   }
 });
 
+describe('a common option a command cannot use is not offered, and is refused like a set option', () => {
+  for (const [words, hidden, shown] of [
+    [['completion'], ['--offline', '--profile'], ['--quiet']],
+    [['sandbox'], ['--offline', '--profile'], ['--quiet']],
+    [['auth', 'logout'], ['--offline'], ['--profile']],
+    [['config', 'set'], ['--offline'], ['--profile']],
+  ] as const) {
+    it(`mtg ${words.join(' ')} --help offers no ${hidden.join(', ')}`, async () => {
+      const { code, stdout } = await runInProcess([...words, '--help']);
+      expect(code).toBe(0);
+      for (const flag of hidden) expect(stdout).not.toContain(flag);
+      for (const flag of shown) expect(stdout).toContain(flag);
+    });
+  }
+
+  for (const [path, flag, args] of [
+    ['completion', '--offline', ['completion', 'bash', '--offline']],
+    ['completion', '--profile', ['--profile', 'work', 'completion', 'bash']],
+    ['sandbox', '--profile', ['sandbox', '--profile', 'work']],
+    ['sandbox', '--offline', ['--offline', 'sandbox']],
+    ['auth logout', '--offline', ['auth', 'logout', '--offline']],
+    ['config set', '--offline', ['config', 'set', 'app-url', 'https://app.example.com', '--offline']],
+  ] as const) {
+    it(`mtg ${args.join(' ')}: exit 2, one line, nothing written`, async () => {
+      const config = tempDir('mtg-no-offline-');
+      const { code, stdout, stderr } = await runInProcess([...args], {
+        env: { MTG_CONFIG_DIR: config, MTG_DATA_DIR: config },
+      });
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.trimEnd().split('\n')).toEqual([
+        expect.stringContaining(`mtg ${path} does not take ${flag}`),
+      ]);
+      expect(readdirSync(config)).toEqual([]);
+    });
+  }
+});
+
 describe('an empty value of a comma-list option', () => {
   for (const [flag, args] of [
     ['--in', ['find', 'budget', '--in', '']],

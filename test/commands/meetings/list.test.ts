@@ -52,4 +52,32 @@ describe.concurrent('meetings list', () => {
     expect(res.stderr).toMatch(/Tag ID must be a positive whole number/);
     expect(res.requests).toHaveLength(0);
   });
+
+  it("--fields attendees.name gives each attendee's name, joined with ; in csv and a list in json", async () => {
+    const [csv, json] = await Promise.all([
+      mtg(['meetings', 'list', '--format', 'csv', '--fields', 'id,attendees.name', '--limit', '5']),
+      mtg(['meetings', 'list', '--json', '--fields', 'id,attendees.email', '--limit', '5']),
+    ]);
+    expect(csv.code, csv.stderr).toBe(0);
+    const rows = parse(csv.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows).toEqual(
+      meetings
+        .slice(0, 5)
+        .map((m) => ({ id: m.id, 'attendees.name': m.attendees.map((a) => a.name ?? '').join(';') })),
+    );
+    expect(rows.some((r) => r['attendees.name']!.includes(';'))).toBe(true);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(
+      meetings
+        .slice(0, 5)
+        .map((m) => ({ id: m.id, 'attendees.email': m.attendees.map((a) => a.email ?? null) })),
+    );
+  });
+
+  it('a field that no attendee has is still an unknown field (exit 2, listing the valid ones)', async () => {
+    const r = await mtg(['meetings', 'list', '--fields', 'attendees.nope']);
+    expect(r.code).toBe(2);
+    expect(r.requests).toHaveLength(0);
+    expect(r.stderr).toMatch(/unknown field for meeting: attendees\.nope; valid fields: .*attendees\.name/);
+  });
 });

@@ -119,4 +119,14 @@ describe.concurrent('meetings share', () => {
       expect(res.requests).toHaveLength(0);
     });
   });
+
+  it('a JSON-quoted line on --stdin (jq without -r) is the same error as for every --stdin', async () => {
+    const res = await mtg(['meetings', 'share', target(5), '--stdin', '--dry-run'], {
+      input: '"ann@example.com"\n',
+    });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(
+      /^mtg: stdin line 1: .* is a JSON string, not an? .*: pipe bare values \(jq -r\) or NDJSON objects with an? "\w+"/,
+    );
+  });
 });

@@ -70,4 +70,22 @@ describe('tags apply', () => {
     expect(r.stderr).toMatch(message);
     expect(r.requests).toEqual([]);
   });
+
+  test('a JSON-quoted line on --stdin (jq without -r) is exit 2 with one line, as for every --stdin', async ({
+    meetingIds,
+    mtg,
+  }) => {
+    const input = meetingIds
+      .slice(0, 2)
+      .map((id) => JSON.stringify(id))
+      .join('\n');
+    const r = await mtg(['tags', 'apply', '7', '--stdin', '--dry-run'], { input: `${input}\n` });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.requests).toHaveLength(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /^mtg: stdin line 1: .* is a JSON string, not an? .*: pipe bare values \(jq -r\) or NDJSON objects with an? "\w+"/,
+    );
+  });
 });
