@@ -11,7 +11,7 @@ export const find = defineCommand({
   summary: 'Full-text search of the local mirror: names, notes, transcripts, action items, attendees',
   description:
     'Search everything `mtg sync` stored, one result per matching passage (a window of neighbouring transcript ' +
-    'entries, a paragraph of notes, an action item, an attendee, the name), best first: ' +
+    'entries, a paragraph of notes with its heading, an action item, an attendee, the name), best first: ' +
     '{"meetingId", "meetingName", "createdAt", "in", "speaker", "timestamp", "snippet", "rank", "matched"} ' +
     '(speaker and timestamp: the entry that matches best; matched: the words that matched). Keywords or a ' +
     'question in plain words: a passage need not hold every word, but those holding all of them, the rarer ' +
