@@ -17,7 +17,7 @@ export const find = defineCommand({
     'question in plain words: a passage need not hold every word, but those holding all of them, the rarer ' +
     'ones and the words close together rank first; stop and question words carry no weight, word forms match ' +
     '(porter stemmer), speaker names are searched too. A word that matches nothing is replaced by the nearest ' +
-    'indexed word (said on stderr; --exact: not). "quoted phrases", prefix*, OR between two terms and -word ' +
+    'indexed word (said on stderr, as the mirror writes it; --exact: not). "quoted phrases", prefix*, OR between two terms and -word ' +
     '(exclude) work. --by meeting: one row per meeting with its best passages ("passages"). In json/csv the ' +
     'snippet marks matches with **; a table highlights them. Sends no request.',
   args: [
