@@ -34,12 +34,39 @@ const str = (v: unknown): string | undefined => {
   return text.trim() !== '' ? text : undefined;
 };
 
-/** Notes split into paragraphs (blank-line separated), trimmed, empty ones dropped. */
+/**
+ * Notes split into paragraphs (blank-line separated), trimmed, empty ones dropped; a paragraph of
+ * headings only goes with the paragraph it introduces (schema 9): "## Decisions" alone was a passage
+ * of its own, the top hit of "what did we decide", with nothing to quote, and its words did not help
+ * the decisions below it rank. A heading that introduces nothing (the notes' last) stays alone.
+ */
 export function paragraphs(text: string): string[] {
-  return text
-    .split(/\r?\n\s*\r?\n/)
-    .map((p) => p.trim())
-    .filter((p) => p !== '');
+  const out: string[] = [];
+  let headings: string[] = [];
+  for (const raw of text.split(/\r?\n\s*\r?\n/)) {
+    const p = raw.trim();
+    if (p === '') continue;
+    if (p.split(/\r?\n/).every(isHeading)) headings.push(p);
+    else {
+      out.push([...headings, p].join('\n'));
+      headings = [];
+    }
+  }
+  if (headings.length > 0) out.push(headings.join('\n'));
+  return out;
+}
+
+/**
+ * A line that names what follows: a Markdown heading ("## Decisions"), a line in bold alone
+ * ("**Decisions**"), or a short label ending in a colon ("Next steps:").
+ */
+function isHeading(line: string): boolean {
+  const l = line.trim();
+  return (
+    /^#{1,6}(\s|$)/.test(l) ||
+    /^(\*\*|__)[^*_].*(\*\*|__):?$/.test(l) ||
+    (l.length <= 60 && /^[^.!?]*\p{L}[^.!?]*:$/u.test(l))
+  );
 }
 
 /** Characters a passage holds at most: a longer text is several passages (see pieces()). */

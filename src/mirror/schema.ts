@@ -8,7 +8,7 @@
 // position of the walk's next item), walks.abandoned_at (a walk given up by --full), runs.error (why a run stopped early); walks,
 // runs and passes ids are never reused (AUTOINCREMENT), since items keep the id of the walk that saw them.
 // V6 (schema-passes.ts): the sync's passes, stored. V7 (search-vocab.ts): the typo lookup's vocabulary.
-// V8: the index rebuilt, its text as the terminal shows it.
+// V8: the index rebuilt, its text as the terminal shows it. V9: rebuilt, a heading with its paragraph.
 
 import type { Db } from './driver.js';
 import { V6 } from './schema-passes.js';
@@ -183,8 +183,16 @@ DELETE FROM search_vocab;
 DELETE FROM meta WHERE key = '${VOCAB_AFTER}';
 `;
 
+/**
+ * V9: a paragraph of notes that is only headings ("## Decisions") is indexed with the paragraph it
+ * introduces, no longer as a passage of its own (passages.ts: paragraphs), which moves the rowids of
+ * the meeting's next passages: the index is emptied and rebuilt from the stored JSON by the first
+ * search, offline and resumable, as after V8.
+ */
+const V9 = V8;
+
 /** migrations[i] takes the schema from version i to i + 1: SQL, or a step over the rows. */
-const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4, V5, V6, V7, V8];
+const migrations: readonly (string | ((db: Db) => void))[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9];
 
 export const SCHEMA_VERSION = migrations.length;
 

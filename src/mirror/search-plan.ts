@@ -3,7 +3,7 @@
 
 import { segmentCjk } from '../shared/cjk.js';
 import { type Db, openDb, type Statement } from './driver.js';
-import type { Passage } from './passages.js';
+import { fromRowId, meetingPassages, type Passage, WINDOW_ENTRIES } from './passages.js';
 import { type Concept, isStopWord, matchExpression, parseQuery, quote } from './search-query.js';
 import type { SearchPlan } from './search-types.js';
 import { editDistance, nearestWord, TOKENIZER } from './search-vocab.js';
@@ -228,7 +228,13 @@ export function planSearch(db: Db, query: string, { exact = false } = {}): Searc
         if (!known.has(alt.text))
           known.set(
             alt.text,
-            nearestWord(db, alt.text, term, (t) => docCount(db, t)),
+            nearestWord(
+              db,
+              alt.text,
+              term,
+              (t) => docCount(db, t),
+              (t, forms) => wordsOfTerm(db, t, forms),
+            ),
           );
         const nearest = known.get(alt.text);
         if (nearest === undefined) continue;
@@ -238,4 +244,52 @@ export function planSearch(db: Db, query: string, { exact = false } = {}): Searc
       }
   }
   return { parsed, match: matchExpression(parsed), corrections };
+}
+
+/** Rows of the index whose text wordsOfTerm reads for a term's words. */
+const ROWS_READ = 3;
+
+/**
+ * The words of the mirror's text that `term` (an index term: a stem) is indexed for, as written
+ * (lowercased), the most frequent first: read back from a few rows holding it. `forms`: words that
+ * may stem to it, to ask the index with (a query is stemmed again, and a stem is not always its own
+ * stem: "decis" is searched as "deci"). None when no form stems to it.
+ */
+function wordsOfTerm(db: Db, term: string, forms: readonly string[]): string[] {
+  const s = scratch();
+  const stemsTo = (w: string) => {
+    const t = s.tokens(w);
+    return t.length === 1 && t[0] === term;
+  };
+  const asked = [term, ...forms].find(stemsTo);
+  if (asked === undefined) return [];
+  const rows = db
+    .prepare<{ rowid: number }>('SELECT rowid FROM passages WHERE passages MATCH ? LIMIT ?')
+    .all(quote(asked, false), ROWS_READ);
+  const source = db.prepare<{ id: string; json: string; transcript: string | null }>(
+    'SELECT m.id, m.json, t.json AS transcript FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id WHERE m.passage_base = ? AND m.deleted_at IS NULL',
+  );
+  const counts = new Map<string, number>();
+  for (const { rowid } of rows) {
+    const { base, kind, first } = fromRowId(Number(rowid));
+    const m = source.get(base);
+    if (!m) continue;
+    const passages = meetingPassagesCache(db, String(m.id), () =>
+      meetingPassages(
+        JSON.parse(m.json) as Record<string, unknown>,
+        m.transcript === null ? undefined : JSON.parse(m.transcript),
+      ),
+    );
+    const count = kind === 'transcript' ? WINDOW_ENTRIES : 1;
+    for (const p of passages.slice(first, first + count))
+      for (const text of [p.text, p.speaker ?? ''])
+        for (const w of text.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [])
+          counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  const words: [string, number][] = [];
+  // A stem keeps its word's beginning (porter changes at most the last three letters it keeps).
+  const start = term.slice(0, Math.max(1, term.length - 3));
+  for (const [w, n] of counts)
+    if (w.normalize('NFD').replace(/\p{M}/gu, '').startsWith(start) && stemsTo(w)) words.push([w, n]);
+  return words.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
 }

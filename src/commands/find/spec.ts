@@ -11,13 +11,13 @@ export const find = defineCommand({
   summary: 'Full-text search of the local mirror: names, notes, transcripts, action items, attendees',
   description:
     'Search everything `mtg sync` stored, one result per matching passage (a window of neighbouring transcript ' +
-    'entries, a paragraph of notes, an action item, an attendee, the name), best first: ' +
+    'entries, a paragraph of notes with its heading, an action item, an attendee, the name), best first: ' +
     '{"meetingId", "meetingName", "createdAt", "in", "speaker", "timestamp", "snippet", "rank", "matched"} ' +
     '(speaker and timestamp: the entry that matches best; matched: the words that matched). Keywords or a ' +
     'question in plain words: a passage need not hold every word, but those holding all of them, the rarer ' +
     'ones and the words close together rank first; stop and question words carry no weight, word forms match ' +
     '(porter stemmer), speaker names are searched too. A word that matches nothing is replaced by the nearest ' +
-    'indexed word (said on stderr; --exact: not). "quoted phrases", prefix*, OR between two terms and -word ' +
+    'indexed word (said on stderr, as the mirror writes it; --exact: not). "quoted phrases", prefix*, OR between two terms and -word ' +
     '(exclude) work. --by meeting: one row per meeting with its best passages ("passages"). In json/csv the ' +
     'snippet marks matches with **; a table highlights them. Sends no request.',
   args: [
