@@ -5,7 +5,7 @@
 // resolves to) is replaced that way: a device, FIFO or terminal is written in place
 // (destination.ts decides), so it is never replaced by a regular file.
 import { constants } from 'node:fs';
-import { type FileHandle, open, rename, stat } from 'node:fs/promises';
+import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import { openAtomicFile } from '../shared/atomic-file.js';
@@ -208,6 +208,43 @@ async function modeOf(path: string): Promise<number | undefined> {
 }
 
 /**
+ * The partial file of a checkpointed export (FILE.mtg-partial, beside FILE, perhaps in a folder others
+ * write to): never through a link, and never one this user did not make. A new export makes it anew
+ * (O_EXCL, whatever was left under its name removed first); a resumed one opens only a regular file
+ * of this user's with no other name (a planted file or link would take the rows, or be renamed onto FILE).
+ */
+async function openPartial(
+  path: string,
+  truncateToBytes: number,
+  mode: number | undefined,
+): Promise<FileHandle> {
+  const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
+  if (truncateToBytes === 0) {
+    await unlink(path).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT')
+        throw new UsageError(`${path} is in the way and cannot be removed (${err.code}): remove it`);
+    });
+    return open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o644);
+  }
+  const fh = await open(path, O_RDWR | O_NOFOLLOW).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ELOOP')
+      throw new UsageError(
+        `${path} is a link, not the partial file mtg wrote: remove it and the checkpoint to start over`,
+      );
+    throw err;
+  });
+  const st = await fh.stat();
+  const uid = process.geteuid?.();
+  if (!st.isFile() || st.nlink !== 1 || (uid !== undefined && st.uid !== uid)) {
+    await fh.close();
+    throw new UsageError(
+      `${path} is not the partial file mtg wrote (another owner, type or name): remove it and the checkpoint to start over`,
+    );
+  }
+  return fh;
+}
+
+/**
  * A checkpointed export: keeps the first `truncateToBytes` bytes of `path` (what the checkpoint
  * recorded as complete), drops the rest (a half-written page), and appends after it. abort() keeps
  * what was written, for the next run; commit() finishes it and, with `finalTarget`, renames it
@@ -224,15 +261,18 @@ export async function openAppendOutput(
   const { finalTarget } = options;
   // A new partial file gets the mode the final file would have (someone made it 0600).
   const finalMode = finalTarget === undefined ? undefined : await modeOf(finalTarget);
-  const fh = await open(path, 'r+').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT' && truncateToBytes === 0) return open(path, 'w', finalMode ?? 0o644);
-    if (err.code === 'ENOENT') {
-      throw new UsageError(
-        `${path} is missing (ENOENT), but the checkpoint records ${truncateToBytes} bytes written there; remove the checkpoint to start over`,
-      );
-    }
-    throw err;
-  });
+  const partial = finalTarget !== undefined && finalTarget !== path;
+  const fh = await (partial ? openPartial(path, truncateToBytes, finalMode) : open(path, 'r+')).catch(
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' && truncateToBytes === 0) return open(path, 'w', finalMode ?? 0o644);
+      if (err.code === 'ENOENT') {
+        throw new UsageError(
+          `${path} is missing (ENOENT), but the checkpoint records ${truncateToBytes} bytes written there; remove the checkpoint to start over`,
+        );
+      }
+      throw err;
+    },
+  );
   try {
     const { size } = await fh.stat();
     if (size < truncateToBytes) {

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -159,5 +159,38 @@ describe('process exit', () => {
     }
     expect(code).toBe(130);
     expect(await readdir(out)).toEqual([]);
+  });
+});
+
+describe('openAppendOutput: the partial file of -o FILE --checkpoint (FILE.mtg-partial)', () => {
+  it('a new export never writes through a link planted under the partial name, and FILE ends a file of its own', async () => {
+    const victim = join(dir, 'victim.txt');
+    await writeFile(victim, 'keep me');
+    const target = join(dir, 'out.csv');
+    const partial = `${target}.mtg-partial`;
+    await symlink(victim, partial);
+    const sink = await openAppendOutput(partial, 0, { finalTarget: target });
+    await write(sink.stream, 'id\n1\n');
+    await sink.commit();
+    expect(await readFile(victim, 'utf8')).toBe('keep me');
+    expect((await lstat(target)).isSymbolicLink()).toBe(false);
+    expect(await readFile(target, 'utf8')).toBe('id\n1\n');
+  });
+
+  it('a resumed export refuses a partial file that is a link or has another name (exit 2), and writes nothing', async () => {
+    const victim = join(dir, 'victim.txt');
+    await writeFile(victim, 'keep me, twelve bytes');
+    const target = join(dir, 'out.csv');
+    const partial = `${target}.mtg-partial`;
+    await symlink(victim, partial);
+    await expect(openAppendOutput(partial, 5, { finalTarget: target })).rejects.toMatchObject({
+      exitCode: 2,
+    });
+    await rm(partial);
+    await link(victim, partial); // a hard link: the same file under two names
+    await expect(openAppendOutput(partial, 5, { finalTarget: target })).rejects.toThrow(
+      /not the partial file mtg wrote/,
+    );
+    expect(await readFile(victim, 'utf8')).toBe('keep me, twelve bytes');
   });
 });
