@@ -177,10 +177,12 @@ export async function runList<T>(ctx: Context, spec: ListCommand<T>): Promise<nu
       ctx.progress.update(`Fetched ${counted(total, ...spec.noun)}, page ${page.number}`);
       if (globals.checkpoint) {
         await sink.flush();
+        // At --limit the export is complete too: no next page (a crash before the checkpoint goes finishes it).
+        const complete = stop || (limit !== undefined && writer.count >= limit);
         await writeCheckpoint(globals.checkpoint, {
           version: 2,
           signature,
-          next: page.next?.href ?? null,
+          next: complete ? null : (page.next?.href ?? null),
           items: total,
           bytes: sink.bytesWritten,
           partial: files!.path,
