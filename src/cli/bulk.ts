@@ -77,8 +77,10 @@ export async function runBulk<T, R>(
   };
 
   // A rejected key (exit 3) is the same for every item: the rest are not sent (a Free plan's batch of
-  // 500 would otherwise wait 25 minutes to be refused 500 times).
+  // 500 would otherwise wait 25 minutes to be refused 500 times). A 401 says so at once; a 403 may be
+  // about one item (a meeting this key may not change), so it takes two.
   let keyRejected = false;
+  let forbidden = 0;
   const lane = async (): Promise<void> => {
     while (nextToStart < items.length) {
       if (signal?.aborted || keyRejected) return;
@@ -90,7 +92,8 @@ export async function runBulk<T, R>(
         // The client says whether what it cut off may have reached the server; any other error
         // after Ctrl-C is taken as maybe applied.
         const sent = !(error instanceof InterruptedError) || error.sent;
-        if (!interrupted && exitCodeOf(error) === ExitCode.auth) keyRejected = true;
+        if (!interrupted && exitCodeOf(error) === ExitCode.auth)
+          keyRejected ||= !(error instanceof ApiError && error.status === 403) || ++forbidden >= 2;
         settle(index, interrupted ? { status: 'skipped', sent } : { status: 'failed', error });
       }
     }
@@ -261,6 +264,19 @@ function resumeHint<T>(
   return `to send them, pass these IDs again (--stdin reads them): ${listed}; ${again}`;
 }
 
+/** How to send again what a rejected key stopped: those it refused (401/403) and those not sent after them. */
+function keyRejectedHint<T>(
+  items: readonly T[],
+  keys: (item: T) => readonly Record<string, unknown>[],
+  outcomes: boolean,
+) {
+  const again = 'once the key is mended (mtg auth status)';
+  const hint = outcomes
+    ? `to send them, feed the entries with "outcome" (refused 401/403, or not sent) back to --stdin ${again}`
+    : resumeHint(items, keys, false, again);
+  return `The API key was rejected, so the rest were not sent; ${hint}`;
+}
+
 /** What a batch command says about its work; runBulkCommand does the rest. */
 export interface BulkCommand<T, R> {
   /** The work items (IDs, or batches of IDs), validated before anything is sent. */
@@ -293,6 +309,7 @@ export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommand<T, R>
   let notSentReason: string | undefined;
   // Items not sent after a rejected key: the same, once the key is mended.
   const stopped: T[] = [];
+  const keyRefused: T[] = [];
   let settled = 0;
   let results: BulkResult<R>[];
   try {
@@ -310,6 +327,7 @@ export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommand<T, R>
         } else if (result.status === 'stopped') {
           stopped.push(spec.items[index]!);
         } else if (result.status === 'failed') {
+          if (exitCodeOf(result.error) === ExitCode.auth) keyRefused.push(spec.items[index]!);
           // The message may hold server text (an error envelope): sanitized before the terminal sees it.
           ctx.progress.line(
             sanitizeOneLine(spec.failureLine(spec.items[index]!, index, failureText(result.error))),
@@ -331,7 +349,7 @@ export async function runBulkCommand<T, R>(ctx: Context, spec: BulkCommand<T, R>
   let line = spec.summaryLine(summary, applied);
   if (notSent.length > 0) line += `. ${notSentReason}; ${resumeHint(notSent, spec.keys, output.outcomes)}`;
   if (stopped.length > 0)
-    line += `. The API key was rejected, so the rest were not sent; ${resumeHint(stopped, spec.keys, output.outcomes, 'once the key is mended (mtg auth status)')}`;
+    line += `. ${keyRejectedHint([...keyRefused, ...stopped], spec.keys, output.outcomes)}`;
   // The reason may quote the server (a 429's message): sanitized before the terminal sees it.
   if (summary.failed || summary.notSent || summary.skipped) ctx.progress.line(sanitizeOneLine(line));
   else ctx.progress.note(line);

@@ -157,6 +157,28 @@ describe('a batch stopped by a rejected key', () => {
     expect(bulkExitCode(results)).toBe(ExitCode.auth);
     expect(outcomeOf(results[9]!)).toEqual({ outcome: 'not-sent', reason: 'key-rejected' });
   });
+
+  it('a 403 may be about one item: the batch goes on after one, and stops at a second', async () => {
+    const forbidden = new ApiError(403, 'FORBIDDEN', 'not yours', [], undefined, 'PUT', '/x');
+    const once = await runBulk(
+      Array.from({ length: 6 }, (_, i) => i),
+      async (i) => {
+        if (i === 1) throw forbidden;
+        return i;
+      },
+      { concurrency: 1 },
+    );
+    expect(once.map((r) => r.status)).toEqual(['ok', 'failed', 'ok', 'ok', 'ok', 'ok']);
+    const twice = await runBulk(
+      Array.from({ length: 6 }, (_, i) => i),
+      async (i) => {
+        if (i === 1 || i === 3) throw forbidden;
+        return i;
+      },
+      { concurrency: 1 },
+    );
+    expect(twice.map((r) => r.status)).toEqual(['ok', 'failed', 'ok', 'failed', 'stopped', 'stopped']);
+  });
 });
 
 describe('failureText', () => {

@@ -49,5 +49,19 @@ describe('a batch whose key is rejected', () => {
       `Updated 0 of 40 action items; ${failed.length} failed; ${notSent.length} not sent`,
     );
     expect(r.stderr).toContain('The API key was rejected, so the rest were not sent');
+    expect(r.stderr).toContain(
+      'feed the entries with "outcome" (refused 401/403, or not sent) back to --stdin',
+    );
+  });
+
+  it('at a terminal, the IDs to send again are those refused and those not sent', async () => {
+    const r = await runInProcess(['action-items', 'update', '--stdin', '--status', 'done'], {
+      env: { ...sandboxEnv(sandbox), MTG_API_KEY: 'mtg_sk_revoked', MTG_CONFIG_DIR: dir, MTG_DATA_DIR: dir },
+      stdin: `${Array.from({ length: 12 }, (_, i) => i + 1).join('\n')}\n`,
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(
+      'pass these IDs again (--stdin reads them): 1 2 3 4 5 6 7 8 9 10 11 12; once the key is mended',
+    );
   });
 });
