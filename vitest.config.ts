@@ -9,9 +9,10 @@ const BUILT = [
   'test/docs/help-topics.test.ts',
   'test/sandbox/churn.test.ts',
 ];
-// In-process files that check what a process does when it first loads a module (node:sqlite's
-// one-time warning): each runs in a process of its own, as the in-process project's files do not.
-const FRESH_PROCESS = ['test/mirror/driver.test.ts'];
+// In-process files that need a module graph of their own: what a process does when it first loads
+// a module (node:sqlite's one-time warning), or a module replaced with vi.mock (the in-process
+// project's files share their modules: a mock there comes too late, or leaks to the next file).
+const FRESH_PROCESS = ['test/mirror/driver.test.ts', 'test/cli/checkpoint-limit.test.ts'];
 // These need a real Secret Service on a private bus: vitest.keyring.config.ts runs them.
 const EXCLUDED = ['test/keyring/**', '**/node_modules/**'];
 
