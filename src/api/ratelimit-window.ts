@@ -492,7 +492,7 @@ export function starving(
   spread: Window | undefined,
   overheadMs: number,
 ): Window[] {
-  return [...windows].filter((w) => spread && starves(w, spread, overheadMs));
+  return [...windows].filter((w) => starved(w, spread, overheadMs));
 }
 
 /** How ours spread beside a sure other, answers reordered (RecentRequests.pace()): the least gap between them, and the way out's spread. */
