@@ -37,47 +37,36 @@ function unwrap(schema: unknown, depth = 0): ZodDefLike | undefined {
 }
 
 /**
- * Dotted leaf paths of an object schema, in declaration order. Objects (through optional,
- * nullable, extend, ...) are descended into; arrays, records, unions and scalars are one leaf each.
+ * The dotted paths of an object schema, in declaration order. `fields`: its leaves; objects (through
+ * optional, nullable, extend, ...) are descended into; arrays, records, unions and scalars are one
+ * leaf each. `elementFields`: paths through an array of objects to a field of each element
+ * (`attendees.name`), valid for --fields, which then gives that field of every element (csv/tsv join
+ * them with `;`), but no default column (the array itself is one).
  */
-export function fieldsOfSchema(schema: z.ZodType): string[] {
-  const out: string[] = [];
-  const walk = (s: unknown, prefix: string, depth: number): void => {
-    const def = unwrap(s);
-    if (def?.type === 'object' && def.shape && depth < 8) {
-      for (const [key, child] of Object.entries(def.shape)) {
-        walk(child, prefix ? `${prefix}.${key}` : key, depth + 1);
-      }
-    } else if (prefix) {
-      out.push(prefix);
-    }
-  };
-  walk(schema, '', 0);
-  return out;
-}
-
-/**
- * Dotted paths through an array of objects to a field of each element (`attendees.name`): valid
- * for --fields, which then gives that field of every element (csv/tsv join them with `;`), but no
- * default column (the array itself is one).
- */
-export function elementFieldsOfSchema(schema: z.ZodType): string[] {
-  const out: string[] = [];
+export function schemaPaths(schema: z.ZodType): { fields: string[]; elementFields: string[] } {
+  const fields: string[] = [];
+  const elementFields: string[] = [];
   const walk = (s: unknown, prefix: string, depth: number, inArray: boolean): void => {
     const def = unwrap(s);
     if (def?.type === 'object' && def.shape && depth < 8) {
       for (const [key, child] of Object.entries(def.shape)) {
         walk(child, prefix ? `${prefix}.${key}` : key, depth + 1, inArray);
       }
-    } else if (def?.type === 'array' && prefix && depth < 8) {
-      const element = unwrap(def.element);
-      if (element?.type === 'object') walk(def.element, prefix, depth + 1, true);
-    } else if (prefix && inArray) {
-      out.push(prefix);
+      return;
     }
+    if (!prefix) return;
+    const array = def?.type === 'array';
+    if (!(array && inArray)) (inArray ? elementFields : fields).push(prefix);
+    if (array && depth < 8 && unwrap(def.element)?.type === 'object')
+      walk(def.element, prefix, depth + 1, true);
   };
   walk(schema, '', 0, false);
-  return out;
+  return { fields, elementFields };
+}
+
+/** The leaf paths of an object schema (schemaPaths' `fields`). */
+export function fieldsOfSchema(schema: z.ZodType): string[] {
+  return schemaPaths(schema).fields;
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

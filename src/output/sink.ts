@@ -8,7 +8,7 @@ import { constants } from 'node:fs';
 import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
-import { openAtomicFile } from '../shared/atomic-file.js';
+import { openAtomicFile, syncFolder } from '../shared/atomic-file.js';
 import { UsageError } from '../shared/errors.js';
 import { resolveDestination, writeFailure } from './destination.js';
 
@@ -326,11 +326,4 @@ export async function openAppendOutput(
     commit: () => close(true),
     abort: () => close(false),
   };
-}
-
-// Makes the rename durable; not possible everywhere (Windows), so best effort.
-async function syncFolder(dir: string): Promise<void> {
-  const d = await open(dir, 'r').catch(() => undefined);
-  await d?.sync().catch(() => {});
-  await d?.close().catch(() => {});
 }

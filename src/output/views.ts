@@ -3,7 +3,7 @@
 // so that a command loads neither zod nor the schemas to print (an offline read validates nothing).
 import { z } from 'zod';
 import * as S from '../api/schemas.js';
-import { elementFieldsOfSchema, fieldsOfSchema } from './fields.js';
+import { fieldsOfSchema, schemaPaths } from './fields.js';
 import type { ResourceView } from './types.js';
 
 export type ResourceName =
@@ -55,8 +55,7 @@ function build(
 ): ResourceView {
   return {
     name,
-    fields: fieldsOfSchema(schema),
-    elementFields: elementFieldsOfSchema(schema),
+    ...schemaPaths(schema),
     tableColumns,
     dimColumns,
     arrayLabels: ARRAY_LABELS,

@@ -194,7 +194,7 @@ export function writeFileAtomicSync(
 }
 
 // Makes the rename itself durable; not possible everywhere (Windows), so best effort.
-async function syncFolder(dir: string): Promise<void> {
+export async function syncFolder(dir: string): Promise<void> {
   try {
     const d = await open(dir, 'r');
     try {
