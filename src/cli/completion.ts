@@ -3,7 +3,7 @@
 // declared with `choices`. The scripts are static (lookup tables as `case` statements), so TAB
 // never starts node; `npm run completions` writes them to completions/ and a test keeps them current.
 
-import { type DeclaredNode, isDeclaredGroup as isGroup, type OptionDecl } from './declare.js';
+import { type DeclaredNode, isDeclaredGroup as isGroup, longFlagOf, type OptionDecl } from './declare.js';
 import { HELP_TOPIC_NAMES } from './help-texts.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -93,9 +93,8 @@ export function completionModel(
   // at the top, in groups and by each command that can use it.
   const leaves = tree.flatMap((n) => (isGroup(n) ? n.commands : [n]));
   const unusable = new Set<string>(leaves.flatMap((c) => c.without ?? []));
-  const longFlag = (o: OptionDecl) => /--[\w-]+/.exec(o.flags)?.[0] ?? o.flags;
-  const somewhere = globalOptions.filter((o) => unusable.has(longFlag(o)));
-  const everywhere = globalOptions.filter((o) => !unusable.has(longFlag(o)));
+  const somewhere = globalOptions.filter((o) => unusable.has(longFlagOf(o)));
+  const everywhere = globalOptions.filter((o) => !unusable.has(longFlagOf(o)));
   const root: CompletionNode = {
     path: '',
     children: [],
@@ -108,7 +107,7 @@ export function completionModel(
     children: [],
     options: [
       ...(spec.options ?? []),
-      ...somewhere.filter((o) => !(spec.without ?? ([] as readonly string[])).includes(longFlag(o))),
+      ...somewhere.filter((o) => !(spec.without ?? ([] as readonly string[])).includes(longFlagOf(o))),
     ].map(completionOption),
     args: (spec.args ?? []).map((a) => ({ choices: [...(a.choices ?? [])], variadic: !!a.variadic })),
   });

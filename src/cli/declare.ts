@@ -27,10 +27,15 @@ export interface OptionDecl {
   global?: boolean;
 }
 
-/** What a command's spec.ts declares: everything but the code that runs it. */
+/** The long flag of an option ("-o, --output <file>" -> "--output"). */
+export function longFlagOf(option: OptionDecl): string {
+  return /--[\w-]+/.exec(option.flags)?.[0] ?? option.flags;
+}
+
 /** The options of every command that a command may declare it cannot use (CommandDecl.without). */
 export type CommonOptionFlag = '--offline' | '--profile';
 
+/** What a command's spec.ts declares: everything but the code that runs it. */
 export interface CommandDecl {
   name: string;
   aliases?: string[];

@@ -3,7 +3,7 @@
 
 import { UsageError } from '../shared/errors.js';
 import { positiveId, wholeNumber } from '../shared/ids.js';
-import type { OptionDecl } from './declare.js';
+import { longFlagOf, type OptionDecl } from './declare.js';
 import { seconds } from './input.js';
 
 export const LIST_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
@@ -29,11 +29,6 @@ export const COMMON_OPTIONS = [
     global: true,
   },
 ] as const satisfies readonly OptionDecl[];
-
-/** The long flag of an option ("-o, --output <file>" -> "--output"). */
-export function longFlagOf(option: OptionDecl): string {
-  return /--[\w-]+/.exec(option.flags)?.[0] ?? option.flags;
-}
 
 /** The options of every command that `decl` can use: COMMON_OPTIONS less its `without`. */
 export function commonOptionsOf(decl: { without?: readonly string[] }): readonly OptionDecl[] {

@@ -9,6 +9,7 @@
 import { Command, Help, Option } from 'commander';
 import { UsageError } from '../shared/errors.js';
 import type { Context } from './context.js';
+import { longFlagOf } from './declare.js';
 import { COMMON_OPTIONS, commonOptionsOf, SET_OPTIONS } from './globals.js';
 import { HELP_TOPIC_NAMES } from './help-texts.js';
 import { collect } from './input.js';
@@ -33,11 +34,6 @@ function optionKey(spec: OptionDecl): string {
   return new Option(spec.flags).attributeName();
 }
 
-/** The long flag, as messages name it ("-o, --output <file>" -> "--output"). */
-function longFlag(spec: OptionDecl): string {
-  return /--[\w-]+/.exec(spec.flags)?.[0] ?? spec.flags;
-}
-
 /** Why, for the options whose refusal needs a word more than its name (a command may say better). */
 const INSTEAD: Record<string, string> = {
   '--checkpoint': '--checkpoint applies to list commands only (a list export to -o FILE)',
@@ -56,8 +52,8 @@ function refuseUnhonoured(spec: CommandNode, command: Command, path: string): vo
   for (const option of [...SET_OPTIONS, ...COMMON_OPTIONS]) {
     const key = optionKey(option);
     if (!honoured.has(key) && root.getOptionValueSource(key) === 'cli') {
-      const instead = spec.instead?.[longFlag(option)] ?? INSTEAD[longFlag(option)];
-      throw new UsageError(`mtg ${path} does not take ${longFlag(option)}${instead ? `: ${instead}` : ''}`);
+      const instead = spec.instead?.[longFlagOf(option)] ?? INSTEAD[longFlagOf(option)];
+      throw new UsageError(`mtg ${path} does not take ${longFlagOf(option)}${instead ? `: ${instead}` : ''}`);
     }
   }
 }
