@@ -55,15 +55,16 @@ export type SyncAnswer =
 
 /** The progress in words: "walking meetings (page 3, 15 items so far), 2 of 7 lists done". */
 export function progressWords(p: StoredSyncProgress): string {
-  const where =
-    p.phase === null
-      ? 'finishing'
-      : p.phase === 'transcripts'
-        ? `fetching transcripts (${p.transcripts.fetched} fetched, ${p.transcripts.pending} to go)`
-        : p.phase === 'company-details'
-          ? "fetching the companies' details"
-          : `walking ${p.phase}${p.pages !== undefined ? ` (page ${p.pages}, ${p.items} items so far)` : ''}`;
-  return `${where}, ${p.lists.done} of ${p.lists.total} lists done, ${p.requests} requests sent`;
+  return `${phaseWords(p)}, ${p.lists.done} of ${p.lists.total} lists done, ${p.requests} requests sent`;
+}
+
+function phaseWords(p: StoredSyncProgress): string {
+  if (p.phase === null) return 'finishing';
+  if (p.phase === 'transcripts')
+    return `fetching transcripts (${p.transcripts.fetched} fetched, ${p.transcripts.pending} to go)`;
+  if (p.phase === 'company-details') return "fetching the companies' details";
+  const page = p.pages === undefined ? '' : ` (page ${p.pages}, ${p.items} items so far)`;
+  return `walking ${p.phase}${page}`;
 }
 
 interface Running {
@@ -155,7 +156,7 @@ export class InProcessSync {
         };
       }
       const progress = this.storedProgress();
-      const doing = progress ? `${progressWords(progress)}` : `${run.requests} requests so far`;
+      const doing = progress ? progressWords(progress) : `${run.requests} requests so far`;
       return {
         complete: false,
         running: true,

@@ -5,16 +5,13 @@
 
 import type { Db } from '../driver.js';
 import { openPass } from './pass.js';
+import { listDefs } from './tables.js';
 import { pendingTranscriptCount } from './transcripts.js';
-import type { SyncPhase } from './types.js';
+import { SYNC_RESOURCES, type SyncPhase } from './types.js';
 
-/** The order a run takes its lists in (run.ts, pass-walks.ts). */
+/** The order a run takes its lists in: its walks, then the queues (run.ts's pass lists). */
 const PHASES: readonly SyncPhase[] = [
-  'meetings',
-  'action-items',
-  'my-action-items',
-  'people',
-  'companies',
+  ...listDefs(new Set(SYNC_RESOURCES)).map((def) => def.phase),
   'company-details',
   'transcripts',
 ];
