@@ -246,6 +246,27 @@ export function planSearch(db: Db, query: string, { exact = false } = {}): Searc
   return { parsed, match: matchExpression(parsed), corrections };
 }
 
+/**
+ * A meeting's passages through meetingPassagesCache(): its JSON and transcript read and parsed only
+ * when they are not kept. JSON.parse, not fromJsonText: only the passages' texts are used, and those
+ * are strings either way (fromJsonText differs only in integers beyond 2^53), without its scan for them.
+ */
+export function loadMeetingPassages(db: Db, meetingId: string): Passage[] {
+  return meetingPassagesCache(db, meetingId, () => {
+    const r = db
+      .prepare<{ json: string; transcript: string | null }>(
+        'SELECT m.json, t.json AS transcript FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id WHERE m.id = ?',
+      )
+      .get(meetingId);
+    return r
+      ? meetingPassages(
+          JSON.parse(r.json) as Record<string, unknown>,
+          r.transcript === null ? undefined : JSON.parse(r.transcript),
+        )
+      : [];
+  });
+}
+
 /** Rows of the index whose text wordsOfTerm reads for a term's words. */
 const ROWS_READ = 3;
 
@@ -266,20 +287,15 @@ function wordsOfTerm(db: Db, term: string, forms: readonly string[]): string[] {
   const rows = db
     .prepare<{ rowid: number }>('SELECT rowid FROM passages WHERE passages MATCH ? LIMIT ?')
     .all(quote(asked, false), ROWS_READ);
-  const source = db.prepare<{ id: string; json: string; transcript: string | null }>(
-    'SELECT m.id, m.json, t.json AS transcript FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id WHERE m.passage_base = ? AND m.deleted_at IS NULL',
+  const meetingAt = db.prepare<{ id: string }>(
+    'SELECT id FROM meetings WHERE passage_base = ? AND deleted_at IS NULL',
   );
   const counts = new Map<string, number>();
   for (const { rowid } of rows) {
     const { base, kind, first } = fromRowId(Number(rowid));
-    const m = source.get(base);
+    const m = meetingAt.get(base);
     if (!m) continue;
-    const passages = meetingPassagesCache(db, String(m.id), () =>
-      meetingPassages(
-        JSON.parse(m.json) as Record<string, unknown>,
-        m.transcript === null ? undefined : JSON.parse(m.transcript),
-      ),
-    );
+    const passages = loadMeetingPassages(db, String(m.id));
     const count = kind === 'transcript' ? WINDOW_ENTRIES : 1;
     for (const p of passages.slice(first, first + count))
       for (const text of [p.text, p.speaker ?? ''])

@@ -3,7 +3,6 @@ import type { Db } from './driver.js';
 import {
   fromRowId,
   KIND_CODES,
-  meetingPassages,
   type Passage,
   ROWID_MEETING_SHIFT,
   WINDOW_ENTRIES,
@@ -15,7 +14,7 @@ import {
   editDistance,
   endEntries,
   indexSize,
-  meetingPassagesCache,
+  loadMeetingPassages,
   planSearch,
   scratch,
 } from './search-plan.js';
@@ -105,23 +104,10 @@ function rankWindows(
   }
   // The passages of the meetings of the windows reranked (each meeting's JSON read and parsed once).
   const passagesOf = new Map<string, Passage[]>();
-  const source = db.prepare<{ json: string; transcript: string | null }>(
-    'SELECT m.json, t.json AS transcript FROM meetings m LEFT JOIN transcripts t ON t.meeting_id = m.id WHERE m.id = ?',
-  );
   const load = (meetingId: string) => {
     let passages = passagesOf.get(meetingId);
     if (passages) return passages;
-    passages = meetingPassagesCache(db, meetingId, () => {
-      const r = source.get(meetingId);
-      // JSON.parse, not fromJsonText: only the passages' texts are used here, and those are strings
-      // either way (fromJsonText differs only in integers beyond 2^53), without its scan for them.
-      return r
-        ? meetingPassages(
-            JSON.parse(r.json) as Record<string, unknown>,
-            r.transcript === null ? undefined : JSON.parse(r.transcript),
-          )
-        : [];
-    });
+    passages = loadMeetingPassages(db, meetingId);
     passagesOf.set(meetingId, passages);
     return passages;
   };
