@@ -1,12 +1,6 @@
 import { segmentCjk } from '../shared/cjk.js';
 import type { Db } from './driver.js';
-import {
-  fromRowId,
-  KIND_CODES,
-  type Passage,
-  ROWID_MEETING_SHIFT,
-  WINDOW_ENTRIES,
-} from './passages.js';
+import { fromRowId, KIND_CODES, type Passage, ROWID_MEETING_SHIFT, WINDOW_ENTRIES } from './passages.js';
 import { materialize, plainHit, rankedMeetingIds } from './search-hits.js';
 import {
   beginEntries,
